@@ -1,0 +1,39 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "parselogs",
+    products: [
+        .executable(name: "parselogs", targets: ["parselogs"]),
+        .library(name: "UbiquityLogKit", targets: ["UbiquityLogKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // The C library, seen through a module map and a shim header. Nothing else lives here.
+        .systemLibrary(
+            name: "CPCRE2",
+            pkgConfig: "libpcre2-8",
+            providers: [.apt(["libpcre2-dev"])]
+        ),
+        // The only Swift code that touches PCRE2's C API.
+        .target(name: "PCRE2", dependencies: ["CPCRE2"]),
+        // The library: reading, records, catalogue, events, analysis, reporting. No flags, no exit().
+        .target(name: "UbiquityLogKit", dependencies: ["PCRE2"]),
+        // The executable: flags, wiring, exit status.
+        .executableTarget(
+            name: "parselogs",
+            dependencies: [
+                "UbiquityLogKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Helpers shared by the test targets (in-memory inputs, running the built binary).
+        .target(name: "TestSupport", dependencies: ["UbiquityLogKit"], path: "Tests/TestSupport"),
+        .testTarget(name: "PCRE2Tests", dependencies: ["PCRE2"]),
+        .testTarget(name: "UbiquityLogKitTests", dependencies: ["UbiquityLogKit", "TestSupport"]),
+        .testTarget(name: "ParselogsEndToEndTests", dependencies: ["TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

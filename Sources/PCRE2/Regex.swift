@@ -1,0 +1,215 @@
+// The one Swift layer over PCRE2's C API: compiling with JIT, reusable match data,
+// named groups, marks, match limits, and errors carrying PCRE2's own message.
+import CPCRE2
+
+/// An error from PCRE2: a compile error (with the offset in the pattern) or a match error.
+public struct PCRE2Error: Error, CustomStringConvertible, Sendable, Equatable {
+    public let code: Int32
+    public let message: String
+    /// For compile errors: the byte offset in the pattern where PCRE2 stopped.
+    public let offset: Int?
+
+    init(code: Int32, offset: Int? = nil) {
+        self.code = code
+        self.offset = offset
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let length = buffer.withUnsafeMutableBufferPointer {
+            pcre2_get_error_message_8(code, $0.baseAddress, $0.count)
+        }
+        self.message = length > 0 ? String(decoding: buffer[0..<Int(length)], as: UTF8.self) : "PCRE2 error \(code)"
+    }
+
+    /// True when a match was abandoned because it hit a resource limit (match, depth,
+    /// heap or JIT stack): the pattern backtracked too much on this subject.
+    public var isResourceLimit: Bool {
+        code == PCRE2_ERROR_MATCHLIMIT || code == PCRE2_ERROR_DEPTHLIMIT
+            || code == PCRE2_ERROR_HEAPLIMIT || code == PCRE2_ERROR_JIT_STACKLIMIT
+    }
+
+    public var description: String {
+        if let offset { return "\(message) (at offset \(offset))" }
+        return message
+    }
+}
+
+/// Compile options, a small subset of PCRE2's that the project uses.
+public struct CompileOptions: OptionSet, Sendable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    public static let anchored = CompileOptions(rawValue: UInt32(PCRE2_ANCHORED))
+    public static let caseless = CompileOptions(rawValue: UInt32(PCRE2_CASELESS))
+    public static let multiline = CompileOptions(rawValue: UInt32(PCRE2_MULTILINE))
+    public static let dotAll = CompileOptions(rawValue: UInt32(PCRE2_DOTALL))
+    public static let duplicateNames = CompileOptions(rawValue: UInt32(PCRE2_DUPNAMES))
+}
+
+/// Bounds on the work one match may do, so that a hostile subject cannot stall a run.
+public struct MatchLimits: Sendable {
+    /// PCRE2's match limit: how many times its internal match function may be called.
+    public var matchLimit: UInt32
+    /// Largest JIT stack in bytes.
+    public var jitStackSize: Int
+
+    public init(matchLimit: UInt32 = 200_000, jitStackSize: Int = 1 << 20) {
+        self.matchLimit = matchLimit
+        self.jitStackSize = jitStackSize
+    }
+
+    public static let standard = MatchLimits()
+}
+
+/// A compiled pattern. Immutable once compiled; PCRE2 documents compiled code (JIT
+/// included) as safe to share between threads, each using its own `Matcher`.
+public final class Regex: @unchecked Sendable {
+    let code: OpaquePointer
+    public let pattern: String
+    /// Number of capturing groups.
+    public let captureCount: Int
+    /// Named groups and their numbers (with duplicate names, the first number).
+    public let groupNumbers: [String: Int]
+    /// Whether PCRE2's JIT compiled this pattern (it is unavailable on some platforms).
+    public let isJITCompiled: Bool
+
+    public init(_ pattern: String, options: CompileOptions = []) throws(PCRE2Error) {
+        var errorCode: Int32 = 0
+        var errorOffset: Int = 0
+        let compiled: OpaquePointer? = pattern.utf8CString.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: UInt8.self) { bytes in
+                pcre2_compile_8(bytes.baseAddress, bytes.count - 1, options.rawValue, &errorCode, &errorOffset, nil)
+            }
+        }
+        guard let compiled else { throw PCRE2Error(code: errorCode, offset: errorOffset) }
+        self.code = compiled
+        self.pattern = pattern
+        self.isJITCompiled = pcre2_jit_compile_8(compiled, UInt32(PCRE2_JIT_COMPLETE)) == 0
+
+        var count: UInt32 = 0
+        pcre2_pattern_info_8(compiled, UInt32(PCRE2_INFO_CAPTURECOUNT), &count)
+        self.captureCount = Int(count)
+        self.groupNumbers = Regex.readNameTable(compiled)
+    }
+
+    deinit { pcre2_code_free_8(code) }
+
+    private static func readNameTable(_ code: OpaquePointer) -> [String: Int] {
+        var nameCount: UInt32 = 0
+        var entrySize: UInt32 = 0
+        var table: UnsafePointer<UInt8>? = nil
+        pcre2_pattern_info_8(code, UInt32(PCRE2_INFO_NAMECOUNT), &nameCount)
+        pcre2_pattern_info_8(code, UInt32(PCRE2_INFO_NAMEENTRYSIZE), &entrySize)
+        pcre2_pattern_info_8(code, UInt32(PCRE2_INFO_NAMETABLE), &table)
+        guard let table, nameCount > 0 else { return [:] }
+        var names: [String: Int] = [:]
+        for index in 0..<Int(nameCount) {
+            let entry = table + index * Int(entrySize)
+            let number = Int(entry[0]) << 8 | Int(entry[1])
+            var end = 2
+            while end < Int(entrySize), entry[end] != 0 { end += 1 }
+            let name = String(decoding: UnsafeBufferPointer(start: entry + 2, count: end - 2), as: UTF8.self)
+            if names[name] == nil { names[name] = number }
+        }
+        return names
+    }
+}
+
+/// Matches one `Regex` against byte subjects, reusing its match data and context.
+/// One per thread: it holds the state of the last match.
+public final class Matcher {
+    public let regex: Regex
+    private let matchData: OpaquePointer
+    private let context: OpaquePointer
+    private let jitStack: OpaquePointer?
+    private var ovector: UnsafeMutablePointer<Int>
+    private var matchedPairs = 0
+
+    public init(_ regex: Regex, limits: MatchLimits = .standard) {
+        self.regex = regex
+        // Allocation failures here mean the process is out of memory; nothing sensible remains.
+        guard let data = pcre2_match_data_create_from_pattern_8(regex.code, nil),
+              let context = pcre2_match_context_create_8(nil)
+        else { fatalError("PCRE2 could not allocate match data") }
+        self.matchData = data
+        self.context = context
+        pcre2_set_match_limit_8(context, limits.matchLimit)
+        if regex.isJITCompiled, let stack = pcre2_jit_stack_create_8(32 * 1024, limits.jitStackSize, nil) {
+            pcre2_jit_stack_assign_8(context, nil, UnsafeMutableRawPointer(stack))
+            self.jitStack = stack
+        } else {
+            self.jitStack = nil
+        }
+        self.ovector = pcre2_get_ovector_pointer_8(data)
+    }
+
+    deinit {
+        pcre2_match_data_free_8(matchData)
+        pcre2_match_context_free_8(context)
+        if let jitStack { pcre2_jit_stack_free_8(jitStack) }
+    }
+
+    /// Searches `subject` from byte `start`. Returns whether it matched; a resource limit
+    /// or other match error throws.
+    public func matches(_ subject: UnsafeRawBufferPointer, from start: Int = 0, anchored: Bool = false) throws(PCRE2Error) -> Bool {
+        let options: UInt32 = anchored ? UInt32(PCRE2_ANCHORED) : 0
+        let result: Int32
+        if let base = subject.baseAddress {
+            result = pcre2_match_8(regex.code, base.assumingMemoryBound(to: UInt8.self), subject.count, start, options, matchData, context)
+        } else {
+            var empty: UInt8 = 0
+            result = pcre2_match_8(regex.code, &empty, 0, 0, options, matchData, context)
+        }
+        if result == PCRE2_ERROR_NOMATCH { matchedPairs = 0; return false }
+        if result < 0 { matchedPairs = 0; throw PCRE2Error(code: result) }
+        // result == 0 means the ovector was too small; it never is, being sized from the pattern.
+        matchedPairs = result == 0 ? regex.captureCount + 1 : Int(result)
+        return true
+    }
+
+    /// Convenience for tests and cold paths: matches a string's UTF-8 bytes.
+    public func matches(_ subject: String, from start: Int = 0, anchored: Bool = false) throws(PCRE2Error) -> Bool {
+        let bytes = Array(subject.utf8)
+        let result: Result<Bool, PCRE2Error> = bytes.withUnsafeBytes { buffer in
+            Result { () throws(PCRE2Error) in try matches(buffer, from: start, anchored: anchored) }
+        }
+        return try result.get()
+    }
+
+    /// The byte range of group `number` in the last successful match (0 = whole match), or
+    /// nil when the group did not take part.
+    public func range(ofGroup number: Int) -> Range<Int>? {
+        guard number >= 0, number < matchedPairs else { return nil }
+        let start = ovector[2 * number]
+        let end = ovector[2 * number + 1]
+        if start == cpcre2_unset() || end < start { return nil }
+        return start..<end
+    }
+
+    /// The range of a named group in the last match.
+    public func range(ofGroup name: String) -> Range<Int>? {
+        guard let number = regex.groupNumbers[name] else { return nil }
+        return range(ofGroup: number)
+    }
+
+    /// The `(*MARK:n)` of the last match read as a decimal number, or nil when there is
+    /// none or it is not a number. Reads bytes: no String is made.
+    public var numericMark: Int? {
+        guard let mark = pcre2_get_mark_8(matchData) else { return nil }
+        // PCRE2 stores the mark's length in the code unit before it.
+        let length = Int((mark - 1).pointee)
+        guard length > 0, length <= 9 else { return nil }
+        var value = 0
+        for index in 0..<length {
+            let digit = Int(mark[index]) - 48
+            guard digit >= 0, digit <= 9 else { return nil }
+            value = value * 10 + digit
+        }
+        return value
+    }
+
+    /// The `(*MARK:name)` of the last match, as text.
+    public var mark: String? {
+        guard let mark = pcre2_get_mark_8(matchData) else { return nil }
+        let length = Int((mark - 1).pointee)
+        return String(decoding: UnsafeBufferPointer(start: mark, count: length), as: UTF8.self)
+    }
+}

@@ -1,0 +1,68 @@
+import Testing
+@testable import PCRE2
+
+@Suite struct RegexTests {
+    @Test func namedGroupsAndRanges() throws {
+        let regex = try Regex(#"Code=(?<code>\d+)"#)
+        #expect(regex.captureCount == 1)
+        #expect(regex.groupNumbers["code"] == 1)
+        let matcher = Matcher(regex)
+        let subject = "Error Domain=NSCocoaErrorDomain Code=134302 \"x\""
+        #expect(try matcher.matches(subject))
+        let range = try #require(matcher.range(ofGroup: "code"))
+        #expect(Array(subject.utf8)[range] == Array("134302".utf8)[...])
+        #expect(matcher.range(ofGroup: "missing") == nil)
+    }
+
+    @Test func noMatchAndOptionalGroup() throws {
+        let matcher = Matcher(try Regex(#"a(?<b>b)?c"#))
+        #expect(try matcher.matches("ac"))
+        #expect(matcher.range(ofGroup: "b") == nil)
+        #expect(try !matcher.matches("xyz"))
+        #expect(matcher.range(ofGroup: 0) == nil)
+    }
+
+    @Test func marksIdentifyTheAlternativeThatMatched() throws {
+        let matcher = Matcher(try Regex(#"(?:(*MARK:0)alpha|(*MARK:17)beta|(*MARK:x)gamma)"#))
+        #expect(try matcher.matches("-- beta --"))
+        #expect(matcher.numericMark == 17)
+        #expect(try matcher.matches("alpha"))
+        #expect(matcher.numericMark == 0)
+        #expect(try matcher.matches("gamma"))
+        #expect(matcher.numericMark == nil)
+        #expect(matcher.mark == "x")
+    }
+
+    @Test func compileErrorsCarryMessageAndOffset() {
+        #expect {
+            _ = try Regex("abc(def")
+        } throws: { error in
+            guard let error = error as? PCRE2Error else { return false }
+            return error.offset == 7 && error.message.contains("missing closing parenthesis")
+        }
+    }
+
+    @Test func anchoredAndStartOffset() throws {
+        let matcher = Matcher(try Regex("b"))
+        #expect(try !matcher.matches("ab", anchored: true))
+        #expect(try matcher.matches("ab", from: 1, anchored: true))
+    }
+
+    @Test func catastrophicBacktrackingHitsTheLimitInsteadOfStalling() throws {
+        let matcher = Matcher(try Regex(#"^(a+)+$"#), limits: MatchLimits(matchLimit: 10_000))
+        let subject = String(repeating: "a", count: 40) + "!"
+        #expect {
+            _ = try matcher.matches(subject)
+        } throws: { error in
+            (error as? PCRE2Error)?.isResourceLimit == true
+        }
+    }
+
+    @Test func bytesThatAreNotUTF8AreMatchedAsBytes() throws {
+        let matcher = Matcher(try Regex(#"x(?<raw>[\x80-\xff]+)y"#))
+        let bytes: [UInt8] = [0x78, 0xff, 0xfe, 0x79]
+        let matched = try bytes.withUnsafeBytes { try matcher.matches($0) }
+        #expect(matched)
+        #expect(matcher.range(ofGroup: "raw") == 1..<3)
+    }
+}
