@@ -66,8 +66,8 @@ public final class Regex: @unchecked Sendable {
     public let pattern: String
     /// Number of capturing groups.
     public let captureCount: Int
-    /// Named groups and their numbers (with duplicate names, the first number).
-    public let groupNumbers: [String: Int]
+    /// Named groups and their numbers; with `.duplicateNames` a name can have several.
+    public let groupNumbers: [String: [Int]]
     /// Whether PCRE2's JIT compiled this pattern (it is unavailable on some platforms).
     public let isJITCompiled: Bool
 
@@ -92,7 +92,7 @@ public final class Regex: @unchecked Sendable {
 
     deinit { pcre2_code_free_8(code) }
 
-    private static func readNameTable(_ code: OpaquePointer) -> [String: Int] {
+    private static func readNameTable(_ code: OpaquePointer) -> [String: [Int]] {
         var nameCount: UInt32 = 0
         var entrySize: UInt32 = 0
         var table: UnsafePointer<UInt8>? = nil
@@ -100,14 +100,14 @@ public final class Regex: @unchecked Sendable {
         pcre2_pattern_info_8(code, UInt32(PCRE2_INFO_NAMEENTRYSIZE), &entrySize)
         pcre2_pattern_info_8(code, UInt32(PCRE2_INFO_NAMETABLE), &table)
         guard let table, nameCount > 0 else { return [:] }
-        var names: [String: Int] = [:]
+        var names: [String: [Int]] = [:]
         for index in 0..<Int(nameCount) {
             let entry = table + index * Int(entrySize)
             let number = Int(entry[0]) << 8 | Int(entry[1])
             var end = 2
             while end < Int(entrySize), entry[end] != 0 { end += 1 }
             let name = String(decoding: UnsafeBufferPointer(start: entry + 2, count: end - 2), as: UTF8.self)
-            if names[name] == nil { names[name] = number }
+            names[name, default: []].append(number)
         }
         return names
     }
@@ -184,10 +184,14 @@ public final class Matcher {
         return start..<end
     }
 
-    /// The range of a named group in the last match.
+    /// The range of a named group in the last match; of several groups of that name, the
+    /// first that took part.
     public func range(ofGroup name: String) -> Range<Int>? {
-        guard let number = regex.groupNumbers[name] else { return nil }
-        return range(ofGroup: number)
+        guard let numbers = regex.groupNumbers[name] else { return nil }
+        for number in numbers {
+            if let range = range(ofGroup: number) { return range }
+        }
+        return nil
     }
 
     /// The `(*MARK:n)` of the last match read as a decimal number, or nil when there is

@@ -1,0 +1,154 @@
+// The catalogue: every rule and every event kind, compiled per channel.
+import PCRE2
+
+public struct Catalog: Sendable {
+    public let rules: [Rule]
+    public let channels: [CompiledChannel]
+
+    /// Every rule the project ships, in the order they are tried at one position (earlier wins).
+    public static let standardRules: [Rule] =
+        StoreRules.all + ExportRules.all + ImportRules.all + BaselineRules.all + SetupRules.all + StoreManagerRules.all
+
+    /// Kinds no rule produces: the classifier's own verdicts.
+    public static let builtInKinds: [EventKind] = [.unhandled, .app, .coreDataError]
+
+    /// The standard catalogue, compiled once per process.
+    public static func standard() throws(CatalogError) -> Catalog {
+        switch cachedStandard {
+        case .success(let catalog): return catalog
+        case .failure(let error): throw error
+        }
+    }
+
+    private static let cachedStandard: Result<Catalog, CatalogError> = Result { () throws(CatalogError) in
+        try Catalog(rules: standardRules)
+    }
+
+    public init(rules: [Rule]) throws(CatalogError) {
+        var seen = Set<String>()
+        for rule in rules where !seen.insert(rule.id).inserted {
+            throw CatalogError(ruleID: rule.id, reason: "two rules have this id")
+        }
+        self.rules = rules
+        var compiled: [CompiledChannel] = []
+        for channel in Channel.allCases {
+            let members = rules.filter { $0.channel == channel }
+            if !members.isEmpty { compiled.append(try CompiledChannel(channel: channel, rules: members)) }
+        }
+        self.channels = compiled
+    }
+
+    /// Every kind the catalogue can produce, rule kinds first, each once.
+    public var kinds: [EventKind] {
+        var seen = Set<EventKind>()
+        return (rules.map(\.kind) + Catalog.builtInKinds).filter { seen.insert($0).inserted }
+    }
+}
+
+extension EventKind {
+    public static let unhandled = EventKind("unhandled", .unhandled, .warning, .notable,
+        "A Core Data ubiquity message that no rule recognises.")
+    public static let app = EventKind("app", .app, .info, .detail,
+        "A line of the app's own (or another framework's) logging.")
+    public static let coreDataError = EventKind("core-data-error", .store, .warning, .notable,
+        "A `CoreData: error:` line that no more specific rule recognises.")
+}
+
+// MARK: - Pattern pieces shared by rules
+
+enum Piece {
+    /// An object reference as an earlier OS prints it before the message on the same line:
+    /// `<_PFUbiquityRecordsExporter: 0x1d5a3b40>: `.
+    static let objectPrefix = #"(?:<[^>\n]{1,200}>:?[ ]*)?"#
+    /// `store` → `cloud` or `local`.
+    static let location = #"(?<store>cloud|local)"#
+}
+
+// MARK: - Parsing what patterns leave whole
+
+enum Extract {
+    private static let errorRegex: Regex? = try? Regex(
+        #"Error Domain=(?<domain>[^\s]+) Code=(?<code>-?\d+)(?: "(?<description>(?:[^"\\\n]|\\.)*)")?"#)
+    private static let reasonRegex: Regex? = try? Regex(
+        #"\b(?:reason|NSLocalizedFailureReason|NSLocalizedDescription)[ ]?=[ ]?(?:"(?<quoted>(?:[^"\\\n]|\\.)*)"|(?<plain>[^;}\n]*))"#)
+
+    /// The first NSError printed in `text`, with the `reason` from its user info when present.
+    static func error(in text: String) -> ErrorInfo? {
+        guard let errorRegex, let reasonRegex else { return nil }
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBytes { buffer -> ErrorInfo? in
+            let matcher = Matcher(errorRegex)
+            guard (try? matcher.matches(buffer)) == true,
+                  let domain = slice(buffer, matcher.range(ofGroup: "domain")),
+                  let codeRange = matcher.range(ofGroup: "code"),
+                  let code = Int(String(decoding: UnsafeRawBufferPointer(rebasing: buffer[codeRange]), as: UTF8.self))
+            else { return nil }
+            var info = ErrorInfo(domain: domain, code: code, description: slice(buffer, matcher.range(ofGroup: "description")))
+            let after = matcher.range(ofGroup: 0)?.upperBound ?? 0
+            let reasons = Matcher(reasonRegex)
+            if (try? reasons.matches(buffer, from: after)) == true {
+                let reason = slice(buffer, reasons.range(ofGroup: "quoted")) ?? slice(buffer, reasons.range(ofGroup: "plain"))
+                info.reason = reason.map { $0.trimmingCharacters(in: " ") }.flatMap { $0.isEmpty ? nil : $0 }
+            }
+            return info
+        }
+    }
+
+    private static func slice(_ buffer: UnsafeRawBufferPointer, _ range: Range<Int>?) -> String? {
+        guard let range else { return nil }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: buffer[range]), as: UTF8.self)
+    }
+
+    /// The value of a `name: value` line of a printed description (or `name = value;` of a
+    /// printed dictionary): the first such line in `text`.
+    static func field(_ name: String, in text: String) -> String? {
+        for line in text.split(separator: "\n") {
+            let trimmed = line.drop(while: { $0 == " " || $0 == "\t" })
+            guard trimmed.hasPrefix(name) else { continue }
+            var rest = trimmed.dropFirst(name.count)
+            if rest.hasPrefix(": ") || rest.hasPrefix(":\t") {
+                rest = rest.dropFirst(2)
+            } else if rest.hasPrefix(" = ") {
+                rest = rest.dropFirst(3)
+                if rest.hasSuffix(";") { rest = rest.dropLast() }
+            } else {
+                continue
+            }
+            let value = String(rest).trimmingCharacters(in: " \t\"")
+            return value.isEmpty ? nil : value
+        }
+        return nil
+    }
+
+    /// The last path component of a location as descriptions print it
+    /// (`<PFUbiquityLocation: 0x15e53120>: /var/…/DAC8E3F1-….1.cdt` → `DAC8E3F1-….1.cdt`).
+    static func fileName(_ location: String?) -> String? {
+        guard var text = location?.trimmingCharacters(in: " \t") else { return nil }
+        while text.hasSuffix("/") { text.removeLast() }
+        guard let slash = text.lastIndex(of: "/") else { return text.isEmpty ? nil : text }
+        let name = String(text[text.index(after: slash)...])
+        return name.isEmpty ? nil : name
+    }
+
+    /// A knowledge vector without the object address: `<PFUbiquityKnowledgeVector: 0x1e5c>:{a:1, b:2}` → `{a:1, b:2}`.
+    static func knowledgeVector(_ text: String?) -> String? {
+        guard var text = text?.trimmingCharacters(in: " \t") else { return nil }
+        if text.hasPrefix("<"), let close = text.firstIndex(of: ">") {
+            text = String(text[text.index(after: close)...])
+            if text.hasPrefix(":") { text.removeFirst() }
+            text = text.trimmingCharacters(in: " ")
+        }
+        return text.isEmpty ? nil : text
+    }
+}
+
+extension StringProtocol {
+    /// Drops the given characters from both ends (Foundation-free).
+    func trimmingCharacters(in set: String) -> String {
+        let characters = Set(set)
+        guard let first = firstIndex(where: { !characters.contains($0) }),
+              let last = lastIndex(where: { !characters.contains($0) })
+        else { return "" }
+        return String(self[first...last])
+    }
+}

@@ -1,0 +1,127 @@
+// Turns records into events. The rules of a channel are joined into one JIT-compiled
+// alternation, each branch opening with (*MARK:n): one match attempt per record finds the
+// rule, however many rules there are, and the mark says which one matched.
+import PCRE2
+
+/// A catalogue error: a rule whose pattern PCRE2 rejects (with PCRE2's message and offset),
+/// or two rules with one id.
+public struct CatalogError: Error, CustomStringConvertible, Sendable {
+    public let ruleID: String
+    public let reason: String
+    public var description: String { "rule \(ruleID): \(reason)" }
+}
+
+/// The compiled form of one channel's rules.
+public struct CompiledChannel: Sendable {
+    public let channel: Channel
+    public let rules: [Rule]
+    let regex: Regex
+    /// Where each rule's groups start in the joined pattern.
+    let groupBases: [Int]
+    /// Each rule's own group names and numbers.
+    let groupNumbers: [[String: [Int]]]
+
+    init(channel: Channel, rules: [Rule]) throws(CatalogError) {
+        self.channel = channel
+        self.rules = rules
+        var bases: [Int] = []
+        var names: [[String: [Int]]] = []
+        var branches: [String] = []
+        var captures = 0
+        for (index, rule) in rules.enumerated() {
+            let alone: Regex
+            do { alone = try Regex(rule.pattern, options: .duplicateNames) } catch {
+                throw CatalogError(ruleID: rule.id, reason: "pattern does not compile: \(error)")
+            }
+            bases.append(captures)
+            names.append(alone.groupNumbers)
+            captures += alone.captureCount
+            branches.append("(*MARK:\(index))(?:\(rule.pattern))")
+        }
+        let alternation = "(?:" + branches.joined(separator: "|") + ")"
+        let joined: String
+        let options: CompileOptions
+        switch channel {
+        case .ubiquity, .coreDataError:
+            // Any line of the message may hold the text (after a logged object's description).
+            joined = "^[ \\t]*+" + alternation
+            options = [.multiline, .duplicateNames]
+        case .storeManager:
+            // At the message start, after at most one tag an app's logger may add: `[USM] `, `StoreManager: `.
+            joined = "(?:(?:\\[[^\\]\\n]{1,40}\\]|[A-Za-z][\\w.-]{0,40}:)[ \\t]+)?" + alternation
+            options = [.anchored, .duplicateNames]
+        }
+        do { regex = try Regex(joined, options: options) } catch {
+            throw CatalogError(ruleID: "(\(channel.rawValue) channel)", reason: "joined pattern does not compile: \(error)")
+        }
+        groupBases = bases
+        groupNumbers = names
+    }
+}
+
+/// What the classifier made of a record.
+public struct Classification: Sendable {
+    public var event: Event
+    /// The rule that recognised the record; nil for unhandled and app records.
+    public var rule: Rule?
+    /// Where in the record's text the rule matched (the line the message starts on).
+    public var matchStart: Int?
+}
+
+public final class Classifier {
+    public let catalog: Catalog
+    private var matchers: [Channel: (CompiledChannel, Matcher)] = [:]
+    /// Records on which a rule gave up because it hit PCRE2's match limit.
+    public private(set) var limitHits = 0
+
+    public init(catalog: Catalog, limits: MatchLimits = .standard) {
+        self.catalog = catalog
+        for compiled in catalog.channels {
+            matchers[compiled.channel] = (compiled, Matcher(compiled.regex, limits: limits))
+        }
+    }
+
+    public func classify(_ record: Record) -> Classification {
+        switch record.marker {
+        case .ubiquity?:
+            return match(record, on: .ubiquity) ?? Classification(event: .unhandled(limitHit: lastMatchHitLimit))
+        case .coreDataError?:
+            return match(record, on: .coreDataError)
+                ?? Classification(event: .message(.coreDataError, [Field("message", .string(record.firstBodyText))]))
+        case .storeManager?:
+            return match(record, on: .storeManager) ?? Classification(event: .unhandled(limitHit: lastMatchHitLimit))
+        case nil:
+            return match(record, on: .storeManager) ?? Classification(event: .app)
+        }
+    }
+
+    private var lastMatchHitLimit = false
+
+    private func match(_ record: Record, on channel: Channel) -> Classification? {
+        lastMatchHitLimit = false
+        guard let (compiled, matcher) = matchers[channel] else { return nil }
+        let bodyStart = min(record.bodyStart, record.text.count)
+        return record.text.withUnsafeBytes { whole -> Classification? in
+            let body = UnsafeRawBufferPointer(rebasing: whole[bodyStart...])
+            let index: Int
+            do throws(PCRE2Error) {
+                guard try matcher.matches(body), let mark = matcher.numericMark, mark < compiled.rules.count else { return nil }
+                index = mark
+            } catch {
+                if error.isResourceLimit { limitHits += 1 }
+                lastMatchHitLimit = true
+                return nil
+            }
+            let rule = compiled.rules[index]
+            let found = RuleMatch(record: record, subject: body, matcher: matcher,
+                                  groupBase: compiled.groupBases[index], groupNumbers: compiled.groupNumbers[index])
+            let start = matcher.range(ofGroup: 0).map { bodyStart + $0.lowerBound }
+            return Classification(event: rule.build(found), rule: rule, matchStart: start)
+        }
+    }
+}
+
+extension Record {
+    /// The first line of the message as text (invalid UTF-8 as \\xNN).
+    var firstBodyText: String { ByteText.string(firstBodyLine) }
+}

@@ -1,0 +1,106 @@
+// A classification rule: a PCRE2 pattern with named groups, the kind it recognises, the
+// Swift code that builds the typed event from a match, and sample records for the tests.
+import PCRE2
+
+/// Which records a rule is tried on, by the marker that starts their message.
+public enum Channel: String, Sendable, CaseIterable {
+    /// `CoreData: Ubiquity:` records. Patterns may start at the beginning of any line of
+    /// the message: older OS versions print the logging object's description first.
+    case ubiquity
+    /// `CoreData: error:` records.
+    case coreDataError
+    /// UbiquityStoreManager's messages: with its own marker, or re-prefixed by an app's logger
+    /// (so these rules are also tried, at the message start only, on the app's records).
+    case storeManager
+}
+
+public struct Rule: Sendable {
+    /// Unique id of the rule (several rules can produce one kind).
+    public let id: String
+    public let channel: Channel
+    public let kind: EventKind
+    /// PCRE2 syntax. Named groups only; no numbered back-references (rules are joined
+    /// into one pattern, which renumbers groups).
+    public let pattern: String
+    public let build: @Sendable (RuleMatch) -> Event
+    /// Whole records, as a log would print them, that this rule must recognise.
+    public let samples: [String]
+
+    public init(
+        _ id: String, _ channel: Channel, _ kind: EventKind, _ pattern: String,
+        samples: [String], build: @escaping @Sendable (RuleMatch) -> Event
+    ) {
+        self.id = id
+        self.channel = channel
+        self.kind = kind
+        self.pattern = pattern
+        self.samples = samples
+        self.build = build
+    }
+
+    /// A rule whose event is its kind plus every named group that matched, as text fields
+    /// (groups named in `numeric` become numbers).
+    public static func message(
+        _ id: String, _ channel: Channel, _ kind: EventKind, _ pattern: String,
+        numeric: Set<String> = [], samples: [String]
+    ) -> Rule {
+        Rule(id, channel, kind, pattern, samples: samples) { match in
+            .message(kind, match.fields(numeric: numeric))
+        }
+    }
+}
+
+/// What a rule's builder sees of a match: its named groups as text, and the record.
+/// Valid only during the builder call.
+public struct RuleMatch {
+    public let record: Record
+    let subject: UnsafeRawBufferPointer
+    let matcher: Matcher
+    /// Added to the rule's own group numbers to find them in the joined pattern.
+    let groupBase: Int
+    let groupNumbers: [String: [Int]]
+
+    /// The text of a named group, or nil when it did not take part in the match.
+    public subscript(_ name: String) -> String? {
+        guard let range = range(name) else { return nil }
+        return ByteText.string(UnsafeRawBufferPointer(rebasing: subject[range]))
+    }
+
+    /// A named group read as a whole number.
+    public func int(_ name: String) -> Int? {
+        guard let range = range(name) else { return nil }
+        return decimal(subject, range)
+    }
+
+    /// The whole message (the record after its header and marker), for rules that parse
+    /// more than their pattern captures (object dumps, errors).
+    public var message: String { ByteText.string(subject) }
+
+    /// The text from the end of the match to the end of the message.
+    public var rest: String {
+        guard let whole = matcher.range(ofGroup: 0) else { return "" }
+        return ByteText.string(UnsafeRawBufferPointer(rebasing: subject[whole.upperBound...]))
+    }
+
+    func range(_ name: String) -> Range<Int>? {
+        guard let numbers = groupNumbers[name] else { return nil }
+        for number in numbers {
+            if let range = matcher.range(ofGroup: groupBase + number) { return range }
+        }
+        return nil
+    }
+
+    /// Every named group that matched, in the order of the group numbers.
+    func fields(numeric: Set<String>) -> [Field] {
+        var named: [(Int, String)] = []
+        for (name, numbers) in groupNumbers {
+            if let number = numbers.first(where: { matcher.range(ofGroup: groupBase + $0) != nil }) {
+                named.append((number, name))
+            }
+        }
+        return named.sorted { $0.0 < $1.0 }.compactMap { _, name in
+            if numeric.contains(name), let value = int(name) { return Field(name, .int(value)) }
+            return self[name].map { Field(name, .string($0)) }
+        }
+    }
+}

@@ -1,0 +1,187 @@
+// What one record meant. Cases carry the facts later stages work with; messages whose
+// only use is to be shown travel as `.message` with their kind and fields.
+
+public enum Event: Sendable, Equatable {
+    // Store loading and switching
+    case storeLoadStarted(StoreLocation, store: String?)
+    case storeLoadSucceeded(StoreLocation)
+    case storeLoadFailed(StoreLocation, error: ErrorInfo?)
+    case storeAddFailed(storeType: String?, url: String?, error: ErrorInfo?)
+    case usingLocalStorage(Bool, peer: String?, store: String?)
+
+    // Exports
+    case objectsExported([ObjectChange])
+    case transactionLogWritten(transaction: Int?, log: String?)
+    case storeWillCommit(transaction: Int?)
+    case relationshipResolved(relationship: String, value: String)
+
+    // Imports
+    case changesImported([ObjectChange])
+    case logAlreadyImported(log: String?)
+    case logAheadOfPeer(logScore: String?, localScore: String?, reason: String?)
+    case incompatibleOperationSkipped(score: String?, log: String?, transaction: Int?)
+    case importFailed(log: String?, error: ErrorInfo?)
+
+    // Baselines and corruption
+    case baselineRollResponseFailed(error: ErrorInfo?)
+    case cloudCorruptionDetected(deviceStore: String?)
+
+    /// Any other recognised message: its kind and the facts its rule extracted.
+    case message(EventKind, [Field])
+    /// A ubiquity record no rule recognises. `limitHit`: a rule gave up on it (match limit).
+    case unhandled(limitHit: Bool)
+    /// A record of other code: the app's own lines.
+    case app
+
+    public var kind: EventKind {
+        switch self {
+        case .storeLoadStarted: .storeLoadStarted
+        case .storeLoadSucceeded: .storeLoadSucceeded
+        case .storeLoadFailed: .storeLoadFailed
+        case .storeAddFailed: .storeAddFailed
+        case .usingLocalStorage: .usingLocalStorage
+        case .objectsExported: .objectsExported
+        case .transactionLogWritten: .transactionLogWritten
+        case .storeWillCommit: .storeWillCommit
+        case .relationshipResolved: .relationshipResolved
+        case .changesImported: .changesImported
+        case .logAlreadyImported: .logAlreadyImported
+        case .logAheadOfPeer: .logAheadOfPeer
+        case .incompatibleOperationSkipped: .incompatibleOperationSkipped
+        case .importFailed: .importFailed
+        case .baselineRollResponseFailed: .baselineRollResponseFailed
+        case .cloudCorruptionDetected: .cloudCorruptionDetected
+        case .message(let kind, _): kind
+        case .unhandled: .unhandled
+        case .app: .app
+        }
+    }
+
+    public var category: Category { kind.category }
+    public var severity: Severity { kind.severity }
+
+    /// The object changes an export or import carried.
+    public var objectChanges: [ObjectChange] {
+        switch self {
+        case .objectsExported(let changes), .changesImported(let changes): changes
+        default: []
+        }
+    }
+
+    /// The error the event reports, if any.
+    public var error: ErrorInfo? {
+        switch self {
+        case .storeLoadFailed(_, let error), .storeAddFailed(_, _, let error),
+             .importFailed(_, let error), .baselineRollResponseFailed(let error):
+            error
+        default: nil
+        }
+    }
+
+    /// Every fact of the event, named as in the JSON output.
+    public var fields: [Field] {
+        var fields = FieldList()
+        switch self {
+        case .storeLoadStarted(let location, let store):
+            fields.add("store", location.rawValue)
+            fields.add("storeURL", store)
+        case .storeLoadSucceeded(let location):
+            fields.add("store", location.rawValue)
+        case .storeLoadFailed(let location, let error):
+            fields.add("store", location.rawValue)
+            fields.add(error)
+        case .storeAddFailed(let type, let url, let error):
+            fields.add("storeType", type)
+            fields.add("storeURL", url)
+            fields.add(error)
+        case .usingLocalStorage(let local, let peer, let store):
+            fields.add("localStorage", .bool(local))
+            fields.add("peer", peer)
+            fields.add("storeName", store)
+        case .objectsExported(let changes), .changesImported(let changes):
+            fields.add(changes)
+        case .transactionLogWritten(let transaction, let log):
+            fields.add("transaction", transaction)
+            fields.add("log", log)
+        case .storeWillCommit(let transaction):
+            fields.add("transaction", transaction)
+        case .relationshipResolved(let relationship, let value):
+            fields.add("relationship", relationship)
+            fields.add("value", value)
+        case .logAlreadyImported(let log):
+            fields.add("log", log)
+        case .logAheadOfPeer(let logScore, let localScore, let reason):
+            fields.add("logScore", logScore)
+            fields.add("afterScore", localScore)
+            fields.add("reason", reason)
+        case .incompatibleOperationSkipped(let score, let log, let transaction):
+            fields.add("logScore", score)
+            fields.add("log", log)
+            fields.add("transaction", transaction)
+        case .importFailed(let log, let error):
+            fields.add("log", log)
+            fields.add(error)
+        case .baselineRollResponseFailed(let error):
+            fields.add(error)
+        case .cloudCorruptionDetected(let deviceStore):
+            fields.add("deviceStore", deviceStore)
+        case .message(_, let extracted):
+            return extracted
+        case .unhandled(let limitHit):
+            if limitHit { fields.add("matchLimitHit", .bool(true)) }
+        case .app:
+            break
+        }
+        return fields.items
+    }
+}
+
+/// A named fact, in the order the JSON output prints it.
+public struct Field: Sendable, Equatable {
+    public var name: String
+    public var value: FieldValue
+
+    public init(_ name: String, _ value: FieldValue) {
+        self.name = name
+        self.value = value
+    }
+}
+
+public indirect enum FieldValue: Sendable, Equatable {
+    case string(String)
+    case int(Int)
+    case bool(Bool)
+    case list([FieldValue])
+    case object([Field])
+}
+
+/// Builds field lists, leaving out facts the log did not show.
+struct FieldList {
+    var items: [Field] = []
+
+    mutating func add(_ name: String, _ value: FieldValue) { items.append(Field(name, value)) }
+    mutating func add(_ name: String, _ value: String?) { if let value { add(name, .string(value)) } }
+    mutating func add(_ name: String, _ value: Int?) { if let value { add(name, .int(value)) } }
+
+    mutating func add(_ error: ErrorInfo?) {
+        guard let error else { return }
+        var parts = FieldList()
+        parts.add("domain", error.domain)
+        parts.add("code", error.code)
+        parts.add("description", error.description)
+        parts.add("reason", error.reason)
+        add("error", .object(parts.items))
+    }
+
+    mutating func add(_ changes: [ObjectChange]) {
+        add("changes", .int(changes.count))
+        add("objects", .list(changes.map { change in
+            .object([
+                Field("op", .string(change.operation.rawValue)),
+                Field("entity", .string(change.entity)),
+                Field("id", .string(change.objectID)),
+                Field("attributes", .object(change.attributes.map { Field($0.name, .string($0.value)) })),
+            ])
+        }))
+    }
+}

@@ -1,0 +1,117 @@
+// Where the bytes of one input come from: a file descriptor (stdin or an opened file)
+// or memory (tests).
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// Free functions so the calls below do not resolve to the methods of the same names.
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { read(fd, buffer, count) }
+private func systemClose(_ fd: Int32) { _ = close(fd) }
+
+/// Something to read bytes from, in chunks.
+public protocol ByteSource {
+    /// Reads up to `buffer.count` bytes; 0 means the end of the input.
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int
+}
+
+/// An input that could not be opened or read. Says which input and what to do.
+public struct InputError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let input: String
+    public let reason: String
+    /// The line the reader had reached, when reading failed part-way.
+    public var line: Int?
+
+    public init(input: String, reason: String, line: Int? = nil) {
+        self.input = input
+        self.reason = reason
+        self.line = line
+    }
+
+    public var description: String {
+        if let line { return "\(input): line \(line): \(reason)" }
+        return "\(input): \(reason)"
+    }
+}
+
+/// Reads a file descriptor with read(2). Owns the descriptor when it opened it.
+public struct FileDescriptorSource: ByteSource {
+    public let name: String
+    public let descriptor: Int32
+    private let ownsDescriptor: Bool
+
+    /// Standard input, named "-" in messages, as in the command line.
+    public static func standardInput() -> FileDescriptorSource {
+        FileDescriptorSource(name: "<stdin>", descriptor: 0, ownsDescriptor: false)
+    }
+
+    private init(name: String, descriptor: Int32, ownsDescriptor: Bool) {
+        self.name = name
+        self.descriptor = descriptor
+        self.ownsDescriptor = ownsDescriptor
+    }
+
+    /// Opens `path` for reading. A directory or an unreadable file is an `InputError`.
+    public init(path: String) throws(InputError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 { throw InputError(input: path, reason: FileDescriptorSource.explain(errno)) }
+        var info = stat()
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            systemClose(fd)
+            throw InputError(input: path, reason: "is a directory, not a log file")
+        }
+        self.init(name: path, descriptor: fd, ownsDescriptor: true)
+    }
+
+    public func close() {
+        if ownsDescriptor { systemClose(descriptor) }
+    }
+
+    public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+        while true {
+            let count = systemRead(descriptor, buffer.baseAddress, buffer.count)
+            if count >= 0 { return count }
+            if errno == EINTR { continue }
+            throw InputError(input: name, reason: FileDescriptorSource.explain(errno))
+        }
+    }
+
+    static func explain(_ code: Int32) -> String {
+        switch code {
+        case ENOENT: return "no such file"
+        case EACCES, EPERM: return "permission denied (check the file's permissions)"
+        case EISDIR: return "is a directory, not a log file"
+        default: return String(cString: strerror(code))
+        }
+    }
+}
+
+/// Bytes held in memory, handed out in chunks of at most `chunkSize` (tests use small
+/// chunks to put line ends on chunk boundaries).
+public struct MemorySource: ByteSource {
+    private let bytes: [UInt8]
+    private let chunkSize: Int
+    private var offset = 0
+
+    public init(_ bytes: [UInt8], chunkSize: Int = 1 << 16) {
+        self.bytes = bytes
+        self.chunkSize = max(1, chunkSize)
+    }
+
+    public init(_ text: String, chunkSize: Int = 1 << 16) {
+        self.init(Array(text.utf8), chunkSize: chunkSize)
+    }
+
+    public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+        let count = min(buffer.count, chunkSize, bytes.count - offset)
+        guard count > 0, let destination = buffer.baseAddress else { return 0 }
+        bytes.withUnsafeBytes { source in
+            if let base = source.baseAddress { destination.copyMemory(from: base + offset, byteCount: count) }
+        }
+        offset += count
+        return count
+    }
+}

@@ -1,0 +1,73 @@
+// Wires the stages for one run over several inputs:
+// bytes → LineReader → RecordAssembler → Classifier → summary and reporters.
+
+public final class LogRun {
+    public struct Limits: Sendable {
+        public var lines = LineReader.Limits()
+        public var records = RecordAssembler.Limits()
+        public init() {}
+    }
+
+    private let classifier: Classifier
+    private let reporters: [Reporter]
+    private let reader: LineReader
+    private let headerParser = HeaderParser()
+    private let limits: Limits
+    private var builder = SummaryBuilder()
+    /// Set when reading should stop early (the output's reader went away).
+    public var shouldStop: () -> Bool = { false }
+
+    public init(catalog: Catalog, reporters: [Reporter], limits: Limits = Limits()) {
+        self.classifier = Classifier(catalog: catalog)
+        self.reporters = reporters
+        self.limits = limits
+        self.reader = LineReader(limits: limits.lines)
+    }
+
+    /// Reads one input to its end. A read error part-way is reported and thrown; the records
+    /// read before it are kept.
+    public func process<Source: ByteSource>(_ source: inout Source, name: String) throws {
+        builder.beginInput(name)
+        for reporter in reporters { reporter.beginInput(name) }
+        let assembler = RecordAssembler(input: name, parser: headerParser, limits: limits.records)
+        defer {
+            if let last = assembler.finish() { handle(last) }
+            builder.countLines(reader.linesRead)
+        }
+        do {
+            try reader.readLines(from: &source) { line in
+                if let record = assembler.append(line) {
+                    handle(record)
+                    if shouldStop() { throw Stopped() }
+                }
+            }
+        } catch is Stopped {
+            return
+        } catch let error as InputError {
+            failed(error)
+            throw error
+        }
+    }
+
+    /// Records an input that could not be opened.
+    public func failed(_ error: InputError) {
+        builder.inputFailed(error)
+        for reporter in reporters { reporter.inputFailed(error) }
+    }
+
+    /// Ends the run: the summary goes to every reporter and is returned.
+    @discardableResult
+    public func finish() -> RunSummary {
+        let summary = builder.summary
+        for reporter in reporters { reporter.finish(summary) }
+        return summary
+    }
+
+    private func handle(_ record: Record) {
+        let item = ClassifiedRecord(record: record, classification: classifier.classify(record))
+        builder.add(record, item.event, message: Headline.of(item))
+        for reporter in reporters { reporter.report(item) }
+    }
+
+    private struct Stopped: Error {}
+}

@@ -1,0 +1,86 @@
+// Turning log bytes into text that is safe to show: valid UTF-8 passes through, every byte
+// that is not part of valid UTF-8 becomes `\xNN`, so nothing is lost or silently replaced.
+
+enum ByteText {
+    /// The bytes as a String, invalid UTF-8 written as `\xNN`.
+    static func string<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        if let valid = String(validating: bytes, as: UTF8.self) { return valid }
+        var result = ""
+        result.reserveCapacity(bytes.count + 16)
+        var pending: [UInt8] = []
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            let length = validSequenceLength(bytes, at: index)
+            if length > 0 {
+                let end = bytes.index(index, offsetBy: length)
+                pending.append(contentsOf: bytes[index..<end])
+                index = end
+            } else {
+                if !pending.isEmpty {
+                    result += String(decoding: pending, as: UTF8.self)
+                    pending.removeAll(keepingCapacity: true)
+                }
+                result += hexEscape(bytes[index])
+                index = bytes.index(after: index)
+            }
+        }
+        if !pending.isEmpty { result += String(decoding: pending, as: UTF8.self) }
+        return result
+    }
+
+    static func hexEscape(_ byte: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF")
+        return "\\x" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0x0F)])
+    }
+
+    /// Length of the well-formed UTF-8 sequence at `index` (RFC 3629: no overlongs, no
+    /// surrogates, nothing above U+10FFFF), or 0 when the byte there does not start one.
+    private static func validSequenceLength<Bytes: Collection>(_ bytes: Bytes, at index: Bytes.Index) -> Int where Bytes.Element == UInt8 {
+        let first = bytes[index]
+        if first < 0x80 { return 1 }
+        let length: Int
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
+        switch first {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; high = 0x9F
+        case 0xF0: length = 4; low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; high = 0x8F
+        default: return 0
+        }
+        var position = bytes.index(after: index)
+        for offset in 1..<length {
+            guard position != bytes.endIndex else { return 0 }
+            let byte = bytes[position]
+            let (minimum, maximum) = offset == 1 ? (low, high) : (UInt8(0x80), UInt8(0xBF))
+            guard byte >= minimum, byte <= maximum else { return 0 }
+            position = bytes.index(after: position)
+        }
+        return length
+    }
+
+    /// Text for a terminal or a CI log: control characters (C0 but tab, DEL, C1) shown as
+    /// `\xNN` / `\u{NN}` so that log text can never move the cursor, change colours or
+    /// start a terminal escape sequence.
+    static func terminalSafe(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var result = ""
+        result.unicodeScalars.reserveCapacity(text.unicodeScalars.count + 8)
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) {
+                result += scalar.value < 0x100 && scalar.value < 0x80 ? hexEscape(UInt8(scalar.value)) : "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        return (value < 0x20 && value != 0x09) || value == 0x7F || (0x80...0x9F).contains(value)
+    }
+}

@@ -1,0 +1,156 @@
+// Tells whether a line starts a record and, when it does, reads its header: time,
+// process, pid, thread, device, level, then the logging method and the marker.
+import PCRE2
+
+public final class HeaderParser {
+    /// The header styles, in the order of the `(*MARK:n)` numbers in `headerPattern`.
+    private static let styles: [HeaderStyle] = [.logShow, .logShowSyslog, .nslog, .loggerTimestamp, .syslog, .bare]
+
+    // One anchored pattern, one branch per style. `log show` styles come before NSLog's:
+    // their headers also start with a date and NSLog's branch must not swallow them.
+    static let headerPattern = #"""
+    (?:(*MARK:0)(?<date>\d{4}-\d\d-\d\d)[ T](?<time>\d\d:\d\d:\d\d)\.(?<frac>\d{1,6})(?<tz>[+-]\d\d:?\d\d)[ \t]+(?<thread>0x[0-9a-fA-F]+)[ \t]+(?<level>[A-Z][a-z]+)[ \t]+0x[0-9a-fA-F]+[ \t]+(?<pid>\d+)[ \t]+(?:\d+[ \t]+)?(?<process>[^:\n]{1,200}?):[ \t](?:\([^)\n]{1,100}\)[ \t])?
+    |(*MARK:1)(?<date>\d{4}-\d\d-\d\d)[ T](?<time>\d\d:\d\d:\d\d)\.(?<frac>\d{1,6})(?<tz>[+-]\d\d:?\d\d)[ \t]+(?<device>\S+)[ \t](?<process>[^\[\n]{1,200}?)\[(?<pid>\d+)\]:[ \t](?:\([^)\n]{1,100}\)[ \t])?
+    |(*MARK:2)(?<date>\d{4}-\d\d-\d\d)[ ](?<time>\d\d:\d\d:\d\d)(?:[.:,](?<frac>\d{1,6}))?(?<tz>[+-]\d\d:?\d\d)?[ ](?<process>[^\[\]\n:]{1,200}?)\[(?<pid>\d+)(?::(?<thread>[0-9A-Fa-fx]{1,20}))?\][ ]?
+    |(*MARK:3)(?<date>\d{4}/\d\d/\d\d)[ ](?<time>\d\d:\d\d:\d\d)(?:[.:,](?<frac>\d{1,6}))?[ ]
+    |(*MARK:4)(?<mon>Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[ ]{1,2}(?<day>\d{1,2})[ ](?<time>\d\d:\d\d:\d\d)[ ](?<device>\S+)[ ](?<process>[^\[\n]{1,200}?)\[(?<pid>\d+)\](?:[ ]<(?<level>\w+)>)?:[ ]
+    |(*MARK:5)(?=(?:__\d+)?[-+]\[|CoreData:[ ]|UbiquityStoreManager:[ ])
+    )
+    """#
+
+    // Anchored where the header ends: the logging method and its source line (block names
+    // included), then the marker, which some messages print twice.
+    static let prefixPattern = #"""
+    (?:(?<method>(?:__\d+)?[-+]\[[^\]\n]{1,400}\](?:_block_invoke(?:_\d+)?)?)\((?<line>\d+)\):[ ]?)?
+    (?:(?<ubiquity>(?:CoreData:[ ]Ubiquity:[ \t]*)+)|(?<error>CoreData:[ ]error:[ ]?)|(?<usm>UbiquityStoreManager:[ ]?))?
+    """#
+
+    private let header: Matcher
+    private let prefix: Matcher
+
+    public init() {
+        // The patterns are constants of this file; a failure to compile is a programming error
+        // that every test run would show at once.
+        do {
+            header = Matcher(try Regex(HeaderParser.headerPattern.replacingNewlines, options: [.anchored, .duplicateNames]))
+            prefix = Matcher(try Regex(HeaderParser.prefixPattern.replacingNewlines, options: [.anchored]))
+        } catch {
+            fatalError("header patterns do not compile: \(error)")
+        }
+    }
+
+    /// If `line` starts a record, its header and where the message body starts.
+    public func parse(_ line: UnsafeRawBufferPointer) -> (header: Header, bodyStart: Int)? {
+        // A first byte that no style starts with: most continuation lines stop here.
+        guard let first = line.first, HeaderParser.canStartHeader[Int(first)] else { return nil }
+        guard (try? header.matches(line, anchored: true)) == true,
+              let mark = header.numericMark, mark < HeaderParser.styles.count,
+              let whole = header.range(ofGroup: 0)
+        else { return nil }
+
+        var result = Header(style: HeaderParser.styles[mark])
+        result.time = readTime(line)
+        result.process = text(line, "process")
+        result.pid = number(line, "pid")
+        result.thread = text(line, "thread")
+        result.device = text(line, "device")
+        result.level = text(line, "level")
+
+        var bodyStart = whole.upperBound
+        if (try? prefix.matches(line, from: bodyStart, anchored: true)) == true {
+            result.method = string(line, prefix.range(ofGroup: "method"))
+            result.sourceLine = prefix.range(ofGroup: "line").flatMap { decimal(line, $0) }
+            if prefix.range(ofGroup: "ubiquity") != nil {
+                result.marker = .ubiquity
+            } else if prefix.range(ofGroup: "error") != nil {
+                result.marker = .coreDataError
+            } else if prefix.range(ofGroup: "usm") != nil {
+                result.marker = .storeManager
+            }
+            if let end = prefix.range(ofGroup: 0)?.upperBound { bodyStart = end }
+        }
+        return (result, bodyStart)
+    }
+
+    /// First bytes a header can start with: digits, the capitals of month names and markers,
+    /// and the characters that open a logging method.
+    private static let canStartHeader: [Bool] = {
+        var table = [Bool](repeating: false, count: 256)
+        for byte in UInt8(ascii: "0")...UInt8(ascii: "9") { table[Int(byte)] = true }
+        for character in "JFMASONDCU-+_".utf8 { table[Int(character)] = true }
+        return table
+    }()
+
+    private func readTime(_ line: UnsafeRawBufferPointer) -> LogTime? {
+        guard let time = header.range(ofGroup: "time"), time.count == 8 else { return nil }
+        let hour = decimal(line, time.lowerBound..<time.lowerBound + 2) ?? 0
+        let minute = decimal(line, time.lowerBound + 3..<time.lowerBound + 5) ?? 0
+        let second = decimal(line, time.lowerBound + 6..<time.lowerBound + 8) ?? 0
+        var year: Int?
+        var month = 1
+        var day = 1
+        if let date = header.range(ofGroup: "date") {
+            year = decimal(line, date.lowerBound..<date.lowerBound + 4)
+            month = decimal(line, date.lowerBound + 5..<date.lowerBound + 7) ?? 1
+            day = decimal(line, date.lowerBound + 8..<date.lowerBound + 10) ?? 1
+        } else if let name = header.range(ofGroup: "mon"), let dayRange = header.range(ofGroup: "day") {
+            let monthName = String(decoding: UnsafeRawBufferPointer(rebasing: line[name]), as: UTF8.self)
+            month = (HeaderParser.monthNames.firstIndex(of: monthName) ?? 0) + 1
+            day = decimal(line, dayRange) ?? 1
+        }
+        var microsecond = 0
+        var digits = 0
+        if let fraction = header.range(ofGroup: "frac") {
+            digits = fraction.count
+            microsecond = (decimal(line, fraction) ?? 0) * HeaderParser.powersOfTen[6 - digits]
+        }
+        var offset: Int?
+        if let zone = header.range(ofGroup: "tz") {
+            let sign = line[zone.lowerBound] == UInt8(ascii: "-") ? -1 : 1
+            let hours = decimal(line, zone.lowerBound + 1..<zone.lowerBound + 3) ?? 0
+            let minutes = decimal(line, zone.upperBound - 2..<zone.upperBound) ?? 0
+            offset = sign * (hours * 60 + minutes)
+        }
+        return LogTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
+                       microsecond: microsecond, fractionDigits: digits, utcOffsetMinutes: offset)
+    }
+
+    private static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    private static let powersOfTen = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000]
+
+    private func text(_ line: UnsafeRawBufferPointer, _ group: String) -> String? {
+        string(line, header.range(ofGroup: group))
+    }
+
+    private func number(_ line: UnsafeRawBufferPointer, _ group: String) -> Int? {
+        header.range(ofGroup: group).flatMap { decimal(line, $0) }
+    }
+
+    private func string(_ line: UnsafeRawBufferPointer, _ range: Range<Int>?) -> String? {
+        guard let range else { return nil }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: line[range]), as: UTF8.self)
+    }
+}
+
+/// The decimal number in `bytes[range]`, or nil when it holds anything but digits or is too long.
+func decimal(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int? {
+    guard !range.isEmpty, range.count <= 18, range.upperBound <= bytes.count else { return nil }
+    var value = 0
+    for index in range {
+        let digit = Int(bytes[index]) &- 48
+        guard digit >= 0, digit <= 9 else { return nil }
+        value = value * 10 + digit
+    }
+    return value
+}
+
+extension String {
+    /// Multi-line pattern literals read better; PCRE2 gets them as one line.
+    var replacingNewlines: String {
+        split(separator: "\n").map { $0.trimmingLeadingSpaces }.joined()
+    }
+}
+
+extension Substring {
+    var trimmingLeadingSpaces: Substring { drop(while: { $0 == " " }) }
+}

@@ -1,0 +1,81 @@
+// A timestamp as a log header printed it: the year may be missing (syslog), the fraction
+// has as many digits as printed, the UTC offset is known only for some styles.
+
+public struct LogTime: Sendable, Equatable, Comparable {
+    public var year: Int?
+    public var month: Int
+    public var day: Int
+    public var hour: Int
+    public var minute: Int
+    public var second: Int
+    /// The fraction of the second in microseconds.
+    public var microsecond: Int
+    /// How many fraction digits the log printed (0 when none): kept so output shows what was there.
+    public var fractionDigits: Int
+    /// Minutes east of UTC, when the header said.
+    public var utcOffsetMinutes: Int?
+
+    public init(
+        year: Int?, month: Int, day: Int, hour: Int, minute: Int, second: Int,
+        microsecond: Int = 0, fractionDigits: Int = 0, utcOffsetMinutes: Int? = nil
+    ) {
+        self.year = year
+        self.month = month
+        self.day = day
+        self.hour = hour
+        self.minute = minute
+        self.second = second
+        self.microsecond = microsecond
+        self.fractionDigits = fractionDigits
+        self.utcOffsetMinutes = utcOffsetMinutes
+    }
+
+    /// Microseconds on a line that only orders times of one log: local wall-clock time,
+    /// with a missing year taken as 2000 (only differences within a log are used).
+    public var microsecondsSinceEpoch: Int64 {
+        let days = LogTime.daysFromCivil(year: year ?? 2000, month: month, day: day)
+        let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+        return seconds * 1_000_000 + Int64(microsecond)
+    }
+
+    public static func < (lhs: LogTime, rhs: LogTime) -> Bool {
+        lhs.microsecondsSinceEpoch < rhs.microsecondsSinceEpoch
+    }
+
+    /// ISO 8601: `2014-03-02T09:14:07.318`, with the offset when known (`+02:00`) and
+    /// `--03-02T…` when the log gave no year.
+    public var iso8601: String {
+        var text = year.map { pad($0, 4) } ?? "-"
+        text += "-\(pad(month, 2))-\(pad(day, 2))T\(clock)"
+        if let offset = utcOffsetMinutes {
+            let sign = offset < 0 ? "-" : "+"
+            text += "\(sign)\(pad(abs(offset) / 60, 2)):\(pad(abs(offset) % 60, 2))"
+        }
+        return text
+    }
+
+    /// `09:14:07.318`: the time of day with the fraction as printed.
+    public var clock: String {
+        var text = "\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))"
+        if fractionDigits > 0 {
+            let digits = pad(microsecond, 6)
+            text += "." + digits.prefix(min(fractionDigits, 6))
+        }
+        return text
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+}
+
+private func pad(_ value: Int, _ width: Int) -> String {
+    let digits = String(value)
+    return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+}

@@ -1,0 +1,92 @@
+// Groups lines into records: a line that starts a record closes the one before it; every
+// other line continues the open record. A record's size is capped so memory stays bounded.
+
+public final class RecordAssembler {
+    public struct Limits: Sendable {
+        /// Lines kept per record; later lines are counted, not kept.
+        public var maxLines: Int
+        /// Bytes kept per record.
+        public var maxBytes: Int
+
+        public init(maxLines: Int = 20_000, maxBytes: Int = 4 << 20) {
+            self.maxLines = max(1, maxLines)
+            self.maxBytes = max(1, maxBytes)
+        }
+    }
+
+    public let input: String
+    public let limits: Limits
+    private let parser: HeaderParser
+
+    private var text: [UInt8] = []
+    private var header: Header?
+    private var bodyStart = 0
+    private var firstLine = 0
+    private var lineCount = 0
+    private var keptLines = 0
+    private var truncated = false
+
+    public init(input: String, parser: HeaderParser = HeaderParser(), limits: Limits = Limits()) {
+        self.input = input
+        self.parser = parser
+        self.limits = limits
+    }
+
+    /// Whether a record is open (has lines not yet handed out).
+    public var hasPendingRecord: Bool { lineCount > 0 }
+
+    /// Adds one line. Returns the record this line closed, if it starts a new one.
+    public func append(_ line: Line) -> Record? {
+        if let (lineHeader, start) = parser.parse(line.bytes) {
+            let closed = finish()
+            open(line, header: lineHeader, bodyStart: start)
+            return closed
+        }
+        if lineCount == 0 {
+            // Text before any header (or a log with none): a record of its own.
+            open(line, header: nil, bodyStart: 0)
+            return nil
+        }
+        lineCount += 1
+        truncated = truncated || line.isTruncated
+        guard keptLines < limits.maxLines, text.count < limits.maxBytes else {
+            truncated = true
+            return nil
+        }
+        text.append(0x0A)
+        keep(line.bytes)
+        keptLines += 1
+        return nil
+    }
+
+    /// Closes and returns the open record, if any (at the end of an input).
+    public func finish() -> Record? {
+        guard lineCount > 0 else { return nil }
+        let record = Record(input: input, firstLine: firstLine, lineCount: lineCount, text: text,
+                            header: header, bodyStart: bodyStart, isTruncated: truncated)
+        text = []
+        text.reserveCapacity(256)
+        lineCount = 0
+        return record
+    }
+
+    private func open(_ line: Line, header: Header?, bodyStart: Int) {
+        self.header = header
+        self.bodyStart = bodyStart
+        firstLine = line.number
+        lineCount = 1
+        keptLines = 1
+        truncated = line.isTruncated
+        keep(line.bytes)
+    }
+
+    private func keep(_ bytes: UnsafeRawBufferPointer) {
+        let room = limits.maxBytes - text.count
+        if bytes.count > room {
+            truncated = true
+            text.append(contentsOf: bytes.prefix(max(0, room)))
+        } else {
+            text.append(contentsOf: bytes)
+        }
+    }
+}

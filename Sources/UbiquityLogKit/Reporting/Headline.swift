@@ -1,0 +1,69 @@
+// One line per event, in words: what the timeline prints and findings keep.
+
+public enum Headline {
+    public static func of(_ item: ClassifiedRecord) -> String {
+        let record = item.record
+        switch item.event {
+        case .storeLoadStarted(let location, _):
+            return "Loading the \(location.rawValue) store"
+        case .storeLoadSucceeded(let location):
+            return "Loaded the \(location.rawValue) store"
+        case .storeLoadFailed(let location, let error):
+            return "Failed to load the \(location.rawValue) store" + (error.map { ": \($0.oneLine)" } ?? "")
+        case .storeAddFailed(_, let url, let error):
+            let name = Extract.fileName(url).map { " \($0)" } ?? ""
+            return "Core Data could not add the store\(name)" + (error.map { ": \($0.oneLine)" } ?? "")
+        case .usingLocalStorage(let local, _, let store):
+            let which = local ? "the local fallback store is active" : "the iCloud store is active"
+            return "Using local storage: \(local ? 1 : 0), \(which)" + (store.map { " (\($0))" } ?? "")
+        case .objectsExported(let changes):
+            return "Exporting \(changes.count) change\(changes.count == 1 ? "" : "s") saved to store" + tally(changes)
+        case .transactionLogWritten(let transaction, let log):
+            return "Wrote transaction \(transaction.map(String.init) ?? "?") to log: \(log ?? "?")"
+        case .storeWillCommit(let transaction):
+            return "Store committing transaction: \(transaction.map(String.init) ?? "?")"
+        case .relationshipResolved(let relationship, let value):
+            return "Relationship \(relationship) => \(value)"
+        case .changesImported(let changes):
+            return "Imported \(changes.count) change\(changes.count == 1 ? "" : "s") into store" + tally(changes)
+        case .logAlreadyImported(let log):
+            return "Already imported: \(log ?? "?")"
+        case .logAheadOfPeer(let logScore, let localScore, let reason):
+            return "Not processing KV \(logScore ?? "?") after KV \(localScore ?? "?")" + (reason.map { ": \($0)" } ?? "")
+        case .incompatibleOperationSkipped(let score, let log, let transaction):
+            return "Skipping KV \(score ?? "?"), from log \(log ?? "?"), transaction \(transaction.map(String.init) ?? "?")"
+        case .importFailed(let log, let error):
+            return "Import failed for log \(log ?? "?")" + (error.map { ": \($0.oneLine)" } ?? "")
+        case .baselineRollResponseFailed(let error):
+            return "Baseline roll failed" + (error.map { ": \($0.domain), \($0.code)" } ?? "")
+        case .unhandled:
+            return "[unhandled] " + firstLine(record) + (record.hasMoreLines ? " [...]" : "")
+        case .app:
+            let label = record.marker == nil ? "[app]" : "[\(record.marker?.rawValue ?? "")]"
+            return "\(label) " + firstLine(record) + (record.hasMoreLines ? " [...]" : "")
+        case .cloudCorruptionDetected, .message:
+            return matchedLine(item)
+        }
+    }
+
+    /// `(+1 *2 -0)` for a list of object changes.
+    private static func tally(_ changes: [ObjectChange]) -> String {
+        guard !changes.isEmpty else { return "" }
+        let counts = ObjectChange.Operation.allCases.map { operation in
+            "\(operation.symbol)\(changes.filter { $0.operation == operation }.count)"
+        }
+        return " (" + counts.joined(separator: " ") + ")"
+    }
+
+    private static func firstLine(_ record: Record) -> String {
+        record.firstBodyText.trimmingCharacters(in: " \t")
+    }
+
+    /// The line of the record the rule matched on, from the match to the line's end.
+    static func matchedLine(_ item: ClassifiedRecord) -> String {
+        let text = item.record.text
+        guard let start = item.classification.matchStart, start < text.count else { return firstLine(item.record) }
+        let end = text[start...].firstIndex(of: 0x0A) ?? text.endIndex
+        return ByteText.string(text[start..<end]).trimmingCharacters(in: " \t")
+    }
+}

@@ -1,0 +1,124 @@
+// `--format jsonl`: one JSON object per record, then one summary object. The schema is
+// documented in the README; kind ids are the catalogue's stable ids.
+
+public final class JSONLinesReporter: Reporter {
+    private let out: OutputWriter
+
+    public init(output: OutputWriter) {
+        self.out = output
+    }
+
+    public func report(_ item: ClassifiedRecord) {
+        let record = item.record
+        let event = item.event
+        var object = JSONObject()
+        object.add("type", "record")
+        object.add("input", record.input)
+        object.add("line", record.firstLine)
+        object.add("lines", record.lineCount)
+        object.add("time", record.header?.time?.iso8601)
+        object.add("kind", event.kind.id)
+        object.add("category", event.kind.category.rawValue)
+        object.add("severity", event.kind.severity.rawValue)
+        object.add("message", Headline.matchedLine(item))
+        if record.isTruncated { object.add("truncated", true) }
+        object.addRaw("fields", JSON.object(event.fields))
+        out.line(object.text)
+    }
+
+    public func finish(_ summary: RunSummary) {
+        var object = JSONObject()
+        object.add("type", "summary")
+        object.add("lines", summary.lines)
+        object.add("records", summary.records)
+        object.add("ubiquityRecords", summary.ubiquityRecords)
+        object.add("unhandled", summary.unhandled)
+        object.add("matchLimitHits", summary.matchLimitHits)
+        object.add("truncatedRecords", summary.truncatedRecords)
+        var loads = JSONObject()
+        loads.add("attempted", summary.storeLoads.attempted)
+        loads.add("succeeded", summary.storeLoads.totalSucceeded)
+        loads.add("failed", summary.storeLoads.totalFailed)
+        for location in StoreLocation.allCases {
+            var pair = JSONObject()
+            pair.add("succeeded", summary.storeLoads.succeeded[location] ?? 0)
+            pair.add("failed", summary.storeLoads.failed[location] ?? 0)
+            loads.addRaw(location.rawValue, pair.text)
+        }
+        object.addRaw("storeLoads", loads.text)
+        var transactions = JSONObject()
+        transactions.add("exported", summary.transactionsExported)
+        transactions.add("imported", summary.transactionsImported)
+        object.addRaw("transactions", transactions.text)
+        var changes = JSONObject()
+        changes.add("exported", summary.objectChangesExported)
+        changes.add("imported", summary.objectChangesImported)
+        object.addRaw("objectChanges", changes.text)
+        object.add("importFailures", summary.importFailures.count)
+        object.add("corruptionReports", summary.corruptionReports.count)
+        object.add("errors", summary.errors)
+        object.add("warnings", summary.warnings)
+        object.addRaw("inputs", "[" + summary.inputs.map(JSON.quote).joined(separator: ",") + "]")
+        object.addRaw("unreadableInputs", "[" + summary.unreadableInputs.map { failure in
+            var item = JSONObject()
+            item.add("input", failure.input)
+            item.add("reason", failure.reason)
+            return item.text
+        }.joined(separator: ",") + "]")
+        out.line(object.text)
+        out.flush()
+    }
+}
+
+/// JSON text per RFC 8259, written by hand: the output is small objects, and this keeps
+/// key order stable and Foundation out of the hot path.
+enum JSON {
+    static func quote(_ text: String) -> String {
+        var result = "\""
+        result.reserveCapacity(text.utf8.count + 2)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case "\u{08}": result += "\\b"
+            case "\u{0C}": result += "\\f"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    let hex = String(scalar.value, radix: 16, uppercase: false)
+                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+
+    static func value(_ value: FieldValue) -> String {
+        switch value {
+        case .string(let text): quote(text)
+        case .int(let number): String(number)
+        case .bool(let flag): flag ? "true" : "false"
+        case .list(let items): "[" + items.map(JSON.value).joined(separator: ",") + "]"
+        case .object(let fields): object(fields)
+        }
+    }
+
+    static func object(_ fields: [Field]) -> String {
+        "{" + fields.map { quote($0.name) + ":" + value($0.value) }.joined(separator: ",") + "}"
+    }
+}
+
+struct JSONObject {
+    private var members: [String] = []
+
+    mutating func add(_ key: String, _ value: String?) { addRaw(key, value.map(JSON.quote) ?? "null") }
+    mutating func add(_ key: String, _ value: Int) { addRaw(key, String(value)) }
+    mutating func add(_ key: String, _ value: Bool) { addRaw(key, value ? "true" : "false") }
+    mutating func addRaw(_ key: String, _ json: String) { members.append(JSON.quote(key) + ":" + json) }
+
+    var text: String { "{" + members.joined(separator: ",") + "}" }
+}

@@ -1,0 +1,61 @@
+// Buffered output to a file descriptor, with write(2). A reader that went away (`| head`)
+// is remembered rather than fatal: the run stops reading and ends quietly.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(fd, bytes, count) }
+
+public final class OutputWriter {
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+    private let capacity: Int
+    /// Flush after every line (a terminal, or `--line-buffered`).
+    public var lineBuffered: Bool
+    /// The reader closed the pipe (EPIPE); nothing more can be written.
+    public private(set) var isClosed = false
+
+    public init(descriptor: Int32, capacity: Int = 1 << 16, lineBuffered: Bool = false) {
+        self.descriptor = descriptor
+        self.capacity = capacity
+        self.lineBuffered = lineBuffered
+        buffer.reserveCapacity(capacity)
+    }
+
+    deinit { flush() }
+
+    public static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
+
+    public func write(_ text: String) {
+        guard !isClosed else { return }
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= capacity { flush() }
+    }
+
+    /// Writes `text` and a newline.
+    public func line(_ text: String = "") {
+        write(text)
+        buffer.append(0x0A)
+        if lineBuffered || buffer.count >= capacity { flush() }
+    }
+
+    public func flush() {
+        guard !isClosed, !buffer.isEmpty else { buffer.removeAll(keepingCapacity: true); return }
+        var offset = 0
+        buffer.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress else { return }
+            while offset < bytes.count {
+                let written = systemWrite(descriptor, base + offset, bytes.count - offset)
+                if written > 0 { offset += written; continue }
+                if written < 0, errno == EINTR { continue }
+                isClosed = true  // EPIPE or another error: the reader is gone
+                return
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}

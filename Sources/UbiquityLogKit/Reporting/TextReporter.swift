@@ -1,0 +1,196 @@
+// The human timeline: one line per shown event, object changes under exports and imports
+// from -v, routine messages from -vv, raw records from -vvv; a rule across gaps of more than
+// two seconds; the summary at the end.
+
+public struct TextOptions: Sendable {
+    /// -1 summary only (-q), 0 default, 1 -v, 2 -vv, 3 -vvv.
+    public var verbosity: Int
+    /// Warn about unhandled records (off with -U).
+    public var showUnhandled: Bool
+    public var color: Bool
+    /// Open each input with a `==> name <==` line (when there are several).
+    public var showInputNames: Bool
+
+    public init(verbosity: Int = 0, showUnhandled: Bool = true, color: Bool = false, showInputNames: Bool = false) {
+        self.verbosity = verbosity
+        self.showUnhandled = showUnhandled
+        self.color = color
+        self.showInputNames = showInputNames
+    }
+}
+
+public final class TextReporter: Reporter {
+    private let out: OutputWriter
+    private let options: TextOptions
+    private let style: Style
+    private var inputCount = 0
+    private var lastTime: LogTime?
+    private var gapSinceShown: Int64 = 0
+    /// Gaps longer than this (microseconds) get a rule.
+    private static let gapThreshold: Int64 = 2_000_000
+
+    public init(output: OutputWriter, options: TextOptions) {
+        self.out = output
+        self.options = options
+        self.style = Style(enabled: options.color)
+    }
+
+    public func beginInput(_ name: String) {
+        inputCount += 1
+        lastTime = nil
+        gapSinceShown = 0
+        guard options.verbosity >= 0, options.showInputNames else { return }
+        if inputCount > 1 { out.line() }
+        out.line(style.bold("==> \(safe(name)) <=="))
+    }
+
+    public func report(_ item: ClassifiedRecord) {
+        guard options.verbosity >= 0 else { return }
+        let record = item.record
+        trackGap(record.header?.time)
+        guard isShown(item.event) else { return }
+
+        if gapSinceShown > TextReporter.gapThreshold {
+            out.line(style.dim("-- \(seconds(gapSinceShown)) later " + String(repeating: "-", count: 40)))
+        }
+        gapSinceShown = 0
+
+        if options.verbosity >= 3 {
+            for line in record.text.split(separator: 0x0A, omittingEmptySubsequences: false) {
+                out.line(style.dim("    | " + safe(ByteText.string(line))))
+            }
+        }
+
+        let severity = item.event.severity
+        var line = timeColumn(record.header?.time) + " " + tag(severity) + " "
+        let headline = safe(Headline.of(item))
+        switch severity {
+        case .error: line += style.red(headline)
+        case .warning: line += style.yellow(headline)
+        case .debug: line += style.dim(headline)
+        case .info: line += headline
+        }
+        if severity >= .warning { line += style.dim("  (\(safe(record.input)):\(record.firstLine))") }
+        out.line(line)
+
+        if options.verbosity >= 1 {
+            for change in item.event.objectChanges {
+                let text = "    \(change.operation.symbol) " + safe(change.oneLine)
+                switch change.operation {
+                case .inserted: out.line(style.green(text))
+                case .updated: out.line(style.blue(text))
+                case .deleted: out.line(style.red(text))
+                }
+            }
+        }
+        if options.verbosity >= 2, case .unhandled = item.event {
+            for line in record.body.split(separator: 0x0A, omittingEmptySubsequences: false).dropFirst() {
+                out.line(style.dim("      " + safe(ByteText.string(line))))
+            }
+        }
+    }
+
+    public func finish(_ summary: RunSummary) {
+        if options.verbosity >= 0 { out.line() }
+        for line in SummaryText.lines(summary) {
+            out.line(style.colorSummaryLine(safe(line)))
+        }
+        out.flush()
+    }
+
+    private func isShown(_ event: Event) -> Bool {
+        if case .unhandled = event { return options.showUnhandled || options.verbosity >= 2 }
+        return event.kind.tier.rawValue <= options.verbosity
+    }
+
+    private func trackGap(_ time: LogTime?) {
+        guard let time else { return }
+        if let lastTime {
+            let delta = time.microsecondsSinceEpoch - lastTime.microsecondsSinceEpoch
+            if delta > 0 { gapSinceShown += delta }
+        }
+        lastTime = time
+    }
+
+    private func timeColumn(_ time: LogTime?) -> String {
+        let text = time?.clock ?? ""
+        return text.count >= 12 ? text : text + String(repeating: " ", count: 12 - text.count)
+    }
+
+    private func tag(_ severity: Severity) -> String {
+        switch severity {
+        case .error: style.red(style.bold("ERROR"))
+        case .warning: style.yellow("WARN ")
+        case .info: "info "
+        case .debug: style.dim("debug")
+        }
+    }
+
+    private func seconds(_ microseconds: Int64) -> String {
+        let tenths = (microseconds + 50_000) / 100_000
+        return "\(tenths / 10).\(tenths % 10) s"
+    }
+
+    private func safe(_ text: String) -> String { ByteText.terminalSafe(text) }
+}
+
+/// ANSI colours, or nothing when colour is off.
+struct Style {
+    let enabled: Bool
+
+    func red(_ text: String) -> String { wrap(text, "31") }
+    func green(_ text: String) -> String { wrap(text, "32") }
+    func yellow(_ text: String) -> String { wrap(text, "33") }
+    func blue(_ text: String) -> String { wrap(text, "34") }
+    func dim(_ text: String) -> String { wrap(text, "2") }
+    func bold(_ text: String) -> String { wrap(text, "1") }
+
+    func colorSummaryLine(_ line: String) -> String {
+        if line.hasPrefix("Result: broken") || line.hasPrefix("Result: errors") { return red(bold(line)) }
+        if line.hasPrefix("Summary") { return bold(line) }
+        return line
+    }
+
+    private func wrap(_ text: String, _ code: String) -> String {
+        enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+}
+
+/// The summary in words, shared by the text output and anything that wants it as lines.
+public enum SummaryText {
+    public static func lines(_ summary: RunSummary) -> [String] {
+        var lines: [String] = ["Summary"]
+        let inputs = summary.inputs.count == 1 ? "1 input" : "\(summary.inputs.count) inputs"
+        lines.append("  read             \(summary.lines) lines, \(summary.records) records from \(inputs)"
+                     + (summary.truncatedRecords > 0 ? " (\(summary.truncatedRecords) truncated)" : ""))
+        for failure in summary.unreadableInputs {
+            lines.append("  unreadable       \(failure.description)")
+        }
+        let loads = summary.storeLoads
+        lines.append("  store loads      \(loads.attempted) attempted, \(loads.totalSucceeded) succeeded\(byLocation(loads.succeeded)), \(loads.totalFailed) failed\(byLocation(loads.failed))")
+        lines.append("  transactions     \(summary.transactionsExported) exported, \(summary.transactionsImported) imported")
+        lines.append("  object changes   \(summary.objectChangesExported) exported, \(summary.objectChangesImported) imported")
+        lines.append("  import failures  \(summary.importFailures.count)")
+        lines += summary.importFailures.map(evidence)
+        lines.append("  corruption       \(summary.corruptionReports.count) report\(summary.corruptionReports.count == 1 ? "" : "s")")
+        lines += summary.corruptionReports.map(evidence)
+        let percent = (summary.unhandledPercent * 10).rounded() / 10
+        lines.append("  unhandled        \(summary.unhandled) record\(summary.unhandled == 1 ? "" : "s") (\(percent)% of \(summary.ubiquityRecords) ubiquity records)"
+                     + (summary.matchLimitHits > 0 ? ", \(summary.matchLimitHits) hit the match limit" : ""))
+        let verdict = summary.errors > 0 ? "errors" : "ok"
+        lines.append("Result: \(verdict): \(summary.errors) error\(summary.errors == 1 ? "" : "s"), \(summary.warnings) warning\(summary.warnings == 1 ? "" : "s")")
+        return lines
+    }
+
+    private static func byLocation(_ counts: [StoreLocation: Int]) -> String {
+        let parts = StoreLocation.allCases.compactMap { location -> String? in
+            guard let count = counts[location], count > 0 else { return nil }
+            return "\(location == .unknown ? "other" : location.rawValue) \(count)"
+        }
+        return parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")"
+    }
+
+    private static func evidence(_ finding: Finding) -> String {
+        "    \(finding.input):\(finding.line)  \(finding.kind.id)  \(finding.message)"
+    }
+}
