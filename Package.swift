@@ -33,7 +33,8 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["UbiquityLogKit"], path: "Tests/TestSupport"),
         .testTarget(name: "PCRE2Tests", dependencies: ["PCRE2"]),
         .testTarget(name: "UbiquityLogKitTests", dependencies: ["UbiquityLogKit", "TestSupport"]),
-        .testTarget(name: "ParselogsEndToEndTests", dependencies: ["TestSupport"]),
+        // Depends on the executable so that `swift test` builds the binary it runs.
+        .testTarget(name: "ParselogsEndToEndTests", dependencies: ["TestSupport", "parselogs"]),
     ],
     swiftLanguageModes: [.v6]
 )

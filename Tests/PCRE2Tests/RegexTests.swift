@@ -5,7 +5,7 @@ import Testing
     @Test func namedGroupsAndRanges() throws {
         let regex = try Regex(#"Code=(?<code>\d+)"#)
         #expect(regex.captureCount == 1)
-        #expect(regex.groupNumbers["code"] == 1)
+        #expect(regex.groupNumbers["code"] == [1])
         let matcher = Matcher(regex)
         let subject = "Error Domain=NSCocoaErrorDomain Code=134302 \"x\""
         #expect(try matcher.matches(subject))
@@ -40,6 +40,13 @@ import Testing
             guard let error = error as? PCRE2Error else { return false }
             return error.offset == 7 && error.message.contains("missing closing parenthesis")
         }
+    }
+
+    @Test func duplicateNamesResolveToTheGroupThatTookPart() throws {
+        let matcher = Matcher(try Regex(#"(?:a(?<x>1)|b(?<x>2))"#, options: .duplicateNames))
+        #expect(try matcher.matches("b2"))
+        #expect(matcher.range(ofGroup: "x") == 1..<2)
+        #expect(matcher.regex.groupNumbers["x"] == [1, 2])
     }
 
     @Test func anchoredAndStartOffset() throws {

@@ -82,7 +82,7 @@ enum ImportRules {
         },
 
         Rule("import-failed", .ubiquity, .importFailed,
-             #"(?:Import operation (?:encountered had trouble importing log file|had trouble with the file?y?s(?:y)?stem|encountered an error|failed while synchronously restoring logs)|Error saving managed object context changes for transaction log:|Error loading comparison metadata for transaction log:)"#,
+             #"(?:Import operation (?:encountered had trouble importing log file|had trouble with the (?:fileystem|filesystem)|encountered an error|failed while synchronously restoring logs)|Error saving managed object context changes for transaction log:|Error loading comparison metadata for transaction log:)"#,
              samples: [
                 Sample.ios7("-[_PFUbiquityRecordsImporter operation:failedWithError:]", 1489,
                             "Import operation encountered had trouble importing log file, \(Sample.error134302)\n User Info: {\n    reason = \"Could not read the transaction log\";\n}\n The log file is at: \(Sample.root)/\(Sample.otherPeer)/JournalStore/\(Sample.storeUUID)/\(Sample.logFile).\nOperation: <_PFUbiquityRecordImportOperation: 0x15e9c0d0>"),

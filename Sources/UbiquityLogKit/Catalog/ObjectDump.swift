@@ -91,7 +91,7 @@ enum ObjectDump {
             guard !piece.isEmpty else { return }
             if let equals = piece.firstRange(of: " = ") {
                 attributes.append(.init(name: String(piece[..<equals.lowerBound]),
-                                        value: collapseSpaces(String(piece[equals.upperBound...]))))
+                                        value: collapseSpaces(String(piece[equals.upperBound...])).trimmingCharacters(in: " ")))
             } else {
                 attributes.append(.init(name: piece, value: ""))
             }

@@ -1,0 +1,59 @@
+// Running the library's stages on in-memory text, for unit tests.
+import UbiquityLogKit
+
+/// Lines as the reader hands them out, copied (the reader's slices die with the call).
+public struct ReadLine: Equatable, Sendable {
+    public var bytes: [UInt8]
+    public var number: Int
+    public var isTruncated: Bool
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+}
+
+public func readLines(_ bytes: [UInt8], chunkSize: Int = 1 << 16, limits: LineReader.Limits? = nil) throws -> [ReadLine] {
+    let reader = LineReader(limits: limits ?? LineReader.Limits(chunkSize: chunkSize))
+    var source = MemorySource(bytes, chunkSize: chunkSize)
+    var lines: [ReadLine] = []
+    try reader.readLines(from: &source) { line in
+        lines.append(ReadLine(bytes: Array(line.bytes), number: line.number, isTruncated: line.isTruncated))
+    }
+    return lines
+}
+
+public func readLines(_ text: String, chunkSize: Int = 1 << 16) throws -> [ReadLine] {
+    try readLines(Array(text.utf8), chunkSize: chunkSize)
+}
+
+/// Groups `text` into records as a run would.
+public func assemble(_ text: String, input: String = "test.log", chunkSize: Int = 1 << 16,
+                     limits: RecordAssembler.Limits = RecordAssembler.Limits()) throws -> [Record] {
+    let reader = LineReader(limits: LineReader.Limits(chunkSize: chunkSize))
+    let assembler = RecordAssembler(input: input, limits: limits)
+    var source = MemorySource(text, chunkSize: chunkSize)
+    var records: [Record] = []
+    try reader.readLines(from: &source) { line in
+        if let record = assembler.append(line) { records.append(record) }
+    }
+    if let last = assembler.finish() { records.append(last) }
+    return records
+}
+
+/// Classifies every record of `text` with the standard catalogue.
+public func classify(_ text: String) throws -> [(record: Record, classification: Classification)] {
+    let classifier = Classifier(catalog: try Catalog.standard())
+    return try assemble(text).map { ($0, classifier.classify($0)) }
+}
+
+/// Runs the whole pipeline on `text` and returns the summary and what a reporter got.
+public func summarize(_ inputs: [(name: String, text: String)]) throws -> RunSummary {
+    let run = LogRun(catalog: try Catalog.standard(), reporters: [])
+    for input in inputs {
+        var source = MemorySource(input.text)
+        try run.process(&source, name: input.name)
+    }
+    return run.finish()
+}
+
+extension Record {
+    public var textString: String { String(decoding: text, as: UTF8.self) }
+    public var bodyString: String { String(decoding: body, as: UTF8.self) }
+}

@@ -1,0 +1,74 @@
+import Testing
+import TestSupport
+@testable import UbiquityLogKit
+
+@Suite struct LineReaderTests {
+    let text = "first line\nsecond\n\nfourth after an empty one\nlast without newline"
+
+    @Test(arguments: [1, 2, 3, 5, 7, 64, 1 << 16])
+    func linesAreTheSameWhateverTheChunkSize(chunkSize: Int) throws {
+        let lines = try readLines(text, chunkSize: chunkSize)
+        #expect(lines.map(\.text) == ["first line", "second", "", "fourth after an empty one", "last without newline"])
+        #expect(lines.map(\.number) == [1, 2, 3, 4, 5])
+    }
+
+    @Test func crlfLineEndsAreStripped() throws {
+        let lines = try readLines("a\r\nb\r\n\r\nc\r", chunkSize: 2)
+        #expect(lines.map(\.text) == ["a", "b", "", "c"])
+    }
+
+    @Test func crInsideALineIsKept() throws {
+        #expect(try readLines("a\rb\n").map(\.text) == ["a\rb"])
+    }
+
+    @Test func aFinalNewlineAddsNoLine() throws {
+        #expect(try readLines("a\nb\n").count == 2)
+        #expect(try readLines("a\nb").count == 2)
+        #expect(try readLines("").isEmpty)
+        #expect(try readLines("\n").map(\.text) == [""])
+    }
+
+    @Test func invalidUTF8IsPassedThroughAsBytes() throws {
+        let bytes: [UInt8] = [0x61, 0xFF, 0xC0, 0x0A, 0xE2, 0x82, 0x0A]
+        let lines = try readLines(bytes, chunkSize: 3)
+        #expect(lines.map(\.bytes) == [[0x61, 0xFF, 0xC0], [0xE2, 0x82]])
+    }
+
+    @Test func anOverlongLineIsCutCountedOnceAndReadingGoesOn() throws {
+        let long = String(repeating: "x", count: 100)
+        let lines = try readLines(Array("short\n\(long)\nafter\n".utf8),
+                                  limits: LineReader.Limits(chunkSize: 7, maxLineLength: 16))
+        #expect(lines.map(\.number) == [1, 2, 3])
+        #expect(lines[1].bytes.count == 16)
+        #expect(lines[1].isTruncated)
+        #expect(lines[2].text == "after")
+        #expect(!lines[2].isTruncated)
+    }
+
+    @Test func anOverlongLineThatArrivesInOneChunkIsCutToo() throws {
+        let lines = try readLines(Array((String(repeating: "y", count: 40) + "\nz").utf8),
+                                  limits: LineReader.Limits(chunkSize: 1 << 10, maxLineLength: 10))
+        #expect(lines.map(\.bytes.count) == [10, 1])
+        #expect(lines[0].isTruncated)
+    }
+
+    @Test func aReadErrorNamesTheInputAndLine() throws {
+        struct Failing: ByteSource {
+            var calls = 0
+            mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+                calls += 1
+                if calls > 1 { throw InputError(input: "device.log", reason: "I/O error") }
+                let bytes = Array("one\ntwo\n".utf8)
+                buffer.copyBytes(from: bytes)
+                return bytes.count
+            }
+        }
+        var source = Failing()
+        let reader = LineReader()
+        var seen = 0
+        #expect(throws: InputError(input: "device.log", reason: "I/O error", line: 3)) {
+            try reader.readLines(from: &source) { _ in seen += 1 }
+        }
+        #expect(seen == 2)
+    }
+}

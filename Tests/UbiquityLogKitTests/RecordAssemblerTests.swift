@@ -1,0 +1,155 @@
+import Testing
+import TestSupport
+@testable import UbiquityLogKit
+
+@Suite struct HeaderParserTests {
+    private func header(_ line: String) -> (header: Header, body: String)? {
+        let bytes = Array(line.utf8)
+        return bytes.withUnsafeBytes { buffer in
+            HeaderParser().parse(buffer).map { ($0.header, String(decoding: bytes[$0.bodyStart...], as: UTF8.self)) }
+        }
+    }
+
+    @Test func xcodeNSLogWithMillisecondsMethodAndMarker() throws {
+        let parsed = try #require(header("2014-03-02 09:14:07.318 Journal[412:60b] -[PFUbiquitySwitchboardEntryMetadata setUseLocalStorage:](808): CoreData: Ubiquity:  mobile~6F2C:JournalStore"))
+        #expect(parsed.header.style == .nslog)
+        #expect(parsed.header.time == LogTime(year: 2014, month: 3, day: 2, hour: 9, minute: 14, second: 7, microsecond: 318_000, fractionDigits: 3))
+        #expect(parsed.header.process == "Journal")
+        #expect(parsed.header.pid == 412)
+        #expect(parsed.header.thread == "60b")
+        #expect(parsed.header.method == "-[PFUbiquitySwitchboardEntryMetadata setUseLocalStorage:]")
+        #expect(parsed.header.sourceLine == 808)
+        #expect(parsed.header.marker == .ubiquity)
+        #expect(parsed.body == "mobile~6F2C:JournalStore")
+    }
+
+    @Test func colonBeforeMillisecondsAndNoMilliseconds() throws {
+        let colon = try #require(header("2014-03-02 09:14:07:318 Journal[412:60b] CoreData: Ubiquity:  x"))
+        #expect(colon.header.time?.microsecond == 318_000)
+        let none = try #require(header("2014-03-02 09:14:07 Journal[412:60b] UbiquityStoreManager: Will load cloud store."))
+        #expect(none.header.time?.fractionDigits == 0)
+        #expect(none.header.marker == .storeManager)
+        #expect(none.body == "Will load cloud store.")
+    }
+
+    @Test func processNamesWithSpaces() throws {
+        let parsed = try #require(header("2014-03-02 09:14:07.318 Journal Pro[412:60b] hello"))
+        #expect(parsed.header.process == "Journal Pro")
+        #expect(parsed.header.marker == nil)
+        #expect(parsed.body == "hello")
+    }
+
+    @Test func deviceConsoleSyslog() throws {
+        let parsed = try #require(header("Mar  2 09:14:07 Joes-iPad Journal[412] <Warning>: -[PFUbiquityFilePresenter processPendingURLs]_block_invoke(439): CoreData: Ubiquity:  x"))
+        #expect(parsed.header.style == .syslog)
+        #expect(parsed.header.device == "Joes-iPad")
+        #expect(parsed.header.level == "Warning")
+        #expect(parsed.header.time?.year == nil)
+        #expect(parsed.header.time?.month == 3)
+        #expect(parsed.header.method == "-[PFUbiquityFilePresenter processPendingURLs]_block_invoke")
+        #expect(parsed.header.sourceLine == 439)
+        #expect(parsed.body == "x")
+    }
+
+    @Test func logShowDefaultStyle() throws {
+        let parsed = try #require(header("2016-09-30 10:01:02.123456+0200 0x2f1c     Default     0x0                  412    0    Journal: (CoreData) CoreData: Ubiquity:  x"))
+        #expect(parsed.header.style == .logShow)
+        #expect(parsed.header.time?.microsecond == 123_456)
+        #expect(parsed.header.time?.utcOffsetMinutes == 120)
+        #expect(parsed.header.thread == "0x2f1c")
+        #expect(parsed.header.level == "Default")
+        #expect(parsed.header.pid == 412)
+        #expect(parsed.header.process == "Journal")
+        #expect(parsed.header.marker == .ubiquity)
+    }
+
+    @Test func logShowSyslogStyle() throws {
+        let parsed = try #require(header("2016-09-30 10:01:02.123456+0200  localhost Journal[412]: (CoreData) UbiquityStoreManager: Will load local store."))
+        #expect(parsed.header.style == .logShowSyslog)
+        #expect(parsed.header.device == "localhost")
+        #expect(parsed.header.marker == .storeManager)
+        #expect(parsed.body == "Will load local store.")
+    }
+
+    @Test func loggerTimestamp() throws {
+        let parsed = try #require(header("2014/03/02 09:14:07:318 UbiquityStoreManager: Will load cloud store."))
+        #expect(parsed.header.style == .loggerTimestamp)
+        #expect(parsed.header.time?.microsecond == 318_000)
+        #expect(parsed.header.marker == .storeManager)
+    }
+
+    @Test func linesWithoutATimestamp() throws {
+        let block = try #require(header("__45-[PFUbiquityFilePresenter processPendingURLs]_block_invoke(439): CoreData: Ubiquity: x"))
+        #expect(block.header.style == .bare)
+        #expect(block.header.method == "__45-[PFUbiquityFilePresenter processPendingURLs]_block_invoke")
+        #expect(block.body == "x")
+        #expect(try #require(header("CoreData: error: something")).header.marker == .coreDataError)
+        #expect(try #require(header("UbiquityStoreManager: Will load cloud store.")).header.marker == .storeManager)
+        #expect(try #require(header("+[PFUbiquityLocation createUbiquityLocationForPath:withUbiquityRootLocation:](219): CoreData: Ubiquity:  Path")).header.sourceLine == 219)
+    }
+
+    @Test func theMarkerTwiceAndOneSpace() throws {
+        #expect(try #require(header("2014-03-02 09:14:07.318 J[1:2] CoreData: Ubiquity: CoreData: Ubiquity: Transaction log: x")).body == "Transaction log: x")
+        #expect(try #require(header("2014-03-02 09:14:07.318 J[1:2] CoreData: Ubiquity: x")).body == "x")
+    }
+
+    @Test func continuationLinesAreNotHeaders() {
+        for line in ["\tlocalPeerID: mobile~6F2C", "    title = Walk;", "})", "Using local storage: 0", "", "2014 was a year",
+                     "Marching on", "Error Domain=NSCocoaErrorDomain Code=134302"] {
+            #expect(header(line) == nil, "\(line)")
+        }
+    }
+}
+
+@Suite struct RecordAssemblerTests {
+    @Test func continuationLinesJoinTheirRecord() throws {
+        let records = try assemble("""
+        2014-03-02 09:14:07.318 Journal[412:60b] CoreData: Ubiquity:  first
+        continued
+        \tand more
+        2014-03-02 09:14:07.400 Journal[412:60b] second
+        """)
+        #expect(records.count == 2)
+        #expect(records[0].firstLine == 1)
+        #expect(records[0].lineCount == 3)
+        #expect(records[0].bodyString == "first\ncontinued\n\tand more")
+        #expect(records[1].firstLine == 4)
+        #expect(records[1].lineCount == 1)
+    }
+
+    @Test func linesBeforeAnyHeaderAreARecordOfTheirOwn() throws {
+        let records = try assemble("pasted text\nmore\n2014-03-02 09:14:07.318 Journal[412:60b] hello\n")
+        #expect(records.map(\.lineCount) == [2, 1])
+        #expect(records[0].header == nil)
+    }
+
+    @Test(arguments: [1, 3, 17, 4096])
+    func everyLineBelongsToExactlyOneRecord(chunkSize: Int) throws {
+        let text = "a\n2014-03-02 09:14:07.318 J[1:2] b\nc\n\nMar  2 09:14:07 pad J[1] <Notice>: d\ne"
+        let records = try assemble(text, chunkSize: chunkSize)
+        #expect(records.reduce(0) { $0 + $1.lineCount } == 6)
+        var next = 1
+        for record in records {
+            #expect(record.firstLine == next)
+            next += record.lineCount
+        }
+    }
+
+    @Test func aHugeRecordIsCappedMarkedAndStillCountsEveryLine() throws {
+        let body = (1...50).map { "line \($0)" }.joined(separator: "\n")
+        let records = try assemble("2014-03-02 09:14:07.318 J[1:2] CoreData: Ubiquity:  big\n\(body)\nCoreData: Ubiquity: next",
+                                   limits: RecordAssembler.Limits(maxLines: 10, maxBytes: 1 << 20))
+        #expect(records.count == 2)
+        #expect(records[0].lineCount == 51)
+        #expect(records[0].isTruncated)
+        #expect(records[0].textString.split(separator: "\n").count == 10)
+        #expect(records[1].firstLine == 52)
+    }
+
+    @Test func byteCapCutsTheRecord() throws {
+        let records = try assemble("CoreData: Ubiquity: " + String(repeating: "z", count: 500),
+                                   limits: RecordAssembler.Limits(maxLines: 100, maxBytes: 100))
+        #expect(records[0].text.count == 100)
+        #expect(records[0].isTruncated)
+    }
+}

@@ -1,0 +1,157 @@
+import Testing
+import TestSupport
+@testable import UbiquityLogKit
+
+/// Every rule's sample records: each is one record, recognised by that rule, as its kind.
+@Suite struct RuleSampleTests {
+    static let ruleIDs = Catalog.standardRules.map(\.id)
+
+    @Test func theCatalogueCompiles() throws {
+        let catalog = try Catalog.standard()
+        #expect(catalog.rules.count == Catalog.standardRules.count)
+        #expect(Set(catalog.kinds.map(\.id)).count == catalog.kinds.count)
+    }
+
+    @Test(arguments: ruleIDs)
+    func samplesAreRecognisedByTheirRule(ruleID: String) throws {
+        let rule = try #require(Catalog.standardRules.first { $0.id == ruleID })
+        #expect(!rule.samples.isEmpty, "every rule carries samples")
+        for sample in rule.samples {
+            let results = try classify(sample)
+            try #require(results.count == 1, "sample is one record: \(sample)")
+            let classification = results[0].classification
+            #expect(classification.rule?.id == rule.id, "\(sample)")
+            #expect(classification.event.kind == rule.kind, "\(sample)")
+        }
+    }
+
+    @Test(arguments: ruleIDs)
+    func samplesAreRecognisedInAnotherHeaderStyle(ruleID: String) throws {
+        // The same message on a device console (syslog header) instead of Xcode's.
+        let rule = try #require(Catalog.standardRules.first { $0.id == ruleID })
+        for sample in rule.samples where sample.hasPrefix("2014-03-02 09:14:07.318 Journal[412:60b] ") {
+            let console = "Mar  2 09:14:07 Joes-iPad Journal[412] <Notice>: " + sample.dropFirst(41)
+            let results = try classify(console)
+            #expect(results.count == 1)
+            #expect(results.first?.classification.rule?.id == rule.id, "\(console)")
+        }
+    }
+
+    @Test func kindIDsAreKebabCase() {
+        for kind in try! Catalog.standard().kinds {
+            #expect(kind.id.allSatisfy { $0.isLowercase || $0 == "-" }, "\(kind.id)")
+            #expect(!kind.summary.isEmpty)
+        }
+    }
+}
+
+/// The facts rules extract.
+@Suite struct RuleFactTests {
+    private func event(_ text: String) throws -> Event {
+        let results = try classify(text)
+        try #require(results.count == 1)
+        return results[0].classification.event
+    }
+
+    @Test func usingLocalStorage() throws {
+        let sample = "2014-03-02 09:14:07.318 Journal[412:60b] -[PFUbiquitySwitchboardEntryMetadata setUseLocalStorage:](808): CoreData: Ubiquity:  mobile~6F2C0E8A:JournalStore\nUsing local storage: 0"
+        #expect(try event(sample) == .usingLocalStorage(false, peer: "mobile~6F2C0E8A", store: "JournalStore"))
+        #expect(try event("CoreData: Ubiquity:  Using local storage: 1") == .usingLocalStorage(true, peer: nil, store: nil))
+    }
+
+    @Test func exportedObjectsWithAttributesAndRelationships() throws {
+        let rule = try #require(Catalog.standardRules.first { $0.id == "objects-exported" })
+        let changes = try event(rule.samples[0]).objectChanges
+        #expect(changes == [ObjectChange(operation: .inserted, entity: "Entry", objectID: "p12", attributes: [
+            .init(name: "body", value: "\"Went for a walk.\""),
+            .init(name: "tags", value: "( Tag/p3 )"),
+            .init(name: "title", value: "Walk"),
+        ])])
+        #expect(changes[0].oneLine == "Entry/p12: body = \"Went for a walk.\"; tags = ( Tag/p3 ); title = Walk")
+        let faults = try event(rule.samples[1]).objectChanges
+        #expect(faults == [ObjectChange(operation: .deleted, entity: "Tag", objectID: "p9")])
+    }
+
+    @Test func importedChangesPerSection() throws {
+        let rule = try #require(Catalog.standardRules.first { $0.id == "changes-imported" })
+        let changes = try event(rule.samples[0]).objectChanges
+        #expect(changes.map(\.operation) == [.inserted, .updated])
+        #expect(changes.map(\.objectID) == ["p31", "p12"])
+        #expect(changes[0].attributes.map(\.name) == ["body", "title"])
+    }
+
+    @Test func transactionLogWritten() throws {
+        let rule = try #require(Catalog.standardRules.first { $0.id == "transaction-log-written" })
+        #expect(try event(rule.samples[0]) == .transactionLogWritten(transaction: 12, log: "DAC8E3F1-2B4A-4C6D-8E9F-0A1B2C3D4E5F.1.cdt"))
+    }
+
+    @Test func storeWillCommitAndAlreadyImported() throws {
+        let commit = try #require(Catalog.standardRules.first { $0.id == "store-will-commit" })
+        #expect(try event(commit.samples[0]) == .storeWillCommit(transaction: 12))
+        let skipped = try #require(Catalog.standardRules.first { $0.id == "log-already-imported" })
+        #expect(try event(skipped.samples[0]) == .logAlreadyImported(log: "DAC8E3F1-2B4A-4C6D-8E9F-0A1B2C3D4E5F.1.cdt"))
+    }
+
+    @Test func relationshipAndScores() throws {
+        let relationship = try #require(Catalog.standardRules.first { $0.id == "relationship-resolved" })
+        #expect(try event(relationship.samples[0]) == .relationshipResolved(relationship: "tags", value: "( Tag/p3 )"))
+        let ahead = try #require(Catalog.standardRules.first { $0.id == "log-ahead-of-peer" })
+        guard case .logAheadOfPeer(let logScore, let afterScore, let reason) = try event(ahead.samples[0]) else {
+            Issue.record("wrong event"); return
+        }
+        #expect(logScore == "{mobile~A3D19B52-7E0C-4F8A-B1D6-5C2E9F04A7B3:9}")
+        #expect(afterScore?.hasPrefix("{mobile~6F2C0E8A") == true)
+        #expect(reason == "It is ahead of the local peer.")
+        let incompatible = try #require(Catalog.standardRules.first { $0.id == "incompatible-operation-skipped" })
+        #expect(try event(incompatible.samples[0]) == .incompatibleOperationSkipped(
+            score: "{mobile~A3D19B52-7E0C-4F8A-B1D6-5C2E9F04A7B3:4}", log: "DAC8E3F1-2B4A-4C6D-8E9F-0A1B2C3D4E5F.1.cdt", transaction: 4))
+    }
+
+    @Test func errorsAreParsedIntoDomainCodeAndReason() throws {
+        let failed = try #require(Catalog.standardRules.first { $0.id == "import-failed" })
+        #expect(try event(failed.samples[0]) == .importFailed(
+            log: "DAC8E3F1-2B4A-4C6D-8E9F-0A1B2C3D4E5F.1.cdt",
+            error: ErrorInfo(domain: "NSCocoaErrorDomain", code: 134302,
+                             description: "The operation couldn’t be completed. (Cocoa error 134302.)",
+                             reason: "Could not read the transaction log")))
+        #expect(try event(failed.samples[1]).error?.code == 260)
+        let roll = try #require(Catalog.standardRules.first { $0.id == "baseline-roll-response-failed" })
+        #expect(try event(roll.samples[0]).error?.code == 134307)
+    }
+
+    @Test func storeAddFailedCarriesTheCoreDataError() throws {
+        let rule = try #require(Catalog.standardRules.first { $0.id == "store-add-failed" })
+        guard case .storeAddFailed(let type, let url, let error) = try event(rule.samples[0]) else {
+            Issue.record("wrong event"); return
+        }
+        #expect(type == "SQLite")
+        #expect(url == "file:///var/mobile/Applications/4C1F/Documents/Journal.sqlite")
+        #expect(error?.code == 134100)
+        #expect(error?.reason == "The model used to open the store is incompatible with the one used to create the store")
+    }
+
+    @Test func storeManagerMessagesAlsoWhenReprefixed() throws {
+        #expect(try event("2014-03-02 09:14:07.318 Journal[412:60b] UbiquityStoreManager: Will load cloud store.") == .storeLoadStarted(.cloud, store: nil))
+        #expect(try event("2014-03-02 09:14:07.318 Journal[412:60b] [USM] Successfully loaded local store.") == .storeLoadSucceeded(.local))
+        #expect(try event("2014-03-02 09:14:07.318 Journal[412:60b] StoreManager: Will load local store.") == .storeLoadStarted(.local, store: nil))
+        #expect(try event("2014-03-02 09:14:07.318 Journal[412:60b] Will load local store.") == .storeLoadStarted(.local, store: nil))
+        #expect(try event("2014-03-02 09:14:07.318 Journal[412:60b] The user will load local store.") == .app)
+    }
+
+    @Test func storeManagerFailureInsideItsErrorIsALoadFailure() throws {
+        let text = #"UbiquityStoreManager: Error (cause:UbiquityStoreErrorCauseOpenActiveStore): Error Domain=NSCocoaErrorDomain Code=0 "x" UserInfo=0x1 {NSLocalizedFailureReason=Failed to load cloud store.}"#
+        #expect(try event(text) == .storeLoadFailed(.cloud, error: nil))
+        #expect(try event("UbiquityStoreManager: Failed to load cloud store. Marking cloud store as corrupt. Store will be unavailable.").kind == .cloudStoreMarkedCorrupt)
+    }
+
+    @Test func unknownRecords() throws {
+        #expect(try event("2014-03-02 09:14:07.318 Journal[412:60b] CoreData: Ubiquity:  Something new") == .unhandled(limitHit: false))
+        #expect(try event("2014-03-02 09:14:07.318 Journal[412:60b] Saved the entry") == .app)
+        #expect(try event("2014-03-02 09:14:07.318 Journal[412:60b] CoreData: error: (19) PRIMARY KEY must be unique").kind == .coreDataError)
+    }
+
+    @Test func oldWordingsAndTypos() throws {
+        #expect(try event("CoreData: Ubiquity:  Post store setup succeeded.").kind == .storeSetupFinished)
+        #expect(try event("CoreData: Ubiquity:  Import operation had trouble with the filesystem, x\n The log file is at: /a/b.cdt.").kind == .importFailed)
+    }
+}

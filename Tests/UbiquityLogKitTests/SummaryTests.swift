@@ -1,0 +1,76 @@
+import Testing
+import TestSupport
+@testable import UbiquityLogKit
+
+@Suite struct SummaryTests {
+    let log = """
+    2014-03-02 09:14:05.001 Journal[412:60b] App started
+    2014-03-02 09:14:05.121 Journal[412:60b] UbiquityStoreManager: Will load cloud store.
+    2014-03-02 09:14:05.200 Journal[412:60b] CoreData: error: -addPersistentStoreWithType:SQLite configuration:(null) URL:file:///a/Journal.sqlite options:{} ... returned error Error Domain=NSCocoaErrorDomain Code=134080 "x" UserInfo=0x1 {reason=y}
+    2014-03-02 09:14:05.300 Journal[412:60b] UbiquityStoreManager: Failed to load cloud store.
+    2014-03-02 09:14:05.301 Journal[412:60b] UbiquityStoreManager: Will load local store.
+    2014-03-02 09:14:05.400 Journal[412:60b] UbiquityStoreManager: Successfully loaded local store.
+    2014-03-02 09:14:06.000 Journal[412:60b] CoreData: Ubiquity:  Import operation encountered an error: Error Domain=NSCocoaErrorDomain Code=134302 "x" UserInfo=0x1 {}
+    userInfo: {}. While trying to import the log file at the URL: file:///a/b/c.1.cdt
+    2014-03-02 09:14:06.100 Journal[412:60b] UbiquityStoreManager: Cloud content corruption detected (device store is healthy).
+    2014-03-02 09:14:06.200 Journal[412:60b] CoreData: Ubiquity:  Something unknown
+    2014-03-02 09:14:06.300 Journal[412:60b] CoreData: error: -addPersistentStoreWithType:SQLite configuration:(null) URL:file:///a/Other.sqlite options:{} ... returned error Error Domain=NSCocoaErrorDomain Code=134100 "x" UserInfo=0x1 {}
+    """
+
+    @Test func countsAddUp() throws {
+        let summary = try summarize([("a.log", log)])
+        #expect(summary.lines == 11)
+        #expect(summary.records == 10)
+        #expect(summary.ubiquityRecords == 9)
+        #expect(summary.unhandled == 1)
+        // Two store manager attempts, and one add-store failure outside any attempt.
+        #expect(summary.storeLoads.attempted == 3)
+        #expect(summary.storeLoads.succeeded == [.local: 1])
+        #expect(summary.storeLoads.failed == [.cloud: 1, .unknown: 1])
+        #expect(summary.importFailures.map(\.line) == [7])
+        #expect(summary.importFailures.first?.message == "Import failed for log c.1.cdt: NSCocoaErrorDomain 134302: x")
+        #expect(summary.corruptionReports.map(\.line) == [9])
+        // Errors: two add-store failures, the load failure, the import failure, the corruption.
+        #expect(summary.errors == 5)
+    }
+
+    @Test func inputsAreCountedSeparately() throws {
+        let summary = try summarize([("a.log", "x\ny\n"), ("b.log", "z")])
+        #expect(summary.inputs == ["a.log", "b.log"])
+        #expect(summary.lines == 3)
+        #expect(summary.records == 2)
+    }
+}
+
+@Suite struct OutputTextTests {
+    @Test func invalidUTF8IsShownAsHexEscapes() {
+        #expect(ByteText.string([0x61, 0xFF, 0x62]) == "a\\xFFb")
+        #expect(ByteText.string([0xC0, 0xAF]) == "\\xC0\\xAF")  // overlong
+        #expect(ByteText.string([0xED, 0xA0, 0x80]) == "\\xED\\xA0\\x80")  // surrogate
+        #expect(ByteText.string(Array("héllo".utf8)) == "héllo")
+        #expect(ByteText.string([0xE2, 0x82]) == "\\xE2\\x82")  // cut short
+    }
+
+    @Test func controlCharactersNeverReachTheTerminal() {
+        #expect(ByteText.terminalSafe("a\u{1B}[31mb\tc") == "a\\x1B[31mb\tc")
+        #expect(ByteText.terminalSafe("\u{9B}x") == "\\u{9B}x")
+        #expect(ByteText.terminalSafe("plain") == "plain")
+    }
+
+    @Test func jsonEscaping() {
+        #expect(JSON.quote("a\"b\\c\nd\u{01}é") == #""a\"b\\c\nd\u0001é""#)
+        #expect(JSON.object([Field("n", .int(3)), Field("l", .list([.bool(true), .string("x")]))]) == #"{"n":3,"l":[true,"x"]}"#)
+    }
+
+    @Test func logTimeFormats() {
+        let time = LogTime(year: 2014, month: 3, day: 2, hour: 9, minute: 14, second: 7, microsecond: 318_000, fractionDigits: 3)
+        #expect(time.iso8601 == "2014-03-02T09:14:07.318")
+        #expect(time.clock == "09:14:07.318")
+        let syslog = LogTime(year: nil, month: 3, day: 2, hour: 9, minute: 14, second: 7)
+        #expect(syslog.iso8601 == "--03-02T09:14:07")
+        let zoned = LogTime(year: 2016, month: 9, day: 30, hour: 10, minute: 1, second: 2, microsecond: 123_456, fractionDigits: 6, utcOffsetMinutes: -330)
+        #expect(zoned.iso8601 == "2016-09-30T10:01:02.123456-05:30")
+        #expect(LogTime(year: 2014, month: 3, day: 2, hour: 0, minute: 0, second: 1).microsecondsSinceEpoch
+                - LogTime(year: 2014, month: 3, day: 1, hour: 23, minute: 59, second: 59).microsecondsSinceEpoch == 2_000_000)
+    }
+}
