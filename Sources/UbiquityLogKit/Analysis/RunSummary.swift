@@ -36,7 +36,11 @@ public struct RunSummary: Sendable {
     public var transactionsImported = 0
     public var objectChangesExported = 0
     public var objectChangesImported = 0
+    /// Import failures and corruption reports: counts are exact, lists keep the first
+    /// `maxKeptFindings` as evidence.
+    public var importFailureCount = 0
     public var importFailures: [Finding] = []
+    public var corruptionReportCount = 0
     public var corruptionReports: [Finding] = []
     public var errors = 0
     public var warnings = 0
@@ -57,47 +61,68 @@ public struct RunSummary: Sendable {
 
 /// Builds a `RunSummary` from classified records as they arrive.
 public struct SummaryBuilder {
-    public private(set) var summary = RunSummary()
+    private var counts = RunSummary()
+    /// UbiquityStoreManager's detections of import failures. Core Data's own report is the
+    /// better evidence (it names the log and the error); a detection stands in for it only
+    /// in an input where Core Data reported none (its verbose logging was off).
+    private var detectedImportFailures: [Finding] = []
+
+    public var summary: RunSummary {
+        var summary = counts
+        let reported = Set(counts.importFailures.map(\.input))
+        let standIns = detectedImportFailures.filter { !reported.contains($0.input) }
+        guard !standIns.isEmpty else { return summary }
+        let order = Dictionary(counts.inputs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        summary.importFailures = (counts.importFailures + standIns)
+            .sorted { (order[$0.input] ?? 0, $0.line) < (order[$1.input] ?? 0, $1.line) }
+            .prefix(RunSummary.maxKeptFindings).map { $0 }
+        summary.importFailureCount += standIns.count
+        return summary
+    }
     /// The store load under way in each input, for attributing outcomes to attempts.
     private var pendingLoad: [String: StoreLocation] = [:]
 
     public init() {}
 
-    public mutating func beginInput(_ name: String) { summary.inputs.append(name) }
-    public mutating func inputFailed(_ error: InputError) { summary.unreadableInputs.append(error) }
-    public mutating func countLines(_ count: Int) { summary.lines += count }
+    public mutating func beginInput(_ name: String) { counts.inputs.append(name) }
+    public mutating func inputFailed(_ error: InputError) { counts.unreadableInputs.append(error) }
+    public mutating func countLines(_ count: Int) { counts.lines += count }
 
     public mutating func add(_ record: Record, _ event: Event, message: @autoclosure () -> String) {
-        summary.records += 1
-        summary.countsByKind[event.kind.id, default: 0] += 1
-        if record.isTruncated { summary.truncatedRecords += 1 }
-        if event != .app { summary.ubiquityRecords += 1 }
+        counts.records += 1
+        counts.countsByKind[event.kind.id, default: 0] += 1
+        if record.isTruncated { counts.truncatedRecords += 1 }
+        if event != .app { counts.ubiquityRecords += 1 }
         countStoreLoad(event, input: record.input)
 
         switch event {
         case .unhandled(let limitHit):
-            summary.unhandled += 1
-            if limitHit { summary.matchLimitHits += 1 }
+            counts.unhandled += 1
+            if limitHit { counts.matchLimitHits += 1 }
         case .transactionLogWritten:
-            summary.transactionsExported += 1
+            counts.transactionsExported += 1
         case .objectsExported(let changes):
-            summary.objectChangesExported += changes.count
+            counts.objectChangesExported += changes.count
         case .changesImported(let changes):
-            summary.transactionsImported += 1
-            summary.objectChangesImported += changes.count
+            counts.transactionsImported += 1
+            counts.objectChangesImported += changes.count
         default:
             break
         }
 
         let kind = event.kind
         guard kind.severity >= .warning, kind != .unhandled else { return }
-        if kind.severity == .error { summary.errors += 1 } else { summary.warnings += 1 }
+        if kind.severity == .error { counts.errors += 1 } else { counts.warnings += 1 }
         let finding = Finding(kind: kind, input: record.input, line: record.firstLine, time: record.header?.time, message: message())
-        if summary.findings.count < RunSummary.maxKeptFindings { summary.findings.append(finding) }
-        if kind == .importFailed || kind == .importFailureDetected {
-            summary.importFailures.append(finding)
+        if counts.findings.count < RunSummary.maxKeptFindings { counts.findings.append(finding) }
+        if kind == .importFailed {
+            counts.importFailureCount += 1
+            if counts.importFailures.count < RunSummary.maxKeptFindings { counts.importFailures.append(finding) }
+        } else if kind == .importFailureDetected {
+            if detectedImportFailures.count < RunSummary.maxKeptFindings { detectedImportFailures.append(finding) }
         } else if kind.category == .corruption, kind.severity == .error {
-            summary.corruptionReports.append(finding)
+            counts.corruptionReportCount += 1
+            if counts.corruptionReports.count < RunSummary.maxKeptFindings { counts.corruptionReports.append(finding) }
         }
     }
 
@@ -106,18 +131,18 @@ public struct SummaryBuilder {
     private mutating func countStoreLoad(_ event: Event, input: String) {
         switch event {
         case .storeLoadStarted(let location, _):
-            summary.storeLoads.attempted += 1
+            counts.storeLoads.attempted += 1
             pendingLoad[input] = location
         case .storeLoadSucceeded(let location):
-            if pendingLoad.removeValue(forKey: input) == nil { summary.storeLoads.attempted += 1 }
-            summary.storeLoads.succeeded[location, default: 0] += 1
+            if pendingLoad.removeValue(forKey: input) == nil { counts.storeLoads.attempted += 1 }
+            counts.storeLoads.succeeded[location, default: 0] += 1
         case .storeLoadFailed(let location, _):
-            if pendingLoad.removeValue(forKey: input) == nil { summary.storeLoads.attempted += 1 }
-            summary.storeLoads.failed[location, default: 0] += 1
+            if pendingLoad.removeValue(forKey: input) == nil { counts.storeLoads.attempted += 1 }
+            counts.storeLoads.failed[location, default: 0] += 1
         case .storeAddFailed:
             if pendingLoad[input] == nil {
-                summary.storeLoads.attempted += 1
-                summary.storeLoads.failed[.unknown, default: 0] += 1
+                counts.storeLoads.attempted += 1
+                counts.storeLoads.failed[.unknown, default: 0] += 1
             }
         default:
             break

@@ -32,8 +32,12 @@ public struct LogTime: Sendable, Equatable, Comparable {
 
     /// Microseconds on a line that only orders times of one log: local wall-clock time,
     /// with a missing year taken as 2000 (only differences within a log are used).
-    public var microsecondsSinceEpoch: Int64 {
-        let days = LogTime.daysFromCivil(year: year ?? 2000, month: month, day: day)
+    public var microsecondsSinceEpoch: Int64 { microseconds(assumingYear: 2000) }
+
+    /// As `microsecondsSinceEpoch`, with a missing year taken as `fallback` (the year of a
+    /// neighbouring timestamp, when styles with and without years are mixed).
+    public func microseconds(assumingYear fallback: Int) -> Int64 {
+        let days = LogTime.daysFromCivil(year: year ?? fallback, month: month, day: day)
         let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
         return seconds * 1_000_000 + Int64(microsecond)
     }
@@ -55,12 +59,13 @@ public struct LogTime: Sendable, Equatable, Comparable {
     }
 
     /// `09:14:07.318`: the time of day with the fraction as printed.
-    public var clock: String {
+    public var clock: String { clock(maxFractionDigits: 6) }
+
+    /// The time of day with at most `maxFractionDigits` of the printed fraction.
+    public func clock(maxFractionDigits: Int) -> String {
         var text = "\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))"
-        if fractionDigits > 0 {
-            let digits = pad(microsecond, 6)
-            text += "." + digits.prefix(min(fractionDigits, 6))
-        }
+        let shown = min(fractionDigits, maxFractionDigits, 6)
+        if shown > 0 { text += "." + pad(microsecond, 6).prefix(shown) }
         return text
     }
 

@@ -37,7 +37,7 @@ public enum Headline {
         case .baselineRollResponseFailed(let error):
             return "Baseline roll failed" + (error.map { ": \($0.domain), \($0.code)" } ?? "")
         case .unhandled:
-            return "[unhandled] " + firstLine(record) + (record.hasMoreLines ? " [...]" : "")
+            return "[unhandled] " + messageLine(record) + (record.hasMoreLines ? " [...]" : "")
         case .app:
             let label = record.marker == nil ? "[app]" : "[\(record.marker?.rawValue ?? "")]"
             return "\(label) " + firstLine(record) + (record.hasMoreLines ? " [...]" : "")
@@ -55,15 +55,37 @@ public enum Headline {
         return " (" + counts.joined(separator: " ") + ")"
     }
 
+    /// The first line of the message that is not a logged object's description (`<Class: 0x…>`
+    /// and its tab-indented lines), which earlier OS versions print before the text.
+    private static func messageLine(_ record: Record) -> String {
+        for line in record.body.split(separator: 0x0A) {
+            guard let first = line.first, first != UInt8(ascii: "<"), first != UInt8(ascii: "\t") else { continue }
+            return ByteText.string(line).trimmingCharacters(in: " \t")
+        }
+        return firstLine(record)
+    }
+
     private static func firstLine(_ record: Record) -> String {
         record.firstBodyText.trimmingCharacters(in: " \t")
     }
 
     /// The line of the record the rule matched on, from the match to the line's end.
+    /// UbiquityStoreManager's errors print their message inside an NSError; that message is
+    /// what is shown, with the cause after it.
     static func matchedLine(_ item: ClassifiedRecord) -> String {
         let text = item.record.text
         guard let start = item.classification.matchStart, start < text.count else { return firstLine(item.record) }
         let end = text[start...].firstIndex(of: 0x0A) ?? text.endIndex
-        return ByteText.string(text[start..<end]).trimmingCharacters(in: " \t")
+        let line = ByteText.string(text[start..<end]).trimmingCharacters(in: " \t")
+        return storeManagerErrorMessage(line) ?? line
+    }
+
+    /// `Error (cause:C): Error Domain=… {NSLocalizedFailureReason=MESSAGE}` → `MESSAGE (cause: C)`.
+    private static func storeManagerErrorMessage(_ line: String) -> String? {
+        guard line.hasPrefix("Error (cause:"), let causeEnd = line.firstRange(of: "): "),
+              let reason = line.firstRange(of: "NSLocalizedFailureReason=") else { return nil }
+        let cause = line[line.index(line.startIndex, offsetBy: 13)..<causeEnd.lowerBound]
+        let message = line[reason.upperBound...].prefix(while: { $0 != "}" && $0 != ";" })
+        return "\(message) (cause: \(cause))"
     }
 }

@@ -26,6 +26,8 @@ public final class TextReporter: Reporter {
     private var inputCount = 0
     private var lastTime: LogTime?
     private var gapSinceShown: Int64 = 0
+    /// Whether this input has shown a line yet (no gap rule above the first one).
+    private var shownInInput = false
     /// Gaps longer than this (microseconds) get a rule.
     private static let gapThreshold: Int64 = 2_000_000
 
@@ -39,6 +41,7 @@ public final class TextReporter: Reporter {
         inputCount += 1
         lastTime = nil
         gapSinceShown = 0
+        shownInInput = false
         guard options.verbosity >= 0, options.showInputNames else { return }
         if inputCount > 1 { out.line() }
         out.line(style.bold("==> \(safe(name)) <=="))
@@ -50,10 +53,11 @@ public final class TextReporter: Reporter {
         trackGap(record.header?.time)
         guard isShown(item.event) else { return }
 
-        if gapSinceShown > TextReporter.gapThreshold {
+        if shownInInput, gapSinceShown > TextReporter.gapThreshold {
             out.line(style.dim("-- \(seconds(gapSinceShown)) later " + String(repeating: "-", count: 40)))
         }
         gapSinceShown = 0
+        shownInInput = true
 
         if options.verbosity >= 3 {
             for line in record.text.split(separator: 0x0A, omittingEmptySubsequences: false) {
@@ -106,14 +110,16 @@ public final class TextReporter: Reporter {
     private func trackGap(_ time: LogTime?) {
         guard let time else { return }
         if let lastTime {
-            let delta = time.microsecondsSinceEpoch - lastTime.microsecondsSinceEpoch
+            // A header without a year (syslog) next to one with a year: read both in the known year.
+            let year = time.year ?? lastTime.year ?? 2000
+            let delta = time.microseconds(assumingYear: year) - lastTime.microseconds(assumingYear: year)
             if delta > 0 { gapSinceShown += delta }
         }
         lastTime = time
     }
 
     private func timeColumn(_ time: LogTime?) -> String {
-        let text = time?.clock ?? ""
+        let text = time?.clock(maxFractionDigits: 3) ?? ""
         return text.count >= 12 ? text : text + String(repeating: " ", count: 12 - text.count)
     }
 
@@ -170,9 +176,9 @@ public enum SummaryText {
         lines.append("  store loads      \(loads.attempted) attempted, \(loads.totalSucceeded) succeeded\(byLocation(loads.succeeded)), \(loads.totalFailed) failed\(byLocation(loads.failed))")
         lines.append("  transactions     \(summary.transactionsExported) exported, \(summary.transactionsImported) imported")
         lines.append("  object changes   \(summary.objectChangesExported) exported, \(summary.objectChangesImported) imported")
-        lines.append("  import failures  \(summary.importFailures.count)")
+        lines.append("  import failures  \(summary.importFailureCount)")
         lines += summary.importFailures.map(evidence)
-        lines.append("  corruption       \(summary.corruptionReports.count) report\(summary.corruptionReports.count == 1 ? "" : "s")")
+        lines.append("  corruption       \(summary.corruptionReportCount) report\(summary.corruptionReportCount == 1 ? "" : "s")")
         lines += summary.corruptionReports.map(evidence)
         let percent = (summary.unhandledPercent * 10).rounded() / 10
         lines.append("  unhandled        \(summary.unhandled) record\(summary.unhandled == 1 ? "" : "s") (\(percent)% of \(summary.ubiquityRecords) ubiquity records)"

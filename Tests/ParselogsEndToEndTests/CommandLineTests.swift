@@ -1,0 +1,120 @@
+// The command line's contract: inputs, exit statuses, errors on stderr, formats, colour.
+import Foundation
+import Testing
+import TestSupport
+
+@Suite struct CommandLineTests {
+    let example = "fixtures/example.log"
+
+    @Test func standardInputWhenNoFileIsNamedAndForDash() throws {
+        let log = try Data(contentsOf: URL(fileURLWithPath: Binary.fixture("ios6-session.log")))
+        let fromFile = try Binary.run(["fixtures/ios6-session.log"])
+        for arguments in [[], ["-"]] {
+            let fromStdin = try Binary.run(arguments, stdin: log)
+            #expect(fromStdin.status == 0)
+            #expect(fromStdin.stdout == fromFile.stdout.replacingOccurrences(of: "fixtures/ios6-session.log", with: "<stdin>"))
+        }
+    }
+
+    @Test func aMissingFileIsStatus2NamedOnStderrAndTheOthersAreStillRead() throws {
+        let result = try Binary.run(["no-such.log", "fixtures/ios6-session.log", "--format", "jsonl"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "parselogs: no-such.log: no such file\n")
+        let summary = try #require(result.stdout.split(separator: "\n").last)
+        let object = try JSONSerialization.jsonObject(with: Data(summary.utf8)) as? [String: Any]
+        #expect(object?["lines"] as? Int == 95)
+        #expect((object?["unreadableInputs"] as? [[String: Any]])?.first?["input"] as? String == "no-such.log")
+    }
+
+    @Test func aDirectoryIsNotALog() throws {
+        let result = try Binary.run(["fixtures"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "parselogs: fixtures: is a directory, not a log file\n")
+        #expect(result.stdout.contains("read             0 lines"))
+    }
+
+    @Test func usageErrorsAreStatus2WithAMessage() throws {
+        for arguments in [["--format", "xml", example], ["--no-such-flag"], ["-q", "-v", example], ["--color", "sometimes"]] {
+            let result = try Binary.run(arguments)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.stderr.contains("Error:"), "\(arguments)")
+            #expect(result.stdout.isEmpty)
+        }
+    }
+
+    @Test func helpDocumentsFlagsVerbosityAndExitStatuses() throws {
+        let result = try Binary.run(["--help"])
+        #expect(result.status == 0)
+        for text in ["--format", "--color", "-U", "-q", "-vv", "Exit status", "NO_COLOR", "jsonl"] {
+            #expect(result.stdout.contains(text), "\(text)")
+        }
+        let version = try Binary.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout == "0.1.0\n")
+    }
+
+    @Test func exitStatusFollowsErrorFindings() throws {
+        #expect(try Binary.run([example]).status == 1)
+        #expect(try Binary.run(["fixtures/ios6-session.log"]).status == 0)
+        let clean = Data("2014-03-02 09:14:05.121 Journal[412:60b] UbiquityStoreManager: Will load cloud store.\n".utf8)
+        #expect(try Binary.run([], stdin: clean).status == 0)
+    }
+
+    @Test func jsonLinesAreValidJSONAndAccountForEveryLine() throws {
+        for fixture in ["example.log", "ios6-session.log", "device-console.log", "logshow.log"] {
+            let result = try Binary.run(["--format", "jsonl", "fixtures/\(fixture)"])
+            let lines = result.stdout.split(separator: "\n")
+            var covered = 0
+            var nextLine = 1
+            for (index, line) in lines.enumerated() {
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(fixture): \(line)")
+                if index == lines.count - 1 {
+                    #expect(object["type"] as? String == "summary")
+                    #expect(object["lines"] as? Int == covered)
+                } else {
+                    #expect(object["type"] as? String == "record")
+                    for key in ["input", "line", "lines", "time", "kind", "category", "severity", "fields"] {
+                        #expect(object[key] != nil, "\(key) in \(line)")
+                    }
+                    #expect(object["line"] as? Int == nextLine, "records neither overlap nor skip lines")
+                    let count = object["lines"] as? Int ?? 0
+                    covered += count
+                    nextLine += count
+                }
+            }
+            // Every physical line: `wc -l`, plus one when the last line has no newline.
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: Binary.fixture(fixture)))
+            let newlines = bytes.filter { $0 == 0x0A }.count
+            #expect(covered == newlines + (bytes.last == 0x0A ? 0 : 1), "\(fixture)")
+        }
+    }
+
+    @Test func colourOnlyWhenAskedOrOnATerminal() throws {
+        // Output is a pipe here: auto means no colour, whatever NO_COLOR says.
+        #expect(!(try Binary.run([example])).stdout.contains("\u{1B}["))
+        #expect(try Binary.run(["--color", "always", example]).stdout.contains("\u{1B}[31m"))
+        #expect(try Binary.run(["--color", "always", example], environment: ["NO_COLOR": "1"]).stdout.contains("\u{1B}["))
+        #expect(!(try Binary.run(["--color", "never", example])).stdout.contains("\u{1B}["))
+    }
+
+    @Test func controlCharactersInLogTextAreEscaped() throws {
+        let hostile = Data("2014-03-02 09:14:05.001 Journal[412:60b] evil \u{1B}]0;pwned\u{07} title\n".utf8)
+        let result = try Binary.run(["-v"], stdin: hostile)
+        #expect(!result.stdout.contains("\u{1B}"))
+        #expect(result.stdout.contains("evil \\x1B]0;pwned\\x07 title"))
+    }
+
+    @Test func invalidUTF8IsShownEscapedNotLost() throws {
+        var bytes = Data("2014-03-02 09:14:05.001 Journal[412:60b] Caf".utf8)
+        bytes.append(contentsOf: [0xE9, 0x0A])
+        let text = try Binary.run(["-v"], stdin: bytes)
+        #expect(text.stdout.contains("Caf\\xE9"))
+        let json = try Binary.run(["--format", "jsonl"], stdin: bytes)
+        #expect(json.stdout.contains(#""message":"Caf\\xE9""#))
+    }
+
+    @Test func aLastLineWithoutNewlineAndCRLFAreCounted() throws {
+        let result = try Binary.run(["-q"], stdin: Data("a\r\nb\r\nCoreData: Ubiquity:  Using local storage: 1".utf8))
+        #expect(result.stdout.contains("read             3 lines, 2 records"))
+    }
+}
