@@ -72,9 +72,10 @@ enum BaselineRules {
              ]),
 
         Rule.message("metadata-recovery-step", .ubiquity, .metadataRecoveryStep,
-             Piece.objectPrefix + #"Metadata recovery for store: (?<store>[^\n]*)\n[ \t]*(?<step>[^\n]*)"#,
+             Piece.objectPrefix + #"(?:Metadata recovery for store: (?<store>[^\n]*)\n[ \t]*(?<step>[^\n]*)|(?<step>Moving on to recreating the peer ranges|Finished creating new peer ranges)[^\n]*)"#,
              samples: [
                 Sample.ios7("-[PFUbiquityStoreMetadataMedic recoverMetadataWithError:]", 151, "Metadata recovery for store: <NSSQLCore: 0x15d52f60>\nCreating new store metadata."),
+                Sample.ios6("<PFUbiquityStoreMetadataMedic: 0x1e5d8290> Moving on to recreating the peer ranges."),
                 Sample.ios7("-[PFUbiquityStoreMetadataMedic recoverMetadataWithError:]", 214, "<PFUbiquityStoreMetadataMedic: 0x15ec0a80>\nMetadata recovery for store: <NSSQLCore: 0x15d52f60>\nFinished."),
              ]),
 
