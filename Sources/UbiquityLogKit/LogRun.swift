@@ -5,6 +5,9 @@ public final class LogRun {
     public struct Limits: Sendable {
         public var lines = LineReader.Limits()
         public var records = RecordAssembler.Limits()
+        /// On a live input (a pipe), a record whose writer has gone quiet this long is shown
+        /// without waiting for the next record to start.
+        public var idleFlushMilliseconds: Int32 = 200
         public init() {}
     }
 
@@ -35,7 +38,11 @@ public final class LogRun {
             builder.countLines(reader.linesRead)
         }
         do {
-            try reader.readLines(from: &source) { line in
+            let idle = LineReader.IdlePolicy(milliseconds: limits.idleFlushMilliseconds) { [self] in
+                if let pending = assembler.finish() { handle(pending) }
+                for reporter in reporters { reporter.flush() }
+            }
+            try reader.readLines(from: &source, idle: idle) { line in
                 if let record = assembler.append(line) {
                     handle(record)
                     if shouldStop() { throw Stopped() }

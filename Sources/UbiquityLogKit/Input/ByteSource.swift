@@ -16,6 +16,13 @@ private func systemClose(_ fd: Int32) { _ = close(fd) }
 public protocol ByteSource {
     /// Reads up to `buffer.count` bytes; 0 means the end of the input.
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int
+    /// Waits up to `milliseconds` for input to be readable; false when none came in time.
+    /// Sources that never wait (files, memory) answer true at once.
+    mutating func waitForInput(milliseconds: Int32) -> Bool
+}
+
+extension ByteSource {
+    public mutating func waitForInput(milliseconds: Int32) -> Bool { true }
 }
 
 /// An input that could not be opened or read. Says which input and what to do.
@@ -42,6 +49,8 @@ public struct FileDescriptorSource: ByteSource {
     public let name: String
     public let descriptor: Int32
     private let ownsDescriptor: Bool
+    /// Pipes, terminals and sockets can go quiet; regular files cannot.
+    private let canStall: Bool
 
     /// Standard input, named "-" in messages, as in the command line.
     public static func standardInput() -> FileDescriptorSource {
@@ -52,6 +61,8 @@ public struct FileDescriptorSource: ByteSource {
         self.name = name
         self.descriptor = descriptor
         self.ownsDescriptor = ownsDescriptor
+        var info = stat()
+        self.canStall = fstat(descriptor, &info) != 0 || (info.st_mode & S_IFMT) != S_IFREG
     }
 
     /// Opens `path` for reading. A directory or an unreadable file is an `InputError`.
@@ -76,6 +87,16 @@ public struct FileDescriptorSource: ByteSource {
             if count >= 0 { return count }
             if errno == EINTR { continue }
             throw InputError(input: name, reason: FileDescriptorSource.explain(errno))
+        }
+    }
+
+    public mutating func waitForInput(milliseconds: Int32) -> Bool {
+        guard canStall else { return true }
+        var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        while true {
+            let ready = poll(&request, 1, milliseconds)
+            if ready < 0, errno == EINTR { continue }
+            return ready != 0  // an error is left for read(2) to report
         }
     }
 

@@ -44,10 +44,22 @@ public final class LineReader {
 
     deinit { buffer.deallocate() }
 
+    /// What to do when a live input goes quiet: after `milliseconds` without input,
+    /// `handler` runs once (then the reader blocks until input comes: no busy loop).
+    public struct IdlePolicy {
+        public var milliseconds: Int32
+        public var handler: () throws -> Void
+        public init(milliseconds: Int32, handler: @escaping () throws -> Void) {
+            self.milliseconds = milliseconds
+            self.handler = handler
+        }
+    }
+
     /// Reads `source` to its end, calling `body` for each line in order. A last line
     /// without a newline is still a line. Lines are numbered from 1 for each source.
     public func readLines<Source: ByteSource>(
         from source: inout Source,
+        idle: IdlePolicy? = nil,
         _ body: (Line) throws -> Void
     ) throws {
         linesRead = 0
@@ -55,6 +67,7 @@ public final class LineReader {
         var start = 0          // first byte of the current (unfinished) line
         var end = 0            // end of valid data
         var skippingRest = false  // inside an overlong line already handed out
+        var idleHandled = false
 
         while true {
             if start > 0 {
@@ -62,6 +75,10 @@ public final class LineReader {
                 if end > start { memmove(base, base + start, end - start) }
                 end -= start
                 start = 0
+            }
+            if let idle, !idleHandled, !source.waitForInput(milliseconds: idle.milliseconds) {
+                try idle.handler()
+                idleHandled = true
             }
             let room = buffer.count - end
             let count: Int
@@ -73,6 +90,7 @@ public final class LineReader {
                 throw located
             }
             if count == 0 { break }
+            idleHandled = false
             var scan = end
             end += count
 

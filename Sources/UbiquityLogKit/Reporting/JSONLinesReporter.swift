@@ -26,6 +26,8 @@ public final class JSONLinesReporter: Reporter {
         out.line(object.text)
     }
 
+    public func flush() { out.flush() }
+
     public func finish(_ summary: RunSummary) {
         var object = JSONObject()
         object.add("type", "summary")

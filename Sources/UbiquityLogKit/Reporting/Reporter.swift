@@ -14,6 +14,8 @@ public protocol Reporter: AnyObject {
     func report(_ item: ClassifiedRecord)
     /// An input could not be opened or read.
     func inputFailed(_ error: InputError)
+    /// The input went quiet: write out what is buffered so a live reader sees it now.
+    func flush()
     /// The run is over.
     func finish(_ summary: RunSummary)
 }
@@ -21,4 +23,5 @@ public protocol Reporter: AnyObject {
 extension Reporter {
     public func beginInput(_ name: String) {}
     public func inputFailed(_ error: InputError) {}
+    public func flush() {}
 }

@@ -94,6 +94,8 @@ public final class TextReporter: Reporter {
         }
     }
 
+    public func flush() { out.flush() }
+
     public func finish(_ summary: RunSummary) {
         if options.verbosity >= 0 { out.line() }
         for line in SummaryText.lines(summary) {
