@@ -188,6 +188,12 @@ public final class Matcher {
     /// first that took part.
     public func range(ofGroup name: String) -> Range<Int>? {
         guard let numbers = regex.groupNumbers[name] else { return nil }
+        return range(ofFirstOf: numbers)
+    }
+
+    /// The range of the first of `numbers` that took part in the last match (hot paths look
+    /// group numbers up once, not by name per match).
+    public func range(ofFirstOf numbers: [Int]) -> Range<Int>? {
         for number in numbers {
             if let range = range(ofGroup: number) { return range }
         }

@@ -100,25 +100,34 @@ enum Extract {
     }
 
     /// The value of a `name: value` line of a printed description (or `name = value;` of a
-    /// printed dictionary): the first such line in `text`.
-    static func field(_ name: String, in text: String) -> String? {
-        for line in text.split(separator: "\n") {
-            let trimmed = line.drop(while: { $0 == " " || $0 == "\t" })
-            guard trimmed.hasPrefix(name) else { continue }
-            var rest = trimmed.dropFirst(name.count)
-            if rest.hasPrefix(": ") || rest.hasPrefix(":\t") {
-                rest = rest.dropFirst(2)
-            } else if rest.hasPrefix(" = ") {
-                rest = rest.dropFirst(3)
-                if rest.hasSuffix(";") { rest = rest.dropLast() }
+    /// printed dictionary): the first such line in `bytes`. Scans bytes: descriptions are long.
+    static func field(_ name: String, in bytes: UnsafeRawBufferPointer) -> String? {
+        let label = Array(name.utf8)
+        var start = 0
+        while start < bytes.count {
+            let end = Bytes.find(0x0A, in: bytes, from: start) ?? bytes.count
+            let line = Bytes.trim(bytes, start..<end)
+            start = end + 1
+            guard Bytes.hasPrefix(bytes, line, label) else { continue }
+            var value = line.lowerBound + label.count..<line.upperBound
+            if Bytes.hasPrefix(bytes, value, Extract.colon) {
+                value = value.lowerBound + 2..<value.upperBound
+            } else if Bytes.hasPrefix(bytes, value, Extract.equals) {
+                value = value.lowerBound + 3..<value.upperBound
+                if value.upperBound > value.lowerBound, bytes[value.upperBound - 1] == UInt8(ascii: ";") {
+                    value = value.lowerBound..<value.upperBound - 1
+                }
             } else {
                 continue
             }
-            let value = String(rest).trimmingCharacters(in: " \t\"")
-            return value.isEmpty ? nil : value
+            let text = ByteText.string(UnsafeRawBufferPointer(rebasing: bytes[value])).trimmingCharacters(in: " \t\"")
+            return text.isEmpty ? nil : text
         }
         return nil
     }
+
+    private static let colon = Array(": ".utf8)
+    private static let equals = Array(" = ".utf8)
 
     /// The last path component of a location as descriptions print it
     /// (`<PFUbiquityLocation: 0x15e53120>: /var/…/DAC8E3F1-….1.cdt` → `DAC8E3F1-….1.cdt`).

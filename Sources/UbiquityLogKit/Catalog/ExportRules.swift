@@ -33,7 +33,7 @@ enum ExportRules {
                     """),
                 Sample.ios6("<_PFUbiquityRecordsExporter: 0x1d5b2c10> exporting deleted objects: {(\n    <Tag: 0x1d5e8f30> (entity: Tag; id: 0x1d5e7a20 <x-coredata://8F3A1C2B-6D4E-4F50-9B7A-1C2D3E4F5A6B/Tag/p9> ; data: <fault>)\n)}"),
              ]) { match in
-            .objectsExported(ObjectDump.changes(in: match.message))
+            .objectsExported(ObjectDump.changes(in: match.messageBytes))
         },
 
         Rule("transaction-log-written", .ubiquity, .transactionLogWritten,
@@ -52,8 +52,8 @@ enum ExportRules {
                     \ttransactionLogLocation: \(Sample.location("\(Sample.root)/\(Sample.peer)/JournalStore/\(Sample.storeUUID)/\(Sample.logFile)"))
                     """),
              ]) { match in
-            .transactionLogWritten(transaction: Extract.field("transactionNumber", in: match.rest).flatMap { Int($0) },
-                                   log: Extract.fileName(Extract.field("transactionLogLocation", in: match.rest)))
+            .transactionLogWritten(transaction: Extract.field("transactionNumber", in: match.restBytes).flatMap { Int($0) },
+                                   log: Extract.fileName(Extract.field("transactionLogLocation", in: match.restBytes)))
         },
 
         Rule("store-will-commit", .ubiquity, .storeWillCommit,
@@ -62,7 +62,7 @@ enum ExportRules {
                 Sample.ios7("-[_PFUbiquityRecordsExporter managedObjectContextDidSave:]", 394,
                     "Got notification that store is about to commit: NSConcreteNotification 0x15e58d40 {name = _NSSQLCoreTransactionStateChangeNotification; object = <NSSQLCore: 0x15d52f60>; userInfo = {\n    transactionNumber = 12;\n    transactionType = 0;\n}}"),
              ]) { match in
-            .storeWillCommit(transaction: Extract.field("transactionNumber", in: match.rest).flatMap { Int($0) })
+            .storeWillCommit(transaction: Extract.field("transactionNumber", in: match.restBytes).flatMap { Int($0) })
         },
 
         Rule("relationship-resolved", .ubiquity, .relationshipResolved,

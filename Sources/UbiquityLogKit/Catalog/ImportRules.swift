@@ -38,7 +38,7 @@ enum ImportRules {
                     )}.
                     """),
              ]) { match in
-            .changesImported(ObjectDump.changes(in: match.rest))
+            .changesImported(ObjectDump.changes(in: match.restBytes))
         },
 
         Rule("log-already-imported", .ubiquity, .logAlreadyImported,
@@ -76,9 +76,9 @@ enum ImportRules {
                     \ttransactionNumber: 4
                     """),
              ]) { match in
-            .incompatibleOperationSkipped(score: Extract.knowledgeVector(Extract.field("logScore", in: match.rest) ?? match["score"]),
-                                          log: Extract.fileName(Extract.field("transactionLogLocation", in: match.rest)),
-                                          transaction: Extract.field("transactionNumber", in: match.rest).flatMap { Int($0) })
+            .incompatibleOperationSkipped(score: Extract.knowledgeVector(Extract.field("logScore", in: match.restBytes) ?? match["score"]),
+                                          log: Extract.fileName(Extract.field("transactionLogLocation", in: match.restBytes)),
+                                          transaction: Extract.field("transactionNumber", in: match.restBytes).flatMap { Int($0) })
         },
 
         Rule("import-failed", .ubiquity, .importFailed,

@@ -10,70 +10,93 @@
 //     )}
 //
 // Sections open with "exporting inserted objects:" (exports) or "inserted:" (imports).
+// Dumps run to thousands of lines, so lines are scanned as bytes; only the attributes of
+// an object become text.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 enum ObjectDump {
-    static func changes(in message: String) -> [ObjectChange] {
+    static func changes(in message: UnsafeRawBufferPointer) -> [ObjectChange] {
         var changes: [ObjectChange] = []
         var section: ObjectChange.Operation?
         var open: ObjectChange?
-        var pieces: [String] = []
+        var pieces: [UInt8] = []
 
         func close() {
             guard var change = open else { return }
-            change.attributes = attributes(from: pieces.joined(separator: " "))
+            change.attributes = attributes(from: ByteText.string(pieces))
             changes.append(change)
             open = nil
-            pieces = []
+            pieces.removeAll(keepingCapacity: true)
         }
 
-        for rawLine in message.split(separator: "\n", omittingEmptySubsequences: false) {
-            var line = Substring(rawLine)
-            if let (operation, rest) = sectionStart(line) {
+        var start = 0
+        while start <= message.count {
+            let end = Bytes.find(0x0A, in: message, from: start) ?? message.count
+            var line = start..<end
+            start = end + 1
+            if let (operation, rest) = sectionStart(message, line) {
                 close()
                 section = operation
                 line = rest
             }
-            if let section, let (entity, id, isFault) = objectStart(line) {
+            if let section, let (entity, id, isFault) = objectStart(message, line) {
                 close()
                 open = ObjectChange(operation: section, entity: entity, objectID: id)
                 if isFault { close() }
                 continue
             }
             guard open != nil else { continue }
-            let trimmed = line.trimmingCharacters(in: " \t")
-            if trimmed.hasPrefix("})") {
+            let trimmed = Bytes.trim(message, line)
+            if Bytes.hasPrefix(message, trimmed, Bytes.objectEnd) {
                 close()
             } else if !trimmed.isEmpty {
-                pieces.append(trimmed)
+                if !pieces.isEmpty { pieces.append(0x20) }
+                pieces.append(contentsOf: message[trimmed])
             }
         }
         close()
         return changes
     }
 
+    private static let exporting = ObjectChange.Operation.allCases.map { (Array("exporting \($0.rawValue) objects:".utf8), $0) }
+    private static let labels = ObjectChange.Operation.allCases.map { (Array("\($0.rawValue):".utf8), $0) }
+
     /// `exporting updated objects: …` or `\tdeleted: …` → the operation and what follows it.
-    private static func sectionStart(_ line: Substring) -> (ObjectChange.Operation, Substring)? {
-        for operation in ObjectChange.Operation.allCases {
-            let exporting = "exporting \(operation.rawValue) objects:"
-            if let range = line.firstRange(of: exporting) { return (operation, line[range.upperBound...]) }
-            let trimmed = line.drop(while: { $0 == " " || $0 == "\t" })
-            let label = "\(operation.rawValue):"
-            if trimmed.hasPrefix(label) { return (operation, trimmed.dropFirst(label.count)) }
+    private static func sectionStart(_ bytes: UnsafeRawBufferPointer, _ line: Range<Int>) -> (ObjectChange.Operation, Range<Int>)? {
+        let trimmed = Bytes.trim(bytes, line)
+        for (label, operation) in labels where Bytes.hasPrefix(bytes, trimmed, label) {
+            return (operation, trimmed.lowerBound + label.count..<line.upperBound)
+        }
+        guard let at = Bytes.find(Bytes.exportingWord, in: bytes, range: line) else { return nil }
+        for (phrase, operation) in exporting where Bytes.hasPrefix(bytes, at..<line.upperBound, phrase) {
+            return (operation, at + phrase.count..<line.upperBound)
         }
         return nil
     }
 
     /// `… <x-coredata://UUID/Entry/p12> ; data: {` → (`Entry`, `p12`, fault?).
-    private static func objectStart(_ line: Substring) -> (String, String, Bool)? {
-        guard let dataRange = line.firstRange(of: "; data: "),
-              let reference = line[..<dataRange.lowerBound].ranges(of: "<x-coredata://").last
+    private static func objectStart(_ bytes: UnsafeRawBufferPointer, _ line: Range<Int>) -> (String, String, Bool)? {
+        guard let data = Bytes.find(Bytes.dataMarker, in: bytes, range: line),
+              let uri = Bytes.findLast(Bytes.uriStart, in: bytes, range: line.lowerBound..<data)
         else { return nil }
-        let uri = line[reference.upperBound..<dataRange.lowerBound].prefix(while: { $0 != ">" })
-        let parts = uri.split(separator: "/")
-        guard parts.count >= 3, let id = parts.last else { return nil }
-        let entity = parts[parts.count - 2]
-        let isFault = line[dataRange.upperBound...].hasPrefix("<fault>")
-        return (String(entity), String(id), isFault)
+        let uriEnd = Bytes.find(UInt8(ascii: ">"), in: bytes, from: uri + Bytes.uriStart.count, before: data) ?? data
+        // The last two path components: entity and object id.
+        var slashes: [Int] = []
+        var index = uriEnd - 1
+        while index >= uri + Bytes.uriStart.count, slashes.count < 2 {
+            if bytes[index] == UInt8(ascii: "/") { slashes.append(index) }
+            index -= 1
+        }
+        guard slashes.count == 2 else { return nil }
+        let entity = ByteText.string(UnsafeRawBufferPointer(rebasing: bytes[slashes[1] + 1..<slashes[0]]))
+        let id = ByteText.string(UnsafeRawBufferPointer(rebasing: bytes[slashes[0] + 1..<uriEnd]))
+        guard !entity.isEmpty, !id.isEmpty else { return nil }
+        let isFault = Bytes.hasPrefix(bytes, data + Bytes.dataMarker.count..<line.upperBound, Bytes.fault)
+        return (entity, id, isFault)
     }
 
     /// `body = "Went"; tags = ( "0x15e4f120 <x-coredata://…/Tag/p3>" ); title = Walk;`
@@ -150,5 +173,57 @@ enum ObjectDump {
             lastWasSpace = isSpace
         }
         return result
+    }
+}
+
+/// Byte searches over a record's text (memchr/memmem underneath).
+enum Bytes {
+    static let exportingWord = Array("exporting ".utf8)
+    static let dataMarker = Array("; data: ".utf8)
+    static let uriStart = Array("<x-coredata://".utf8)
+    static let fault = Array("<fault>".utf8)
+    static let objectEnd = Array("})".utf8)
+
+    static func find(_ byte: UInt8, in bytes: UnsafeRawBufferPointer, from start: Int, before end: Int? = nil) -> Int? {
+        let stop = min(end ?? bytes.count, bytes.count)
+        guard start < stop, let base = bytes.baseAddress, let found = memchr(base + start, Int32(byte), stop - start) else { return nil }
+        return base.distance(to: UnsafeRawPointer(found))
+    }
+
+    /// First place of `needle` in `bytes[range]`: memchr for its first byte, then a compare.
+    static func find(_ needle: [UInt8], in bytes: UnsafeRawBufferPointer, range: Range<Int>) -> Int? {
+        guard let first = needle.first, range.count >= needle.count else { return nil }
+        let lastStart = range.upperBound - needle.count
+        var from = range.lowerBound
+        while from <= lastStart, let at = find(first, in: bytes, from: from, before: lastStart + 1) {
+            if hasPrefix(bytes, at..<range.upperBound, needle) { return at }
+            from = at + 1
+        }
+        return nil
+    }
+
+    static func findLast(_ needle: [UInt8], in bytes: UnsafeRawBufferPointer, range: Range<Int>) -> Int? {
+        var last: Int?
+        var from = range.lowerBound
+        while let found = find(needle, in: bytes, range: from..<range.upperBound) {
+            last = found
+            from = found + 1
+        }
+        return last
+    }
+
+    static func hasPrefix(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, _ prefix: [UInt8]) -> Bool {
+        guard range.count >= prefix.count else { return false }
+        for (offset, byte) in prefix.enumerated() where bytes[range.lowerBound + offset] != byte { return false }
+        return true
+    }
+
+    /// `range` without leading and trailing spaces and tabs.
+    static func trim(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Range<Int> {
+        var lower = range.lowerBound
+        var upper = range.upperBound
+        while lower < upper, bytes[lower] == 0x20 || bytes[lower] == 0x09 { lower += 1 }
+        while upper > lower, bytes[upper - 1] == 0x20 || bytes[upper - 1] == 0x09 { upper -= 1 }
+        return lower..<upper
     }
 }

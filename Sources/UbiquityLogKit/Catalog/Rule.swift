@@ -76,6 +76,15 @@ public struct RuleMatch {
     /// more than their pattern captures (object dumps, errors).
     public var message: String { ByteText.string(subject) }
 
+    /// The message as bytes, for parsers that scan long dumps.
+    public var messageBytes: UnsafeRawBufferPointer { subject }
+
+    /// The bytes from the end of the match to the end of the message.
+    public var restBytes: UnsafeRawBufferPointer {
+        guard let whole = matcher.range(ofGroup: 0) else { return UnsafeRawBufferPointer(rebasing: subject[subject.count...]) }
+        return UnsafeRawBufferPointer(rebasing: subject[whole.upperBound...])
+    }
+
     /// The text from the end of the match to the end of the message.
     public var rest: String {
         guard let whole = matcher.range(ofGroup: 0) else { return "" }

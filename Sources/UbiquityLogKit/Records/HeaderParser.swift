@@ -27,6 +27,15 @@ public final class HeaderParser {
 
     private let header: Matcher
     private let prefix: Matcher
+    /// Group numbers, looked up once: a header is parsed for every record.
+    private let groups: [Group: [Int]]
+    /// The last text made for each field: process, thread and device repeat on every line.
+    private var recent: [Group: (bytes: [UInt8], text: String)] = [:]
+
+    private enum Group: String, CaseIterable {
+        case date, time, frac, tz, mon, day, process, pid, thread, device, level
+        case method, line, ubiquity, error, usm
+    }
 
     public init() {
         // The patterns are constants of this file; a failure to compile is a programming error
@@ -37,7 +46,15 @@ public final class HeaderParser {
         } catch {
             fatalError("header patterns do not compile: \(error)")
         }
+        var groups: [Group: [Int]] = [:]
+        for group in Group.allCases {
+            groups[group] = header.regex.groupNumbers[group.rawValue] ?? prefix.regex.groupNumbers[group.rawValue] ?? []
+        }
+        self.groups = groups
     }
+
+    private func range(_ group: Group) -> Range<Int>? { header.range(ofFirstOf: groups[group] ?? []) }
+    private func prefixRange(_ group: Group) -> Range<Int>? { prefix.range(ofFirstOf: groups[group] ?? []) }
 
     /// If `line` starts a record, its header and where the message body starts.
     public func parse(_ line: UnsafeRawBufferPointer) -> (header: Header, bodyStart: Int)? {
@@ -50,21 +67,21 @@ public final class HeaderParser {
 
         var result = Header(style: HeaderParser.styles[mark])
         result.time = readTime(line)
-        result.process = text(line, "process")
-        result.pid = number(line, "pid")
-        result.thread = text(line, "thread")
-        result.device = text(line, "device")
-        result.level = text(line, "level")
+        result.process = text(line, .process)
+        result.pid = range(.pid).flatMap { decimal(line, $0) }
+        result.thread = text(line, .thread)
+        result.device = text(line, .device)
+        result.level = text(line, .level)
 
         var bodyStart = whole.upperBound
         if (try? prefix.matches(line, from: bodyStart, anchored: true)) == true {
-            result.method = string(line, prefix.range(ofGroup: "method"))
-            result.sourceLine = prefix.range(ofGroup: "line").flatMap { decimal(line, $0) }
-            if prefix.range(ofGroup: "ubiquity") != nil {
+            result.method = prefixRange(.method).map { remembered(line, $0, .method) }
+            result.sourceLine = prefixRange(.line).flatMap { decimal(line, $0) }
+            if prefixRange(.ubiquity) != nil {
                 result.marker = .ubiquity
-            } else if prefix.range(ofGroup: "error") != nil {
+            } else if prefixRange(.error) != nil {
                 result.marker = .coreDataError
-            } else if prefix.range(ofGroup: "usm") != nil {
+            } else if prefixRange(.usm) != nil {
                 result.marker = .storeManager
             }
             if let end = prefix.range(ofGroup: 0)?.upperBound { bodyStart = end }
@@ -82,30 +99,30 @@ public final class HeaderParser {
     }()
 
     private func readTime(_ line: UnsafeRawBufferPointer) -> LogTime? {
-        guard let time = header.range(ofGroup: "time"), time.count == 8 else { return nil }
+        guard let time = range(.time), time.count == 8 else { return nil }
         let hour = decimal(line, time.lowerBound..<time.lowerBound + 2) ?? 0
         let minute = decimal(line, time.lowerBound + 3..<time.lowerBound + 5) ?? 0
         let second = decimal(line, time.lowerBound + 6..<time.lowerBound + 8) ?? 0
         var year: Int?
         var month = 1
         var day = 1
-        if let date = header.range(ofGroup: "date") {
+        if let date = range(.date) {
             year = decimal(line, date.lowerBound..<date.lowerBound + 4)
             month = decimal(line, date.lowerBound + 5..<date.lowerBound + 7) ?? 1
             day = decimal(line, date.lowerBound + 8..<date.lowerBound + 10) ?? 1
-        } else if let name = header.range(ofGroup: "mon"), let dayRange = header.range(ofGroup: "day") {
+        } else if let name = range(.mon), let dayRange = range(.day) {
             let monthName = String(decoding: UnsafeRawBufferPointer(rebasing: line[name]), as: UTF8.self)
             month = (HeaderParser.monthNames.firstIndex(of: monthName) ?? 0) + 1
             day = decimal(line, dayRange) ?? 1
         }
         var microsecond = 0
         var digits = 0
-        if let fraction = header.range(ofGroup: "frac") {
+        if let fraction = range(.frac) {
             digits = fraction.count
             microsecond = (decimal(line, fraction) ?? 0) * HeaderParser.powersOfTen[6 - digits]
         }
         var offset: Int?
-        if let zone = header.range(ofGroup: "tz") {
+        if let zone = range(.tz) {
             let sign = line[zone.lowerBound] == UInt8(ascii: "-") ? -1 : 1
             let hours = decimal(line, zone.lowerBound + 1..<zone.lowerBound + 3) ?? 0
             let minutes = decimal(line, zone.upperBound - 2..<zone.upperBound) ?? 0
@@ -118,17 +135,17 @@ public final class HeaderParser {
     private static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
     private static let powersOfTen = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000]
 
-    private func text(_ line: UnsafeRawBufferPointer, _ group: String) -> String? {
-        string(line, header.range(ofGroup: group))
+    private func text(_ line: UnsafeRawBufferPointer, _ group: Group) -> String? {
+        range(group).map { remembered(line, $0, group) }
     }
 
-    private func number(_ line: UnsafeRawBufferPointer, _ group: String) -> Int? {
-        header.range(ofGroup: group).flatMap { decimal(line, $0) }
-    }
-
-    private func string(_ line: UnsafeRawBufferPointer, _ range: Range<Int>?) -> String? {
-        guard let range else { return nil }
-        return String(decoding: UnsafeRawBufferPointer(rebasing: line[range]), as: UTF8.self)
+    /// The text of `line[range]`, reusing the String made last time when the bytes are the same.
+    private func remembered(_ line: UnsafeRawBufferPointer, _ range: Range<Int>, _ group: Group) -> String {
+        let bytes = UnsafeRawBufferPointer(rebasing: line[range])
+        if let last = recent[group], last.bytes.elementsEqual(bytes) { return last.text }
+        let text = ByteText.string(bytes)
+        recent[group] = (Array(bytes), text)
+        return text
     }
 }
 
