@@ -90,11 +90,9 @@ enum StoreManagerRules {
             .storeLoadSucceeded(location(match))
         },
 
-        Rule("cloud-store-marked-corrupt", .storeManager, .cloudStoreMarkedCorrupt,
+        Rule.message("cloud-store-marked-corrupt", .storeManager, .cloudStoreMarkedCorrupt,
              #"Failed to load cloud store\.  ?Marking cloud store as corrupt\."#,
-             samples: [Sample.usm("Failed to load cloud store. Marking cloud store as corrupt. Store will be unavailable.")]) { _ in
-            .message(.cloudStoreMarkedCorrupt, [])
-        },
+             samples: [Sample.usm("Failed to load cloud store. Marking cloud store as corrupt. Store will be unavailable.")]),
 
         Rule("store-load-failed", .storeManager, .storeLoadFailed,
              errorPrefix + #"Failed to load "# + Piece.location + #" store\.(?![ ]+Marking)"#,
@@ -185,10 +183,12 @@ enum StoreManagerRules {
              #"(?:Handling cloud deletion\.|Recovering from cloud deletion\.  ?Falling back to local store\.)"#,
              samples: [Sample.usm("Handling cloud deletion."), Sample.usm("Recovering from cloud deletion.  Falling back to local store.")]),
 
-        Rule.message("cloud-corruption-detected", .storeManager, .cloudCorruptionDetected,
+        Rule("cloud-corruption-detected", .storeManager, .cloudCorruptionDetected,
              #"Cloud content corruption detected \(device store is (?<deviceStore>[^)\n]*)\)\."#,
              samples: [Sample.usm("Cloud content corruption detected (device store is healthy)."),
-                       Sample.appLogged("Cloud content corruption detected (device store is corrupt).")]),
+                       Sample.appLogged("Cloud content corruption detected (device store is corrupt).")]) { match in
+            .cloudCorruptionDetected(deviceStore: match["deviceStore"])
+        },
 
         Rule.message("corruption-handling", .storeManager, .corruptionHandling,
              #"(?:Application handled cloud corruption\.|Handling cloud corruption with default strategy: (?<strategy>[^\n]*?)\.?$)"#,

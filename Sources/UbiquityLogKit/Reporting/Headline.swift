@@ -39,8 +39,7 @@ public enum Headline {
         case .unhandled:
             return "[unhandled] " + messageLine(record) + (record.hasMoreLines ? " [...]" : "")
         case .app:
-            let label = record.marker == nil ? "[app]" : "[\(record.marker?.rawValue ?? "")]"
-            return "\(label) " + firstLine(record) + (record.hasMoreLines ? " [...]" : "")
+            return "[app] " + firstLine(record) + (record.hasMoreLines ? " [...]" : "")
         case .cloudCorruptionDetected, .message:
             return matchedLine(item)
         }

@@ -48,14 +48,8 @@ public final class JSONLinesReporter: Reporter {
             loads.addRaw(location.rawValue, pair.text)
         }
         object.addRaw("storeLoads", loads.text)
-        var transactions = JSONObject()
-        transactions.add("exported", summary.transactionsExported)
-        transactions.add("imported", summary.transactionsImported)
-        object.addRaw("transactions", transactions.text)
-        var changes = JSONObject()
-        changes.add("exported", summary.objectChangesExported)
-        changes.add("imported", summary.objectChangesImported)
-        object.addRaw("objectChanges", changes.text)
+        object.addRaw("transactions", exportedImported(summary.transactionsExported, summary.transactionsImported))
+        object.addRaw("objectChanges", exportedImported(summary.objectChangesExported, summary.objectChangesImported))
         object.add("importFailures", summary.importFailureCount)
         object.add("corruptionReports", summary.corruptionReportCount)
         object.add("errors", summary.errors)
@@ -70,6 +64,13 @@ public final class JSONLinesReporter: Reporter {
         out.line(object.text)
         out.flush()
     }
+}
+
+private func exportedImported(_ exported: Int, _ imported: Int) -> String {
+    var pair = JSONObject()
+    pair.add("exported", exported)
+    pair.add("imported", imported)
+    return pair.text
 }
 
 /// JSON text per RFC 8259, written by hand: the output is small objects, and this keeps
