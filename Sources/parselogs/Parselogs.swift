@@ -33,10 +33,10 @@ struct Parselogs: ParsableCommand {
         loads, transactions exported and imported, import failures, corruption reports.
 
         Verbosity:
-          -q     summary only
-          (none) notable events: store loads and switches, failures, corruption, one line per import/export
-          -v     every recognised event, with the objects each export or import changed (+ * -)
-          -vv    also routine messages, and the full text of unhandled records
+          -q     the summary only
+          (none) loads, switches, failures, corruption, a line per import/export
+          -v     every recognised event; objects exported and imported (+ * -)
+          -vv    also routine messages and the full text of unhandled records
           -vvv   also each raw record before its interpretation
 
         Exit status: 0 nothing of error severity was found; 1 something was (a failed store \
