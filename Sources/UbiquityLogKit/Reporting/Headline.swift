@@ -36,8 +36,9 @@ public enum Headline {
             return "Import failed for log \(log ?? "?")" + (error.map { ": \($0.oneLine)" } ?? "")
         case .baselineRollResponseFailed(let error):
             return "Baseline roll failed" + (error.map { ": \($0.domain), \($0.code)" } ?? "")
-        case .unhandled:
-            return "[unhandled] " + messageLine(record) + (record.hasMoreLines ? " [...]" : "")
+        case .unhandled(let limitHit):
+            let label = limitHit ? "[unhandled: a rule hit the match limit] " : "[unhandled] "
+            return label + messageLine(record) + (record.hasMoreLines ? " [...]" : "")
         case .app:
             return "[app] " + firstLine(record) + (record.hasMoreLines ? " [...]" : "")
         case .cloudCorruptionDetected, .message:

@@ -1,0 +1,139 @@
+// Logs are untrusted input. Whatever comes in, the binary keeps going, accounts for every
+// line, keeps its memory bounded and prints nothing that can drive a terminal.
+import Foundation
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite(.serialized) struct HostileInputTests {
+    /// A scratch file holding `bytes`, removed at the end of the test.
+    private func file(_ name: String, _ bytes: Data) throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parselogs-hostile-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent(name)
+        try bytes.write(to: url)
+        return url.path
+    }
+
+    /// The largest resident size of any child this test process has waited for, in KiB.
+    private var childrenPeakKiB: Int {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
+        return usage.ru_maxrss
+    }
+
+    private func summaryLines(_ result: RunResult) -> String {
+        result.stdout.split(separator: "\n").drop { !$0.hasPrefix("Summary") }.joined(separator: "\n")
+    }
+
+    @Test func randomBytes() throws {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = Data((0..<2_000_000).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        let path = try file("random.bin", bytes)
+        let result = try Binary.run(["-vv", path])
+        #expect(result.status == 0 || result.status == 1)
+        #expect(result.stderr == "")
+        let lines = bytes.filter { $0 == 0x0A }.count + (bytes.last == 0x0A ? 0 : 1)
+        #expect(summaryLines(result).contains("read             \(lines) lines"))
+        #expect(!result.stdout.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\t" || $0.value == 0x7F || (0x80...0x9F).contains($0.value) },
+                "no control character reaches the output")
+    }
+
+    @Test func nulBytesAndBrokenUTF8AreShownEscaped() throws {
+        var bytes = Data("2014-03-02 09:14:05.001 Journal[412:60b] nul\u{0}here\n".utf8)
+        bytes.append(contentsOf: Array("2014-03-02 09:14:05.002 Journal[412:60b] overlong ".utf8) + [0xC0, 0xAF] + Array(" surrogate ".utf8) + [0xED, 0xA0, 0x80] + Array(" cut ".utf8) + [0xE2, 0x82, 0x0A])
+        bytes.append(contentsOf: Array("CoreData: Ubiquity:  ".utf8) + [0x00, 0xFF, 0x0A])
+        let result = try Binary.run(["-vv"], stdin: bytes)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("nul\\x00here"))
+        #expect(result.stdout.contains("overlong \\xC0\\xAF surrogate \\xED\\xA0\\x80 cut \\xE2\\x82"))
+        #expect(result.stdout.contains("[unhandled] \\x00\\xFF"))
+        let json = try Binary.run(["--format", "jsonl"], stdin: bytes)
+        for line in json.stdout.split(separator: "\n") {
+            #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "\(line)")
+        }
+    }
+
+    @Test func aFiftyMegabyteLineIsCutAndMemoryStaysBounded() throws {
+        var bytes = Data("2014-03-02 09:14:05.001 Journal[412:60b] CoreData: Ubiquity:  ".utf8)
+        bytes.append(Data(repeating: UInt8(ascii: "x"), count: 50 << 20))
+        bytes.append(Data("\nUbiquityStoreManager: Will load cloud store.\n".utf8))
+        let path = try file("long-line.log", bytes)
+        let result = try Binary.run(["-q", path])
+        #expect(result.status == 0)
+        #expect(summaryLines(result).contains("read             2 lines, 2 records from 1 input (1 truncated)"))
+        #expect(summaryLines(result).contains("store loads      1 attempted"))
+        #expect(childrenPeakKiB < 150 * 1024, "peak \(childrenPeakKiB) KiB")
+    }
+
+    @Test func twoHundredThousandContinuationLinesAreCappedAndCounted() throws {
+        var text = "2014-03-02 09:14:05.001 Journal[412:60b] CoreData: Ubiquity:  Changes applied for transaction log content, managed object context changes: \n"
+        text += String(repeating: "    title = x;\n", count: 200_000)
+        text += "UbiquityStoreManager: Successfully loaded cloud store.\n"
+        let path = try file("long-record.log", Data(text.utf8))
+        let result = try Binary.run(["--format", "jsonl", path])
+        #expect(result.status == 0)
+        let records = result.stdout.split(separator: "\n")
+        #expect(records.first?.contains(#""lines":200001"#) == true)
+        #expect(records.first?.contains(#""truncated":true"#) == true)
+        #expect(records.last?.contains(#""lines":200002"#) == true)
+        #expect(childrenPeakKiB < 150 * 1024, "peak \(childrenPeakKiB) KiB")
+    }
+
+    @Test func crOnlyLineEndsAreOneLineShownEscaped() throws {
+        // Lines end at LF (as for `wc -l`); a lone CR is part of the line and is shown escaped.
+        let result = try Binary.run(["-v"], stdin: Data("first\rsecond\rthird".utf8))
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("[app] first\\x0Dsecond\\x0Dthird"))
+        #expect(summaryLines(result).contains("read             1 lines, 1 records"))
+    }
+
+    @Test func anInputThatEndsMidRecordKeepsWhatItHas() throws {
+        let cut = "2014-03-02 09:14:31.518 Journal[412:3d07] -[_PFUbiquityRecordsExporter createDictionaryForObjectsInSaveNotification:forTransactionOfType:withExportContext:andSaveSnapshot:](293): CoreData: Ubiquity:  <_PFUbiquityRecordsExporter: 0x15d6a0f0>\n exporting inserted objects: {(\n    <Entry: 0x15e4c9d0> (entity: Entry; id: 0x15e4a1b0 <x-coredata://8F3A/Entry/p12> ; data: {\n    title = Wa"
+        let result = try Binary.run(["-v"], stdin: Data(cut.utf8))
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("+ Entry/p12: title = Wa"))
+        #expect(summaryLines(result).contains("read             4 lines, 1 records"))
+    }
+
+    @Test func aReadErrorPartWayIsStatus2WithInputAndLine() throws {
+        // Reading /proc/self/mem from its start fails with EIO: a real read(2) error.
+        let result = try Binary.run(["/proc/self/mem", "fixtures/logshow.log"])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("parselogs: /proc/self/mem: line 1: "))
+        #expect(result.stdout.contains("Loaded the cloud store"), "the next input is still read")
+    }
+
+    @Test(.enabled(if: getuid() != 0, "root reads files whatever their permissions"))
+    func anUnreadableFileIsStatus2() throws {
+        let path = try file("secret.log", Data("x\n".utf8))
+        chmod(path, 0)
+        let result = try Binary.run([path, "fixtures/logshow.log"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("\(path): permission denied"))
+    }
+
+    @Test func anInputThatStopsArrivingCostsNoCPU() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binary.path)
+        process.arguments = ["-q"]
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        input.fileHandleForWriting.write(Data("2014-03-02 09:14:05.121 Journal[412:60b] UbiquityStoreManager: Will load\n".utf8))
+        Thread.sleep(forTimeInterval: 3)
+        // utime and stime (fields 14 and 15 of /proc/PID/stat) in clock ticks.
+        let stat = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)) ?? ""
+        let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
+        let ticks = fields.count > 12 ? (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0) : -1
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(ticks >= 0, "could not read /proc stat")
+        #expect(ticks < Int(sysconf(Int32(_SC_CLK_TCK))) / 2, "\(ticks) ticks of CPU in 3 idle seconds")
+        #expect(process.terminationStatus == 0)
+    }
+}

@@ -1,0 +1,124 @@
+// Properties that hold for any input, checked on seeded random logs: every line is counted
+// once, records tile the input, nothing traps, and the output depends only on the input.
+import Testing
+import TestSupport
+@testable import UbiquityLogKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// SplitMix64: small, seedable, the same sequence on every machine.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Random logs: real sample records and fixture lines, cut, spliced, mixed with random bytes.
+enum RandomLog {
+    static let pieces: [[UInt8]] = {
+        var pieces = Catalog.standardRules.flatMap(\.samples).map { Array($0.utf8) }
+        pieces += ["", "\r", "\t\tlocalPeerID: x", "})", "CoreData: Ubiquity:", "2014-03-02 09:14:07.318 J[1:2] ",
+                   "Mar  2 09:14:07 pad J[1] <Notice>: ", "UbiquityStoreManager: Will load cloud store."].map { Array($0.utf8) }
+        return pieces
+    }()
+
+    static func make(_ generator: inout SeededGenerator) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for _ in 0..<Int.random(in: 0...40, using: &generator) {
+            switch Int.random(in: 0..<10, using: &generator) {
+            case 0..<6:
+                var piece = pieces.randomElement(using: &generator) ?? []
+                if Bool.random(using: &generator), !piece.isEmpty {
+                    piece = Array(piece.prefix(Int.random(in: 0...piece.count, using: &generator)))
+                }
+                bytes += piece
+            case 6..<8:
+                bytes += (0..<Int.random(in: 0...30, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            default:
+                bytes += [0x0A, 0x0D, 0x00, 0xFF, 0xC0].randomElement(using: &generator).map { [$0] } ?? []
+            }
+            if Int.random(in: 0..<3, using: &generator) > 0 { bytes.append(0x0A) }
+        }
+        return bytes
+    }
+}
+
+/// Collects the spans of the records a run reports.
+final class SpanCollector: Reporter {
+    var spans: [(first: Int, count: Int, kind: String)] = []
+    func report(_ item: ClassifiedRecord) { spans.append((item.record.firstLine, item.record.lineCount, item.event.kind.id)) }
+    func finish(_ summary: RunSummary) {}
+}
+
+@Suite struct PropertyTests {
+    static let seeds: [UInt64] = Array(1...300)
+
+    private func run(_ bytes: [UInt8], chunkSize: Int, output: Int32? = nil) throws -> (RunSummary, [(first: Int, count: Int, kind: String)]) {
+        var limits = LogRun.Limits()
+        limits.lines = LineReader.Limits(chunkSize: chunkSize, maxLineLength: 200)
+        limits.records = RecordAssembler.Limits(maxLines: 9, maxBytes: 600)
+        let collector = SpanCollector()
+        var reporters: [Reporter] = [collector]
+        if let output {
+            reporters.append(TextReporter(output: OutputWriter(descriptor: output), options: TextOptions(verbosity: 3, color: true)))
+            reporters.append(JSONLinesReporter(output: OutputWriter(descriptor: output)))
+        }
+        let logRun = LogRun(catalog: try Catalog.standard(), reporters: reporters, limits: limits)
+        var source = MemorySource(bytes, chunkSize: chunkSize)
+        try logRun.process(&source, name: "random.log")
+        return (logRun.finish(), collector.spans)
+    }
+
+    @Test(arguments: seeds)
+    func linesAreCountedOnceAndRecordsTileTheInput(seed: UInt64) throws {
+        var generator = SeededGenerator(state: seed)
+        let bytes = RandomLog.make(&generator)
+        let chunkSize = Int.random(in: 1...64, using: &generator)
+        let (summary, spans) = try run(bytes, chunkSize: chunkSize)
+
+        let newlines = bytes.filter { $0 == 0x0A }.count
+        #expect(summary.lines == newlines + (bytes.isEmpty || bytes.last == 0x0A ? 0 : 1))
+        #expect(summary.records == spans.count)
+        var next = 1
+        for span in spans {
+            #expect(span.first == next, "seed \(seed)")
+            #expect(span.count >= 1)
+            next += span.count
+        }
+        #expect(next - 1 == summary.lines, "seed \(seed)")
+        // The same input read in other chunk sizes gives the same records and events.
+        let (_, again) = try run(bytes, chunkSize: 4096)
+        #expect(again.map(\.kind) == spans.map(\.kind), "seed \(seed)")
+        #expect(again.map(\.first) == spans.map(\.first), "seed \(seed)")
+    }
+
+    @Test(arguments: seeds.prefix(40))
+    func outputIsTheSameEveryTime(seed: UInt64) throws {
+        var generator = SeededGenerator(state: seed)
+        let bytes = RandomLog.make(&generator)
+        func render() throws -> [UInt8] {
+            let file = tmpfile()
+            defer { fclose(file) }
+            let descriptor = fileno(file)
+            _ = try run(bytes, chunkSize: 7, output: descriptor)
+            var output: [UInt8] = []
+            lseek(descriptor, 0, SEEK_SET)
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let count = read(descriptor, &buffer, buffer.count)
+                if count <= 0 { break }
+                output += buffer[0..<count]
+            }
+            return output
+        }
+        let first = try render()
+        #expect(!first.isEmpty)
+        #expect(try render() == first, "seed \(seed)")
+    }
+}
