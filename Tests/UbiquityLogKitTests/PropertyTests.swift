@@ -1,5 +1,6 @@
 // Properties that hold for any input, checked on seeded random logs: every line is counted
 // once, records tile the input, nothing traps, and the output depends only on the input.
+import Foundation
 import Testing
 import TestSupport
 @testable import UbiquityLogKit
@@ -120,5 +121,25 @@ final class SpanCollector: Reporter {
         let first = try render()
         #expect(!first.isEmpty)
         #expect(try render() == first, "seed \(seed)")
+    }
+
+    /// Hostile inputs kept in fixtures/fuzz/ (and any crash the fuzzer finds, once added).
+    static let fuzzFixtures: [String] = {
+        let folder = Binary.packageRoot.appendingPathComponent("fixtures/fuzz").path
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+    }()
+
+    @Test func fuzzFixturesExist() { #expect(Self.fuzzFixtures.count >= 5) }
+
+    @Test(arguments: fuzzFixtures)
+    func fuzzFixturesKeepTheInvariants(name: String) throws {
+        let path = Binary.packageRoot.appendingPathComponent("fixtures/fuzz/\(name)").path
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        for chunkSize in [1, 2, 3, 5, 8, 4096] {
+            let (summary, spans) = try run(bytes, chunkSize: chunkSize)
+            let newlines = bytes.filter { $0 == 0x0A }.count
+            #expect(summary.lines == newlines + (bytes.isEmpty || bytes.last == 0x0A ? 0 : 1), "\(name)")
+            #expect(spans.reduce(0) { $0 + $1.count } == summary.lines, "\(name)")
+        }
     }
 }
