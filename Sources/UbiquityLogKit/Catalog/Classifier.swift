@@ -84,39 +84,51 @@ public final class Classifier {
     public func classify(_ record: Record) -> Classification {
         switch record.marker {
         case .ubiquity?:
-            return match(record, on: .ubiquity) ?? Classification(event: .unhandled(limitHit: lastMatchHitLimit))
+            return match(record, on: .ubiquity).classification { .unhandled(limitHit: $0) }
         case .coreDataError?:
-            return match(record, on: .coreDataError)
-                ?? Classification(event: .message(.coreDataError, [Field("message", .string(record.firstBodyText))]))
+            return match(record, on: .coreDataError).classification { _ in
+                .message(.coreDataError, [Field("message", .string(record.firstBodyText))])
+            }
         case .storeManager?:
-            return match(record, on: .storeManager) ?? Classification(event: .unhandled(limitHit: lastMatchHitLimit))
+            return match(record, on: .storeManager).classification { .unhandled(limitHit: $0) }
         case nil:
-            return match(record, on: .storeManager) ?? Classification(event: .app)
+            return match(record, on: .storeManager).classification { _ in .app }
         }
     }
 
-    private var lastMatchHitLimit = false
+    private enum Outcome {
+        case matched(Classification)
+        /// No rule matched; `limitHit` when one gave up at the match limit.
+        case none(limitHit: Bool)
 
-    private func match(_ record: Record, on channel: Channel) -> Classification? {
-        lastMatchHitLimit = false
-        guard let (compiled, matcher) = matchers[channel] else { return nil }
+        func classification(otherwise fallback: (Bool) -> Event) -> Classification {
+            switch self {
+            case .matched(let classification): classification
+            case .none(let limitHit): Classification(event: fallback(limitHit))
+            }
+        }
+    }
+
+    private func match(_ record: Record, on channel: Channel) -> Outcome {
+        guard let (compiled, matcher) = matchers[channel] else { return .none(limitHit: false) }
         let bodyStart = min(record.bodyStart, record.text.count)
-        return record.text.withUnsafeBytes { whole -> Classification? in
+        return record.text.withUnsafeBytes { whole -> Outcome in
             let body = UnsafeRawBufferPointer(rebasing: whole[bodyStart...])
             let index: Int
             do throws(PCRE2Error) {
-                guard try matcher.matches(body), let mark = matcher.numericMark, mark < compiled.rules.count else { return nil }
+                guard try matcher.matches(body), let mark = matcher.numericMark, mark < compiled.rules.count else {
+                    return .none(limitHit: false)
+                }
                 index = mark
             } catch {
                 if error.isResourceLimit { limitHits += 1 }
-                lastMatchHitLimit = true
-                return nil
+                return .none(limitHit: true)
             }
             let rule = compiled.rules[index]
             let found = RuleMatch(record: record, subject: body, matcher: matcher,
                                   groupBase: compiled.groupBases[index], groupNumbers: compiled.groupNumbers[index])
             let start = matcher.range(ofGroup: 0).map { bodyStart + $0.lowerBound }
-            return Classification(event: rule.build(found), rule: rule, matchStart: start)
+            return .matched(Classification(event: rule.build(found), rule: rule, matchStart: start))
         }
     }
 }
