@@ -102,6 +102,11 @@ import TestSupport
         let result = try Binary.run(["-v"], stdin: hostile)
         #expect(!result.stdout.contains("\u{1B}"))
         #expect(result.stdout.contains("evil \\x1B]0;pwned\\x07 title"))
+        // With colour on, the only escape sequences are parselogs' own colour codes.
+        let coloured = try Binary.run(["-v", "--color", "always"], stdin: hostile)
+        #expect(coloured.stdout.contains("evil \\x1B]0;pwned\\x07 title"))
+        #expect(!coloured.stdout.contains("\u{1B}]"))
+        #expect(!coloured.stdout.contains("\u{07}"))
     }
 
     @Test func invalidUTF8IsShownEscapedNotLost() throws {
