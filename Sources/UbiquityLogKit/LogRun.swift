@@ -19,6 +19,8 @@ public final class LogRun {
     private var builder = SummaryBuilder()
     /// Set when reading should stop early (the output's reader went away).
     public var shouldStop: () -> Bool = { false }
+    /// Which records the reporters see (all when nil); the summary counts every record.
+    public var filter: DisplayFilter?
 
     public init(catalog: Catalog, reporters: [Reporter], limits: Limits = Limits()) {
         self.classifier = Classifier(catalog: catalog)
@@ -45,7 +47,7 @@ public final class LogRun {
             try reader.readLines(from: &source, idle: idle) { line in
                 if let record = assembler.append(line) {
                     handle(record)
-                    if shouldStop() { throw Stopped() }
+                    if shouldStop() || Interruption.requested { throw Stopped() }
                 }
             }
         } catch is Stopped {
@@ -73,6 +75,7 @@ public final class LogRun {
     private func handle(_ record: Record) {
         let item = ClassifiedRecord(record: record, classification: classifier.classify(record))
         builder.add(record, item.event, message: Headline.of(item))
+        if let filter, !filter.shows(item) { return }
         for reporter in reporters { reporter.report(item) }
     }
 

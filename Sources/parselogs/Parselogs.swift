@@ -8,7 +8,7 @@ import Darwin
 #endif
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, jsonl
+    case text, jsonl, json, markdown, github, junit
 }
 
 enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
@@ -20,6 +20,41 @@ enum Status {
     static let clean: Int32 = 0
     static let findings: Int32 = 1
     static let trouble: Int32 = 2
+    /// Ctrl-C, after the summary of what was read (128 + SIGINT, as shells report it).
+    static let interrupted: Int32 = 130
+}
+
+struct OutputOptions: ParsableArguments {
+    @Flag(name: .short, help: "Show more: -v every event, -vv routine messages, -vvv raw records.")
+    var verbose: Int
+
+    @Flag(name: .shortAndLong, help: "Print the summary only.")
+    var quiet = false
+
+    @Flag(name: .customShort("U"), help: "Do not warn about unhandled ubiquity records.")
+    var hideUnhandled = false
+
+    @Option(help: ArgumentHelp(
+        "Output format: text (timeline and summary), jsonl (a JSON object per record, then the summary), json (the summary object), markdown (the summary), github (Actions annotations), junit (JUnit XML).",
+        valueName: "format"))
+    var format: OutputFormat = .text
+
+    @Option(help: "Colour the text output: auto, always or never.")
+    var color: ColorChoice = .auto
+
+    @Flag(help: "Flush the output after every line, also when it is not a terminal.")
+    var lineBuffered = false
+}
+
+struct FilterOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Show only events of these kinds (comma-separated ids).", valueName: "kinds"))
+    var kind: String?
+
+    @Option(help: ArgumentHelp("Show only events of these categories (comma-separated).", valueName: "categories"))
+    var category: String?
+
+    @Option(help: ArgumentHelp("Show only records whose text matches this PCRE2 pattern.", valueName: "pattern"))
+    var grep: String?
 }
 
 struct Parselogs: ParsableCommand {
@@ -39,9 +74,10 @@ struct Parselogs: ParsableCommand {
           -vv    also routine messages and the full text of unhandled records
           -vvv   also each raw record before its interpretation
 
-        Exit status: 0 nothing of error severity was found; 1 something was (a failed store \
-        load, an import failure, a corruption report); 2 a usage error or an unreadable input \
-        (the other inputs are still read).
+        Exit status: 0 nothing matched --fail-on (default: nothing of error severity, such \
+        as a failed store load, an import failure or a corruption report); 1 something did; \
+        2 a usage error or an unreadable input (the other inputs are still read); 130 \
+        interrupted (after the summary so far).
 
         Colour: on when standard output is a terminal and NO_COLOR is not set; --color always \
         or never overrides both.
@@ -51,6 +87,7 @@ struct Parselogs: ParsableCommand {
           parselogs -v iphone.log ipad.log
           idevicesyslog | parselogs -U
           parselogs --format jsonl device.log | jq 'select(.severity == "error")'
+          parselogs --fail-on corruption,import-failed --format github device.log
         """,
         version: "0.1.0"
     )
@@ -58,55 +95,59 @@ struct Parselogs: ParsableCommand {
     @Argument(help: ArgumentHelp("Log files to read; - (or nothing) reads standard input.", valueName: "file"))
     var inputs: [String] = []
 
-    @Flag(name: .short, help: "Show more: -v every event, -vv routine messages, -vvv raw records.")
-    var verbose: Int
+    @OptionGroup(title: "Output")
+    var output: OutputOptions
 
-    @Flag(name: .shortAndLong, help: "Print the summary only.")
-    var quiet = false
+    @OptionGroup(title: "Filters (what is shown; the summary and exit status count everything)")
+    var filters: FilterOptions
 
-    @Flag(name: .customShort("U"), help: "Do not warn about unhandled ubiquity records.")
-    var hideUnhandled = false
-
-    @Option(help: "Output format: text (timeline and summary) or jsonl (one JSON object per record, then a summary object).")
-    var format: OutputFormat = .text
-
-    @Option(help: "Colour the text output: auto, always or never.")
-    var color: ColorChoice = .auto
+    @Option(name: .customLong("fail-on"), help: ArgumentHelp(
+        "Exit with 1 when an event matches: severities (error, warning, info, debug: that severity or higher), categories, kind ids, or none. Comma-separated.",
+        valueName: "list"))
+    var failOn = "error"
 
     func validate() throws {
-        if quiet && verbose > 0 { throw ValidationError("-q and -v contradict each other; use one.") }
+        if output.quiet && output.verbose > 0 { throw ValidationError("-q and -v contradict each other; use one.") }
+        if let catalog = try? Catalog.standard() {
+            do { _ = try FailOn(parsing: failOn, catalog: catalog) } catch { throw ValidationError("--fail-on: \(error)") }
+            let kindIDs = Set(catalog.kinds.map(\.id))
+            for kind in list(filters.kind) where !kindIDs.contains(kind) {
+                throw ValidationError("--kind: '\(kind)' is not an event kind (see the README for the list)")
+            }
+        }
+        for category in list(filters.category) where Category(rawValue: category) == nil {
+            throw ValidationError("--category: '\(category)' is not one of \(Category.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        if let pattern = filters.grep {
+            do { _ = try DisplayFilter(grep: pattern) } catch { throw ValidationError("--grep: \(error)") }
+        }
     }
 
     func run() throws {
         signal(SIGPIPE, SIG_IGN)  // a closed pipe becomes EPIPE on write, which ends the run quietly
+        Interruption.install()
         let catalog: Catalog
+        let failure: FailOn
         do {
             catalog = try Catalog.standard()
+            failure = try FailOn(parsing: failOn, catalog: catalog)
         } catch {
             printError("parselogs: internal error: \(error)")
             throw ExitCode(Status.trouble)
         }
 
         let isTerminal = OutputWriter.isTerminal(1)
-        let out = OutputWriter(descriptor: 1, lineBuffered: isTerminal)
-        let reporter: Reporter
-        switch format {
-        case .text:
-            let options = TextOptions(verbosity: quiet ? -1 : min(verbose, 3), showUnhandled: !hideUnhandled,
-                                      color: useColor(isTerminal: isTerminal), showInputNames: inputs.count > 1)
-            reporter = TextReporter(output: out, options: options)
-        case .jsonl:
-            reporter = JSONLinesReporter(output: out)
-        }
-        let run = LogRun(catalog: catalog, reporters: [reporter])
+        let out = OutputWriter(descriptor: 1, lineBuffered: isTerminal || output.lineBuffered)
+        let run = LogRun(catalog: catalog, reporters: [reporter(out, isTerminal: isTerminal)])
         run.shouldStop = { out.isClosed }
+        run.filter = try displayFilter()
 
         let names = inputs.isEmpty ? ["-"] : inputs
         if names.contains("-"), isatty(0) == 1 {
             printError("parselogs: reading standard input (end with Ctrl-D; --help for usage)")
         }
         var troubled = false
-        for name in names where !out.isClosed {
+        for name in names where !out.isClosed && !Interruption.requested {
             do {
                 if name == "-" {
                     var source = FileDescriptorSource.standardInput()
@@ -129,12 +170,46 @@ struct Parselogs: ParsableCommand {
         }
         let summary = run.finish()
         if out.isClosed { return }  // the reader went away (| head): nothing more to say
+        if Interruption.requested { throw ExitCode(Status.interrupted) }
         if troubled { throw ExitCode(Status.trouble) }
-        if summary.errors > 0 { throw ExitCode(Status.findings) }
+        if failure.matchCount(in: summary, catalog: catalog) > 0 { throw ExitCode(Status.findings) }
+    }
+
+    private func reporter(_ out: OutputWriter, isTerminal: Bool) -> Reporter {
+        let text = TextOptions(verbosity: output.quiet ? -1 : min(output.verbose, 3), showUnhandled: !output.hideUnhandled,
+                               color: useColor(isTerminal: isTerminal), showInputNames: inputs.count > 1)
+        switch output.format {
+        case .text: return TextReporter(output: out, options: text)
+        case .jsonl: return JSONLinesReporter(output: out)
+        case .json: return JSONSummaryReporter(output: out)
+        case .markdown: return MarkdownReporter(output: out)
+        case .junit: return JUnitReporter(output: out)
+        case .github:
+            var plain = text
+            plain.color = false
+            let seed = UInt64(UInt32(truncatingIfNeeded: getpid())) << 32 ^ UInt64(UInt(bitPattern: time(nil)))
+            let summaryPath = getenv("GITHUB_STEP_SUMMARY").map { String(cString: $0) }
+            return GitHubReporter(output: out, options: plain, stopToken: GitHubEscaping.stopToken(seed: seed), stepSummaryPath: summaryPath)
+        }
+    }
+
+    private func displayFilter() throws -> DisplayFilter? {
+        guard filters.kind != nil || filters.category != nil || filters.grep != nil else { return nil }
+        do {
+            return try DisplayFilter(kinds: filters.kind.map { Set(list($0)) },
+                                     categories: filters.category.map { Set(list($0).compactMap(Category.init(rawValue:))) },
+                                     grep: filters.grep)
+        } catch {
+            throw ValidationError("--grep: \(error)")
+        }
+    }
+
+    private func list(_ text: String?) -> [String] {
+        text.map { $0.split(separator: ",").map { String($0).replacing(" ", with: "") } } ?? []
     }
 
     private func useColor(isTerminal: Bool) -> Bool {
-        switch color {
+        switch output.color {
         case .always: return true
         case .never: return false
         case .auto:

@@ -14,7 +14,9 @@ import UbiquityLogKit
     }
 
     @Test func everyFlagIsInTheReadme() {
-        for flag in ["`-q`", "`-v`", "`-U`", "`--format text\\|jsonl`", "`--color auto\\|always\\|never`", "`-vv`", "`-vvv`"] {
+        for flag in ["`-q`", "`-v`", "`-U`", "`--format FORMAT`", "`--color auto\\|always\\|never`", "`-vv`", "`-vvv`",
+                     "`--line-buffered`", "`--fail-on LIST`", "`--kind LIST`", "`--category LIST`", "`--grep PATTERN`",
+                     "`markdown`", "`github`", "`junit`", "`json`", "| 130 |"] {
             #expect(readme.contains(flag), "\(flag)")
         }
     }

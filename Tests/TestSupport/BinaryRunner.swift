@@ -62,3 +62,49 @@ public enum Binary {
                          status: process.terminationStatus)
     }
 }
+
+extension Binary {
+    /// Runs the binary on `arguments` followed by `-` (a pipe it is given and kept waiting on),
+    /// waits until its output shows `marker` (all the named inputs are read), then reads its
+    /// peak resident size from /proc while it is still alive, and ends it by closing the pipe.
+    /// (The rusage of a finished child is no good here: a process spawned from the test
+    /// runner starts out counting the runner's own resident size.)
+    public static func peakMemoryKiB(_ arguments: [String], until marker: String, timeout: Double = 60) throws -> (peakKiB: Int, stdout: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments + ["-"]
+        process.currentDirectoryURL = packageRoot
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let collected = OutputCollector()
+        output.fileHandleForReading.readabilityHandler = { collected.append($0.availableData) }
+        let deadline = Date().addingTimeInterval(timeout)
+        while !collected.text.contains(marker), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+        let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
+            .flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? -1
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        output.fileHandleForReading.readabilityHandler = nil
+        return (peak, collected.text)
+    }
+}
+
+/// Output gathered from another thread.
+public final class OutputCollector: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+    public init() {}
+    public func append(_ more: Data) {
+        lock.lock(); defer { lock.unlock() }
+        data.append(more)
+    }
+    public var text: String {
+        lock.lock(); defer { lock.unlock() }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -21,9 +21,10 @@ import Testing
     }
 
     @Test func markdownTextIsLiteral() {
-        #expect(MarkdownEscaping.text("**bold** <script>x</script> [a](b) | c\nd") ==
-                #"\*\*bold\*\* &lt;script&gt;x&lt;/script&gt; \[a\]\(b\) \| c d"#)
+        #expect(MarkdownEscaping.text("**bold** <script>x</script> [a](b) ![i](j) | c\nd ~~s~~ `c` a_b") ==
+                #"\*\*bold\*\* &lt;script&gt;x&lt;/script&gt; \[a\](b) \!\[i\](j) \| c d \~\~s\~\~ \`c\` a\_b"#)
         #expect(MarkdownEscaping.text("\u{1B}]0;t\u{07}") == #"\\x1B\]0;t\\x07"#)
+        #expect(MarkdownEscaping.text("NSCocoaErrorDomain 134302: (cause: X).") == "NSCocoaErrorDomain 134302: (cause: X).")
     }
 
     @Test func markdownCodeSpansFenceBackticks() {

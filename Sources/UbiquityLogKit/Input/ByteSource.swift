@@ -82,10 +82,14 @@ public struct FileDescriptorSource: ByteSource {
     }
 
     public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+        if Interruption.requested { return 0 }
         while true {
             let count = systemRead(descriptor, buffer.baseAddress, buffer.count)
             if count >= 0 { return count }
-            if errno == EINTR { continue }
+            if errno == EINTR {
+                if Interruption.requested { return 0 }  // Ctrl-C: end the input here
+                continue
+            }
             throw InputError(input: name, reason: FileDescriptorSource.explain(errno))
         }
     }
@@ -95,7 +99,7 @@ public struct FileDescriptorSource: ByteSource {
         var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         while true {
             let ready = poll(&request, 1, milliseconds)
-            if ready < 0, errno == EINTR { continue }
+            if ready < 0, errno == EINTR, !Interruption.requested { continue }
             return ready != 0  // an error is left for read(2) to report
         }
     }

@@ -48,8 +48,8 @@ public enum GitHubEscaping {
 }
 
 public enum MarkdownEscaping {
-    /// Text shown literally in Markdown (GitHub flavoured): punctuation that can start markup
-    /// is backslash-escaped, `<` and `>` become entities (no HTML), control characters are
+    /// Text shown literally inside a Markdown line (GitHub flavoured): punctuation that can
+    /// start inline markup is backslash-escaped, `<` and `>` become entities (no HTML), control characters are
     /// shown as `\xNN`, and line ends become spaces so a table cell stays one line.
     public static func text(_ text: String) -> String {
         var result = ""
@@ -58,7 +58,10 @@ public enum MarkdownEscaping {
             case "<": result += "&lt;"
             case ">": result += "&gt;"
             case "&": result += "&amp;"
-            case "\\", "`", "*", "_", "{", "}", "[", "]", "(", ")", "#", "+", "-", ".", "!", "|", "~", "=", ":":
+            // What can open emphasis, code, links, images, strikethrough or a table cell, and
+            // the escape character itself. Text never starts a line here, so block markers
+            // (`#`, `-`, `1.`) are inert.
+            case "\\", "`", "*", "_", "[", "]", "!", "|", "~":
                 result += "\\"
                 result.unicodeScalars.append(scalar)
             default:

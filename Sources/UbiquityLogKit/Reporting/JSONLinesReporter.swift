@@ -29,6 +29,25 @@ public final class JSONLinesReporter: Reporter {
     public func flush() { out.flush() }
 
     public func finish(_ summary: RunSummary) {
+        out.line(JSONSummary.text(summary))
+        out.flush()
+    }
+}
+
+/// `--format json`: the summary object alone.
+public final class JSONSummaryReporter: Reporter {
+    private let out: OutputWriter
+    public init(output: OutputWriter) { self.out = output }
+    public func report(_ item: ClassifiedRecord) {}
+    public func finish(_ summary: RunSummary) {
+        out.line(JSONSummary.text(summary))
+        out.flush()
+    }
+}
+
+/// The summary as one JSON object (the last line of `--format jsonl`, all of `--format json`).
+public enum JSONSummary {
+    public static func text(_ summary: RunSummary) -> String {
         var object = JSONObject()
         object.add("type", "summary")
         object.add("lines", summary.lines)
@@ -61,8 +80,7 @@ public final class JSONLinesReporter: Reporter {
             item.add("reason", failure.reason)
             return item.text
         }.joined(separator: ",") + "]")
-        out.line(object.text)
-        out.flush()
+        return object.text
     }
 }
 

@@ -164,29 +164,50 @@ struct Style {
     }
 }
 
-/// The summary in words, shared by the text output and anything that wants it as lines.
+/// The summary in words: rows of a label and what was counted, shared by the text and
+/// Markdown output.
 public enum SummaryText {
-    public static func lines(_ summary: RunSummary) -> [String] {
-        var lines: [String] = ["Summary"]
+    public struct Row: Sendable {
+        public var label: String
+        public var value: String
+        /// Findings listed under the row as evidence.
+        public var evidence: [Finding] = []
+    }
+
+    public static func rows(_ summary: RunSummary) -> [Row] {
+        var rows: [Row] = []
         let inputs = summary.inputs.count == 1 ? "1 input" : "\(summary.inputs.count) inputs"
-        lines.append("  read             \(summary.lines) lines, \(summary.records) records from \(inputs)"
-                     + (summary.truncatedRecords > 0 ? " (\(summary.truncatedRecords) truncated)" : ""))
+        rows.append(Row(label: "read", value: "\(summary.lines) lines, \(summary.records) records from \(inputs)"
+                        + (summary.truncatedRecords > 0 ? " (\(summary.truncatedRecords) truncated)" : "")))
         for failure in summary.unreadableInputs {
-            lines.append("  unreadable       \(failure.description)")
+            rows.append(Row(label: "unreadable", value: failure.description))
         }
         let loads = summary.storeLoads
-        lines.append("  store loads      \(loads.attempted) attempted, \(loads.totalSucceeded) succeeded\(byLocation(loads.succeeded)), \(loads.totalFailed) failed\(byLocation(loads.failed))")
-        lines.append("  transactions     \(summary.transactionsExported) exported, \(summary.transactionsImported) imported")
-        lines.append("  object changes   \(summary.objectChangesExported) exported, \(summary.objectChangesImported) imported")
-        lines.append("  import failures  \(summary.importFailureCount)")
-        lines += summary.importFailures.map(evidence)
-        lines.append("  corruption       \(summary.corruptionReportCount) report\(summary.corruptionReportCount == 1 ? "" : "s")")
-        lines += summary.corruptionReports.map(evidence)
+        rows.append(Row(label: "store loads", value: "\(loads.attempted) attempted, \(loads.totalSucceeded) succeeded\(byLocation(loads.succeeded)), \(loads.totalFailed) failed\(byLocation(loads.failed))"))
+        rows.append(Row(label: "transactions", value: "\(summary.transactionsExported) exported, \(summary.transactionsImported) imported"))
+        rows.append(Row(label: "object changes", value: "\(summary.objectChangesExported) exported, \(summary.objectChangesImported) imported"))
+        rows.append(Row(label: "import failures", value: "\(summary.importFailureCount)", evidence: summary.importFailures))
+        rows.append(Row(label: "corruption", value: "\(summary.corruptionReportCount) report\(summary.corruptionReportCount == 1 ? "" : "s")",
+                        evidence: summary.corruptionReports))
         let percent = (summary.unhandledPercent * 10).rounded() / 10
-        lines.append("  unhandled        \(summary.unhandled) record\(summary.unhandled == 1 ? "" : "s") (\(percent)% of \(summary.ubiquityRecords) ubiquity records)"
-                     + (summary.matchLimitHits > 0 ? ", \(summary.matchLimitHits) hit the match limit" : ""))
+        rows.append(Row(label: "unhandled", value: "\(summary.unhandled) record\(summary.unhandled == 1 ? "" : "s") (\(percent)% of \(summary.ubiquityRecords) ubiquity records)"
+                        + (summary.matchLimitHits > 0 ? ", \(summary.matchLimitHits) hit the match limit" : "")))
+        return rows
+    }
+
+    /// `errors: 3 errors, 1 warning` or `ok: 0 errors, 2 warnings`.
+    public static func result(_ summary: RunSummary) -> String {
         let verdict = summary.errors > 0 ? "errors" : "ok"
-        lines.append("Result: \(verdict): \(summary.errors) error\(summary.errors == 1 ? "" : "s"), \(summary.warnings) warning\(summary.warnings == 1 ? "" : "s")")
+        return "\(verdict): \(summary.errors) error\(summary.errors == 1 ? "" : "s"), \(summary.warnings) warning\(summary.warnings == 1 ? "" : "s")"
+    }
+
+    public static func lines(_ summary: RunSummary) -> [String] {
+        var lines = ["Summary"]
+        for row in rows(summary) {
+            lines.append("  " + row.label + String(repeating: " ", count: max(1, 17 - row.label.count)) + row.value)
+            lines += row.evidence.map { "    \($0.input):\($0.line)  \($0.kind.id)  \($0.message)" }
+        }
+        lines.append("Result: " + result(summary))
         return lines
     }
 
@@ -196,9 +217,5 @@ public enum SummaryText {
             return "\(location == .unknown ? "other" : location.rawValue) \(count)"
         }
         return parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")"
-    }
-
-    private static func evidence(_ finding: Finding) -> String {
-        "    \(finding.input):\(finding.line)  \(finding.kind.id)  \(finding.message)"
     }
 }

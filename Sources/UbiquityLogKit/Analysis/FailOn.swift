@@ -1,0 +1,75 @@
+// When a run counts as failed (exit status 1): `--fail-on LIST` names severities, categories
+// and kinds; the run fails when any event matches one of them.
+
+public struct FailOn: Sendable, Equatable {
+    public enum Term: Sendable, Equatable {
+        /// Events of this severity or a higher one.
+        case severity(Severity)
+        case category(Category)
+        case kind(String)
+    }
+
+    public let terms: [Term]
+
+    /// The default: fail on anything of error severity.
+    public static let errors = FailOn(terms: [.severity(.error)])
+    public static let never = FailOn(terms: [])
+
+    public init(terms: [Term]) { self.terms = terms }
+
+    /// Reads `error`, `corruption,import-failed`, `none`… Words are tried as a severity,
+    /// then a category, then a kind id of `catalog`.
+    public init(parsing list: String, catalog: Catalog) throws(FailOnError) {
+        var terms: [Term] = []
+        let kindIDs = Set(catalog.kinds.map(\.id))
+        for raw in list.split(separator: ",", omittingEmptySubsequences: false) {
+            let word = raw.trimmingCharacters(in: " ")
+            if word == "none" { continue }
+            if let severity = Severity(rawValue: word) {
+                terms.append(.severity(severity))
+            } else if let category = Category(rawValue: word) {
+                terms.append(.category(category))
+            } else if kindIDs.contains(word) {
+                terms.append(.kind(word))
+            } else {
+                throw FailOnError(word: word)
+            }
+        }
+        if list.split(separator: ",").contains(where: { $0.trimmingCharacters(in: " ") == "none" }), !terms.isEmpty {
+            throw FailOnError(word: "none", reason: "'none' cannot be combined with other values")
+        }
+        self.terms = terms
+    }
+
+    public func matches(_ kind: EventKind) -> Bool {
+        terms.contains { term in
+            switch term {
+            case .severity(let severity): kind.severity >= severity
+            case .category(let category): kind.category == category
+            case .kind(let id): kind.id == id
+            }
+        }
+    }
+
+    /// How many events of the run match.
+    public func matchCount(in summary: RunSummary, catalog: Catalog) -> Int {
+        guard !terms.isEmpty else { return 0 }
+        var count = 0
+        for kind in catalog.kinds where matches(kind) {
+            count += summary.countsByKind[kind.id] ?? 0
+        }
+        return count
+    }
+}
+
+public struct FailOnError: Error, CustomStringConvertible, Sendable {
+    public let word: String
+    public var reason: String?
+
+    public var description: String {
+        if let reason { return reason }
+        let severities = Severity.allCases.map(\.rawValue).joined(separator: ", ")
+        let categories = Category.allCases.map(\.rawValue).joined(separator: ", ")
+        return "'\(word)' is not a severity (\(severities)), a category (\(categories)), an event kind (see the README) or 'none'"
+    }
+}

@@ -1,0 +1,156 @@
+// Reporters for CI systems: a Markdown summary, GitHub Actions annotations, JUnit XML.
+// All are end-of-run reporters but GitHub's, which streams the text timeline (with workflow
+// commands switched off around it) and annotates the findings at the end.
+
+/// `--format markdown`: the summary as Markdown, as a CI job summary shows it.
+public final class MarkdownReporter: Reporter {
+    private let out: OutputWriter
+    public init(output: OutputWriter) { self.out = output }
+    public func report(_ item: ClassifiedRecord) {}
+    public func finish(_ summary: RunSummary) {
+        out.write(MarkdownSummary.text(summary))
+        out.flush()
+    }
+}
+
+public enum MarkdownSummary {
+    /// Findings listed at most; the count says how many more there were.
+    static let maxListed = 50
+
+    public static func text(_ summary: RunSummary) -> String {
+        var lines = ["## parselogs: \(MarkdownEscaping.text(SummaryText.result(summary)))", "", "| | |", "|---|---|"]
+        for row in SummaryText.rows(summary) {
+            lines.append("| \(MarkdownEscaping.text(row.label)) | \(MarkdownEscaping.text(row.value)) |")
+        }
+        if !summary.findings.isEmpty {
+            lines += ["", "### Findings", "", "| where | kind | what |", "|---|---|---|"]
+            for finding in summary.findings.prefix(maxListed) {
+                lines.append("| \(MarkdownEscaping.code("\(finding.input):\(finding.line)")) | \(MarkdownEscaping.code(finding.kind.id)) | \(MarkdownEscaping.text(finding.message)) |")
+            }
+            let more = summary.errors + summary.warnings - min(summary.findings.count, maxListed)
+            if more > 0 { lines += ["", "… and \(more) more."] }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// `--format github`: the text timeline with workflow commands stopped around it (log text
+/// can never issue a command), then an `::error` or `::warning` annotation per finding, and
+/// the Markdown summary appended to `$GITHUB_STEP_SUMMARY` when that is set.
+public final class GitHubReporter: Reporter {
+    private let out: OutputWriter
+    private let timeline: TextReporter
+    private let token: String
+    private let stepSummaryPath: String?
+    private var started = false
+
+    public init(output: OutputWriter, options: TextOptions, stopToken: String, stepSummaryPath: String?) {
+        self.out = output
+        self.timeline = TextReporter(output: output, options: options)
+        self.token = stopToken
+        self.stepSummaryPath = stepSummaryPath
+    }
+
+    private func start() {
+        guard !started else { return }
+        started = true
+        out.line("::stop-commands::\(token)")
+    }
+
+    public func beginInput(_ name: String) { start(); timeline.beginInput(name) }
+    public func report(_ item: ClassifiedRecord) { start(); timeline.report(item) }
+    public func flush() { timeline.flush() }
+
+    public func finish(_ summary: RunSummary) {
+        start()
+        timeline.finish(summary)
+        out.line("::\(token)::")
+        for finding in summary.findings {
+            let command = finding.kind.severity == .error ? "error" : "warning"
+            let properties = "file=\(GitHubEscaping.property(finding.input)),line=\(finding.line),title=\(GitHubEscaping.property("parselogs: \(finding.kind.id)"))"
+            out.line("::\(command) \(properties)::\(GitHubEscaping.message(finding.message))")
+        }
+        out.flush()
+        if let stepSummaryPath, !stepSummaryPath.isEmpty {
+            appendFile(stepSummaryPath, MarkdownSummary.text(summary))
+        }
+    }
+}
+
+/// `--format junit`: one test suite per input, one test case per finding (errors fail,
+/// warnings pass with their text), and a passing case for an input with no findings.
+public final class JUnitReporter: Reporter {
+    private let out: OutputWriter
+    public init(output: OutputWriter) { self.out = output }
+    public func report(_ item: ClassifiedRecord) {}
+
+    public func finish(_ summary: RunSummary) {
+        let byInput = Dictionary(grouping: summary.findings, by: \.input)
+        let failures = summary.findings.filter { $0.kind.severity == .error }.count
+        var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+        xml += #"<testsuites name="parselogs" tests="\#(max(summary.findings.count, summary.inputs.count))" failures="\#(failures)">"# + "\n"
+        for input in summary.inputs {
+            let findings = byInput[input] ?? []
+            let inputFailures = findings.filter { $0.kind.severity == .error }.count
+            xml += #"  <testsuite name="\#(XML.escape(input))" tests="\#(max(findings.count, 1))" failures="\#(inputFailures)">"# + "\n"
+            if findings.isEmpty {
+                xml += #"    <testcase classname="parselogs" name="no errors or warnings"/>"# + "\n"
+            }
+            for finding in findings {
+                let name = XML.escape("\(finding.kind.id) at line \(finding.line)")
+                let classname = XML.escape("parselogs.\(finding.kind.category.rawValue)")
+                let message = XML.escape(finding.message)
+                if finding.kind.severity == .error {
+                    xml += #"    <testcase classname="\#(classname)" name="\#(name)"><failure type="\#(finding.kind.id)" message="\#(message)">\#(XML.escape(finding.input)):\#(finding.line): \#(message)</failure></testcase>"# + "\n"
+                } else {
+                    xml += #"    <testcase classname="\#(classname)" name="\#(name)"><system-out>\#(XML.escape(finding.input)):\#(finding.line): \#(message)</system-out></testcase>"# + "\n"
+                }
+            }
+            xml += "  </testsuite>\n"
+        }
+        xml += "</testsuites>\n"
+        out.write(xml)
+        out.flush()
+    }
+}
+
+enum XML {
+    /// Text for an attribute or element: markup characters as entities; characters XML 1.0
+    /// cannot hold (most controls) as `\xNN` text.
+    static func escape(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&apos;"
+            case "\t", "\n", "\r": result += "&#\(scalar.value);"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
+                    result += ByteText.terminalSafe(String(scalar))
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Appends `text` to the file at `path` (creating it), as CI step summaries expect.
+func appendFile(_ path: String, _ text: String) {
+    let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { return }
+    let writer = OutputWriter(descriptor: descriptor)
+    writer.write(text)
+    writer.flush()
+    close(descriptor)
+}

@@ -1,0 +1,158 @@
+// --fail-on, the CI formats, the display filters, Ctrl-C and a reader that goes away.
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite struct CIFormatTests {
+    let example = "fixtures/example.log"
+    let ios6 = "fixtures/ios6-session.log"
+
+    @Test func failOnDecidesTheExitStatus() throws {
+        #expect(try Binary.run(["-q", "--fail-on", "none", example]).status == 0)
+        #expect(try Binary.run(["-q", "--fail-on", "error", example]).status == 1)
+        #expect(try Binary.run(["-q", ios6]).status == 0, "the default is error")
+        #expect(try Binary.run(["-q", "--fail-on", "warning", ios6]).status == 1, "a severity includes those above it")
+        #expect(try Binary.run(["-q", "--fail-on", "corruption,import-failed", example]).status == 1)
+        #expect(try Binary.run(["-q", "--fail-on", "corruption", ios6]).status == 0)
+        #expect(try Binary.run(["-q", "--fail-on", "baseline-roll-response-failed", ios6]).status == 1, "a kind id")
+        #expect(try Binary.run(["-q", "--fail-on", "store-load-started", ios6]).status == 0)
+        for bad in ["bogus", "none,error", ""] {
+            let result = try Binary.run(["-q", "--fail-on", bad, example])
+            #expect(result.status == 2, "\(bad)")
+            #expect(result.stderr.contains("--fail-on"), "\(bad)")
+        }
+    }
+
+    @Test func jsonIsTheSummaryObjectAlone() throws {
+        let result = try Binary.run(["--format", "json", example])
+        #expect(result.status == 1)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(object["type"] as? String == "summary")
+        #expect(object["importFailures"] as? Int == 1)
+        #expect(object["corruptionReports"] as? Int == 1)
+    }
+
+    @Test func markdownSummary() throws {
+        let result = try Binary.run(["--format", "markdown", example])
+        #expect(result.status == 1)
+        #expect(result.stdout.hasPrefix("## parselogs: errors: 3 errors, 1 warning\n"))
+        #expect(result.stdout.contains("| import failures | 1 |"))
+        #expect(result.stdout.contains("| `fixtures/example.log:85` | `import-failed` | Import failed for log 0C9B8A7F-6E5D-4C3B-2A19-F8E7D6C5B4A3.1.cdt: NSCocoaErrorDomain 134302: Could not read the transaction log |"))
+    }
+
+    @Test func githubAnnotationsWithCommandsStoppedAroundLogText() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parselogs-gh-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let stepSummary = folder.appendingPathComponent("summary.md").path
+        try Data("# earlier step\n".utf8).write(to: URL(fileURLWithPath: stepSummary))
+        // A log line that tries to issue a workflow command of its own.
+        let hostile = Data("2014-03-02 09:14:05.001 Journal[412:60b] ::error::injected\n".utf8)
+        let path = folder.appendingPathComponent("hostile.log").path
+        try hostile.write(to: URL(fileURLWithPath: path))
+
+        let result = try Binary.run(["-v", "--format", "github", "fixtures/logshow.log", path], environment: ["GITHUB_STEP_SUMMARY": stepSummary])
+        #expect(result.status == 1)
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let first = try #require(lines.first)
+        #expect(first.hasPrefix("::stop-commands::parselogs-"))
+        let token = String(first.dropFirst("::stop-commands::".count))
+        let resume = try #require(lines.firstIndex(of: "::\(token)::"))
+        let injected = try #require(lines.firstIndex { $0.contains("::error::injected") })
+        #expect(injected < resume, "log text is printed while commands are stopped")
+        let annotations = lines[(resume + 1)...].filter { !$0.isEmpty }
+        #expect(annotations == [
+            "::error file=fixtures/logshow.log,line=6,title=parselogs%3A import-failed::Import failed for log 0C9B8A7F-6E5D-4C3B-2A19-F8E7D6C5B4A3.1.cdt: NSCocoaErrorDomain 260: The file “0C9B8A7F-6E5D-4C3B-2A19-F8E7D6C5B4A3.1.cdt” couldn’t be opened because there is no such file.",
+            "::error file=fixtures/logshow.log,line=12,title=parselogs%3A import-failure-detected::Detected iCloud transaction log import failure.",
+        ])
+        let summary = try String(contentsOfFile: stepSummary, encoding: .utf8)
+        #expect(summary.hasPrefix("# earlier step\n## parselogs: errors: 2 errors, 0 warnings\n"), "appended, not replaced")
+    }
+
+    @Test func junitXML() throws {
+        let result = try Binary.run(["--format", "junit", example, ios6])
+        #expect(result.status == 1)
+        let document = try XMLDocument(data: Data(result.stdout.utf8))
+        let suites = try document.nodes(forXPath: "/testsuites/testsuite")
+        #expect(suites.count == 2)
+        #expect(try document.nodes(forXPath: "//testcase/failure").count == 3)
+        #expect(try document.nodes(forXPath: "/testsuites/@failures").first?.stringValue == "3")
+        let failure = try #require(try document.nodes(forXPath: "//testcase[@name='import-failed at line 85']/failure/@type").first)
+        #expect(failure.stringValue == "import-failed")
+    }
+
+    @Test func filtersChooseWhatIsShownNotWhatIsCounted() throws {
+        let byKind = try Binary.run(["-v", "--kind", "transaction-log-written,changes-imported", example])
+        let timeline = byKind.stdout.split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.isEmpty }
+        #expect(timeline.count == 5)  // two events, a gap rule, the import's two objects
+        #expect(timeline.contains { $0.contains("Wrote transaction 12") })
+        #expect(byKind.stdout.contains("import failures  1"), "the summary counts everything")
+        #expect(byKind.status == 1, "and so does the exit status")
+
+        let byCategory = try Binary.run(["--format", "jsonl", "--category", "corruption", example])
+        let records = byCategory.stdout.split(separator: "\n").dropLast()
+        #expect(records.count == 2)
+        #expect(records.allSatisfy { $0.contains(#""category":"corruption""#) })
+
+        let byPattern = try Binary.run(["--format", "jsonl", "--grep", #"Code=1343\d\d"#, example])
+        #expect(byPattern.stdout.split(separator: "\n").count == 2)  // one record and the summary
+
+        #expect(try Binary.run(["--kind", "no-such-kind", example]).status == 2)
+        #expect(try Binary.run(["--category", "weather", example]).status == 2)
+        let badPattern = try Binary.run(["--grep", "(unclosed", example])
+        #expect(badPattern.status == 2)
+        #expect(badPattern.stderr.contains("missing closing parenthesis"))
+    }
+
+    @Test func ctrlCPrintsTheSummarySoFar() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binary.path)
+        process.arguments = []
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        input.fileHandleForWriting.write(Data("2014-03-02 09:14:05.121 Journal[412:60b] UbiquityStoreManager: Will load cloud store.\n".utf8))
+        Thread.sleep(forTimeInterval: 1)
+        kill(process.processIdentifier, SIGINT)
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+        #expect(process.terminationStatus == 130)
+        #expect(text.contains("Loading the cloud store"))
+        #expect(text.contains("store loads      1 attempted"))
+    }
+
+    @Test func aReaderThatGoesAwayEndsTheRunQuietly() throws {
+        var log = Data()
+        let one = try Data(contentsOf: URL(fileURLWithPath: Binary.fixture("example.log")))
+        for _ in 0..<200 { log.append(one) }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parselogs-pipe-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("big.log").path
+        try log.write(to: URL(fileURLWithPath: path))
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binary.path)
+        process.arguments = ["-vvv", path]
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        _ = output.fileHandleForReading.readData(ofLength: 100)  // like `| head -c 100`
+        try output.fileHandleForReading.close()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(errors.fileHandleForReading.readDataToEndOfFile().isEmpty)
+    }
+}
