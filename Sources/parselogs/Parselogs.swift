@@ -180,7 +180,7 @@ struct Parselogs: ParsableCommand {
                                color: useColor(isTerminal: isTerminal), showInputNames: inputs.count > 1)
         switch output.format {
         case .text: return TextReporter(output: out, options: text)
-        case .jsonl: return JSONLinesReporter(output: out)
+        case .jsonl: return JSONLinesReporter(output: out, tool: "parselogs \(Parselogs.configuration.version)")
         case .json: return JSONSummaryReporter(output: out)
         case .markdown: return MarkdownReporter(output: out)
         case .junit: return JUnitReporter(output: out)

@@ -97,12 +97,12 @@ import Glibc
         #expect(byKind.status == 1, "and so does the exit status")
 
         let byCategory = try Binary.run(["--format", "jsonl", "--category", "corruption", example])
-        let records = byCategory.stdout.split(separator: "\n").dropLast()
+        let records = byCategory.stdout.split(separator: "\n").dropFirst().dropLast()  // begin, summary
         #expect(records.count == 2)
         #expect(records.allSatisfy { $0.contains(#""category":"corruption""#) })
 
         let byPattern = try Binary.run(["--format", "jsonl", "--grep", #"Code=1343\d\d"#, example])
-        #expect(byPattern.stdout.split(separator: "\n").count == 2)  // one record and the summary
+        #expect(byPattern.stdout.split(separator: "\n").count == 3)  // begin, one record, the summary
 
         #expect(try Binary.run(["--kind", "no-such-kind", example]).status == 2)
         #expect(try Binary.run(["--category", "weather", example]).status == 2)

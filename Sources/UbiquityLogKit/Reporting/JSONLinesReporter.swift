@@ -2,13 +2,33 @@
 // documented in the README; kind ids are the catalogue's stable ids.
 
 public final class JSONLinesReporter: Reporter {
-    private let out: OutputWriter
+    /// The schema id in the `begin` message; bumped when a change could break a consumer.
+    public static let schema = "parselogs-jsonl/1"
 
-    public init(output: OutputWriter) {
+    private let out: OutputWriter
+    private let tool: String
+    private var begun = false
+
+    /// `tool` names the program and version in the `begin` message.
+    public init(output: OutputWriter, tool: String = "parselogs") {
         self.out = output
+        self.tool = tool
     }
 
+    private func begin() {
+        guard !begun else { return }
+        begun = true
+        var object = JSONObject()
+        object.add("type", "begin")
+        object.add("schema", JSONLinesReporter.schema)
+        object.add("tool", tool)
+        out.line(object.text)
+    }
+
+    public func beginInput(_ name: String) { begin() }
+
     public func report(_ item: ClassifiedRecord) {
+        begin()
         let record = item.record
         let event = item.event
         var object = JSONObject()
@@ -23,12 +43,14 @@ public final class JSONLinesReporter: Reporter {
         object.add("message", Headline.matchedLine(item))
         if record.isTruncated { object.add("truncated", true) }
         object.addRaw("fields", JSON.object(event.fields))
+        object.addRaw("raw", JSON.data(record.text))
         out.line(object.text)
     }
 
     public func flush() { out.flush() }
 
     public func finish(_ summary: RunSummary) {
+        begin()
         out.line(JSONSummary.text(summary))
         out.flush()
     }
@@ -128,6 +150,13 @@ enum JSON {
         }
     }
 
+    /// Bytes as ripgrep carries them: `{"text":"…"}` when they are UTF-8, else
+    /// `{"bytes":"BASE64"}`, so nothing is lost or replaced.
+    static func data<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        if let text = String(validating: bytes, as: UTF8.self) { return #"{"text":"# + quote(text) + "}" }
+        return #"{"bytes":""# + Base64.encode(bytes) + #""}"#
+    }
+
     static func object(_ fields: [Field]) -> String {
         "{" + fields.map { quote($0.name) + ":" + value($0.value) }.joined(separator: ",") + "}"
     }
@@ -142,4 +171,29 @@ struct JSONObject {
     mutating func addRaw(_ key: String, _ json: String) { members.append(JSON.quote(key) + ":" + json) }
 
     var text: String { "{" + members.joined(separator: ",") + "}" }
+}
+
+enum Base64 {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    static func encode<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        let input = Array(bytes)
+        var output: [UInt8] = []
+        output.reserveCapacity((input.count + 2) / 3 * 4)
+        var index = 0
+        while index + 2 < input.count {
+            let value = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+            for shift in [18, 12, 6, 0] { output.append(alphabet[Int(value >> UInt32(shift) & 0x3F)]) }
+            index += 3
+        }
+        let rest = input.count - index
+        if rest > 0 {
+            let value = UInt32(input[index]) << 16 | (rest == 2 ? UInt32(input[index + 1]) << 8 : 0)
+            output.append(alphabet[Int(value >> 18 & 0x3F)])
+            output.append(alphabet[Int(value >> 12 & 0x3F)])
+            output.append(rest == 2 ? alphabet[Int(value >> 6 & 0x3F)] : UInt8(ascii: "="))
+            output.append(UInt8(ascii: "="))
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
 }
