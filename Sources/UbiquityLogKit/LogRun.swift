@@ -21,6 +21,11 @@ public final class LogRun {
     public var shouldStop: () -> Bool = { false }
     /// Which records the reporters see (all when nil); the summary counts every record.
     public var filter: DisplayFilter?
+    /// Records before `since` or after `until` are passed over entirely (only their lines are
+    /// counted). A record without a time takes the time of the record before it.
+    public var since: LogTime?
+    public var until: LogTime?
+    private var lastTime: LogTime?
 
     public init(catalog: Catalog, reporters: [Reporter], limits: Limits = Limits()) {
         self.classifier = Classifier(catalog: catalog)
@@ -33,6 +38,7 @@ public final class LogRun {
     /// read before it are kept.
     public func process<Source: ByteSource>(_ source: inout Source, name: String) throws {
         builder.beginInput(name)
+        lastTime = nil
         for reporter in reporters { reporter.beginInput(name) }
         let assembler = RecordAssembler(input: name, parser: headerParser, limits: limits.records)
         defer {
@@ -73,10 +79,25 @@ public final class LogRun {
     }
 
     private func handle(_ record: Record) {
+        if since != nil || until != nil {
+            if let time = record.header?.time { lastTime = time }
+            if !isInWindow(lastTime) {
+                builder.countOutsideWindow()
+                return
+            }
+        }
         let item = ClassifiedRecord(record: record, classification: classifier.classify(record))
         builder.add(record, item.event, message: Headline.of(item))
         if let filter, !filter.shows(item) { return }
         for reporter in reporters { reporter.report(item) }
+    }
+
+    private func isInWindow(_ time: LogTime?) -> Bool {
+        guard let time else { return since == nil }  // before any time: only without a lower bound
+        // A header without a year (syslog) is read in the bound's year.
+        if let since, time.microseconds(assumingYear: since.year ?? 2000) < since.microsecondsSinceEpoch { return false }
+        if let until, time.microseconds(assumingYear: until.year ?? 2000) > until.microsecondsSinceEpoch { return false }
+        return true
     }
 
     private struct Stopped: Error {}

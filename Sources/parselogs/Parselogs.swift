@@ -55,6 +55,12 @@ struct FilterOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("Show only records whose text matches this PCRE2 pattern.", valueName: "pattern"))
     var grep: String?
+
+    @Option(help: ArgumentHelp("Read only records at or after this time (2014-03-02, 2014-03-02 09:14, 2014-03-02 09:14:07.318).", valueName: "time"))
+    var since: String?
+
+    @Option(help: ArgumentHelp("Read only records at or before this time.", valueName: "time"))
+    var until: String?
 }
 
 struct Parselogs: ParsableCommand {
@@ -98,7 +104,7 @@ struct Parselogs: ParsableCommand {
     @OptionGroup(title: "Output")
     var output: OutputOptions
 
-    @OptionGroup(title: "Filters (what is shown; the summary and exit status count everything)")
+    @OptionGroup(title: "Filters")
     var filters: FilterOptions
 
     @Option(name: .customLong("fail-on"), help: ArgumentHelp(
@@ -117,6 +123,11 @@ struct Parselogs: ParsableCommand {
         }
         for category in list(filters.category) where Category(rawValue: category) == nil {
             throw ValidationError("--category: '\(category)' is not one of \(Category.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        for (flag, value) in [("--since", filters.since), ("--until", filters.until)] {
+            if let value, LogTime(parsing: value) == nil {
+                throw ValidationError("\(flag): '\(value)' is not a time like 2014-03-02, 2014-03-02 09:14 or 2014-03-02 09:14:07.318")
+            }
         }
         if let pattern = filters.grep {
             do { _ = try DisplayFilter(grep: pattern) } catch { throw ValidationError("--grep: \(error)") }
@@ -141,6 +152,17 @@ struct Parselogs: ParsableCommand {
         let run = LogRun(catalog: catalog, reporters: [reporter(out, isTerminal: isTerminal)])
         run.shouldStop = { out.isClosed }
         run.filter = try displayFilter()
+        run.since = filters.since.flatMap(LogTime.init(parsing:))
+        run.until = filters.until.flatMap { text in
+            // A bound without seconds covers its whole last minute (or day).
+            LogTime(parsing: text).map { bound in
+                var end = bound
+                if text.count <= 10 { end.hour = 23; end.minute = 59; end.second = 59; end.microsecond = 999_999 }
+                else if text.count <= 16 { end.second = 59; end.microsecond = 999_999 }
+                else if bound.fractionDigits == 0 { end.microsecond = 999_999 }
+                return end
+            }
+        }
 
         let names = inputs.isEmpty ? ["-"] : inputs
         if names.contains("-"), isatty(0) == 1 {

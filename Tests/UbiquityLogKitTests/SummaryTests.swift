@@ -74,3 +74,14 @@ import TestSupport
                 - LogTime(year: 2014, month: 3, day: 1, hour: 23, minute: 59, second: 59).microsecondsSinceEpoch == 2_000_000)
     }
 }
+
+@Suite struct TimeBoundTests {
+    @Test func boundsParse() {
+        #expect(LogTime(parsing: "2014-03-02") == LogTime(year: 2014, month: 3, day: 2, hour: 0, minute: 0, second: 0))
+        #expect(LogTime(parsing: "2014-03-02 09:14") == LogTime(year: 2014, month: 3, day: 2, hour: 9, minute: 14, second: 0))
+        #expect(LogTime(parsing: "2014-03-02T09:14:07.318") == LogTime(year: 2014, month: 3, day: 2, hour: 9, minute: 14, second: 7, microsecond: 318_000, fractionDigits: 3))
+        for bad in ["", "2014", "2014-3-2", "2014-03-02 9:14", "2014-03-02 09:14:07.", "2014-02-30x", "14-03-02"] {
+            #expect(LogTime(parsing: bad) == nil, "\(bad)")
+        }
+    }
+}

@@ -31,6 +31,8 @@ public struct RunSummary: Sendable {
     /// Unhandled records on which a rule hit PCRE2's match limit.
     public var matchLimitHits = 0
     public var truncatedRecords = 0
+    /// Records passed over for lying outside `--since`/`--until` (counted in `records`).
+    public var outsideTimeWindow = 0
     public var storeLoads = StoreLoadCounts()
     public var transactionsExported = 0
     public var transactionsImported = 0
@@ -87,6 +89,11 @@ public struct SummaryBuilder {
     public mutating func beginInput(_ name: String) { counts.inputs.append(name) }
     public mutating func inputFailed(_ error: InputError) { counts.unreadableInputs.append(error) }
     public mutating func countLines(_ count: Int) { counts.lines += count }
+
+    public mutating func countOutsideWindow() {
+        counts.records += 1
+        counts.outsideTimeWindow += 1
+    }
 
     public mutating func add(_ record: Record, _ event: Event, message: @autoclosure () -> String) {
         counts.records += 1

@@ -80,6 +80,49 @@ public struct LogTime: Sendable, Equatable, Comparable {
     }
 }
 
+extension LogTime {
+    /// Reads a time bound as people type it: `2014-03-02`, `2014-03-02 09:14`,
+    /// `2014-03-02 09:14:07`, `2014-03-02T09:14:07.318` (local log time, like the headers).
+    public init?(parsing text: String) {
+        let bytes = Array(text.utf8)
+        func number(_ from: Int, _ count: Int) -> Int? {
+            guard from + count <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[from..<from + count] {
+                guard byte >= 48, byte <= 57 else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            return value
+        }
+        guard bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+              let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+              (1...12).contains(month), (1...31).contains(day)
+        else { return nil }
+        var hour = 0, minute = 0, second = 0, microsecond = 0, digits = 0
+        if bytes.count > 10 {
+            guard bytes[10] == UInt8(ascii: " ") || bytes[10] == UInt8(ascii: "T"),
+                  let h = number(11, 2), bytes.count >= 16, bytes[13] == UInt8(ascii: ":"), let m = number(14, 2),
+                  h < 24, m < 60
+            else { return nil }
+            hour = h
+            minute = m
+            if bytes.count > 16 {
+                guard bytes[16] == UInt8(ascii: ":"), let s = number(17, 2), s < 61 else { return nil }
+                second = s
+                if bytes.count > 19 {
+                    guard bytes[19] == UInt8(ascii: ".") || bytes[19] == UInt8(ascii: ","), bytes.count > 20, bytes.count <= 26,
+                          let fraction = number(20, bytes.count - 20)
+                    else { return nil }
+                    digits = bytes.count - 20
+                    microsecond = fraction * [1, 100_000, 10_000, 1000, 100, 10, 1][digits]
+                }
+            }
+        }
+        self.init(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
+                  microsecond: microsecond, fractionDigits: digits)
+    }
+}
+
 private func pad(_ value: Int, _ width: Int) -> String {
     let digits = String(value)
     return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits

@@ -78,6 +78,7 @@ public enum JSONSummary {
         object.add("unhandled", summary.unhandled)
         object.add("matchLimitHits", summary.matchLimitHits)
         object.add("truncatedRecords", summary.truncatedRecords)
+        object.add("outsideTimeWindow", summary.outsideTimeWindow)
         var loads = JSONObject()
         loads.add("attempted", summary.storeLoads.attempted)
         loads.add("succeeded", summary.storeLoads.totalSucceeded)

@@ -178,7 +178,8 @@ public enum SummaryText {
         var rows: [Row] = []
         let inputs = summary.inputs.count == 1 ? "1 input" : "\(summary.inputs.count) inputs"
         rows.append(Row(label: "read", value: "\(summary.lines) lines, \(summary.records) records from \(inputs)"
-                        + (summary.truncatedRecords > 0 ? " (\(summary.truncatedRecords) truncated)" : "")))
+                        + (summary.truncatedRecords > 0 ? " (\(summary.truncatedRecords) truncated)" : "")
+                        + (summary.outsideTimeWindow > 0 ? ", \(summary.outsideTimeWindow) outside --since/--until" : "")))
         for failure in summary.unreadableInputs {
             rows.append(Row(label: "unreadable", value: failure.description))
         }
