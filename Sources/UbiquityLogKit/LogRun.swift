@@ -14,7 +14,9 @@ public final class LogRun {
     private let classifier: Classifier
     private let reporters: [Reporter]
     private let reader: LineReader
-    private let headerParser = HeaderParser()
+    /// How lines become records; `auto` decides per input from its first line.
+    public var inputFormat: InputFormat = .auto
+    private var parsers: [InputFormat: HeaderParser] = [:]
     private let limits: Limits
     private var builder = SummaryBuilder()
     /// Set when reading should stop early (the output's reader went away).
@@ -40,7 +42,10 @@ public final class LogRun {
         builder.beginInput(name)
         lastTime = nil
         for reporter in reporters { reporter.beginInput(name) }
-        let assembler = RecordAssembler(input: name, parser: headerParser, limits: limits.records)
+        var format: InputFormat? = inputFormat == .auto ? nil : inputFormat
+        let parser = headerParser(for: inputFormat)
+        let assembler = RecordAssembler(input: name, parser: parser, limits: limits.records)
+        let events = NDJSONRecords(input: name, parser: parser)
         defer {
             if let last = assembler.finish() { handle(last) }
             builder.countLines(reader.linesRead)
@@ -51,7 +56,9 @@ public final class LogRun {
                 for reporter in reporters { reporter.flush() }
             }
             try reader.readLines(from: &source, idle: idle) { line in
-                if let record = assembler.append(line) {
+                if format == nil { format = InputFormat.detect(firstLine: line.bytes) }
+                let record = format == .ndjson ? events.record(line) : assembler.append(line)
+                if let record {
                     handle(record)
                     if shouldStop() || Interruption.requested { throw Stopped() }
                 }
@@ -90,6 +97,13 @@ public final class LogRun {
         builder.add(record, item.event, message: Headline.of(item))
         if let filter, !filter.shows(item) { return }
         for reporter in reporters { reporter.report(item) }
+    }
+
+    private func headerParser(for format: InputFormat) -> HeaderParser {
+        if let parser = parsers[format] { return parser }
+        let parser = HeaderParser(styles: format.headerStyles)
+        parsers[format] = parser
+        return parser
     }
 
     private func isInWindow(_ time: LogTime?) -> Bool {

@@ -46,6 +46,8 @@ struct OutputOptions: ParsableArguments {
     var lineBuffered = false
 }
 
+extension InputFormat: ExpressibleByArgument {}
+
 struct FilterOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Show only events of these kinds (comma-separated ids).", valueName: "kinds"))
     var kind: String?
@@ -107,6 +109,11 @@ struct Parselogs: ParsableCommand {
     @OptionGroup(title: "Filters")
     var filters: FilterOptions
 
+    @Option(help: ArgumentHelp(
+        "How lines become records: auto (detected per input), nslog, syslog, logshow (text in those header styles), ndjson (log show --style ndjson).",
+        valueName: "format"))
+    var inputFormat: InputFormat = .auto
+
     @Option(name: .customLong("fail-on"), help: ArgumentHelp(
         "Exit with 1 when an event matches: severities (error, warning, info, debug: that severity or higher), categories, kind ids, or none. Comma-separated.",
         valueName: "list"))
@@ -152,6 +159,7 @@ struct Parselogs: ParsableCommand {
         let run = LogRun(catalog: catalog, reporters: [reporter(out, isTerminal: isTerminal)])
         run.shouldStop = { out.isClosed }
         run.filter = try displayFilter()
+        run.inputFormat = inputFormat
         run.since = filters.since.flatMap(LogTime.init(parsing:))
         run.until = filters.until.flatMap { text in
             // A bound without seconds covers its whole last minute (or day).

@@ -16,7 +16,8 @@ import UbiquityLogKit
     @Test func everyFlagIsInTheReadme() {
         for flag in ["`-q`", "`-v`", "`-U`", "`--format FORMAT`", "`--color auto\\|always\\|never`", "`-vv`", "`-vvv`",
                      "`--line-buffered`", "`--fail-on LIST`", "`--kind LIST`", "`--category LIST`", "`--grep PATTERN`",
-                     "`markdown`", "`github`", "`junit`", "`json`", "| 130 |"] {
+                     "`markdown`", "`github`", "`junit`", "`json`", "| 130 |", "`--since TIME`, `--until TIME`",
+                     "`--input-format auto\\|nslog\\|syslog\\|logshow\\|ndjson`"] {
             #expect(readme.contains(flag), "\(flag)")
         }
     }

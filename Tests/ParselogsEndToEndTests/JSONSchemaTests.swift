@@ -89,7 +89,7 @@ struct SchemaValidator {
         }
     }
 
-    @Test(arguments: ["example.log", "ios6-session.log", "device-console.log", "logshow.log", "fuzz/control-and-broken-utf8.bin"])
+    @Test(arguments: ["example.log", "ios6-session.log", "device-console.log", "logshow.log", "logshow.ndjson", "fuzz/control-and-broken-utf8.bin"])
     func everyLineIsValid(fixture: String) throws {
         let validator = SchemaValidator(root: try Self.schema())
         let kinds = Set(try Catalog.standard().kinds.map(\.id))

@@ -37,7 +37,11 @@ public final class HeaderParser {
         case method, line, ubiquity, error, usm
     }
 
-    public init() {
+    /// Styles that may start a record; a line in another style continues the open one.
+    private let allowedStyles: Set<HeaderStyle>?
+
+    public init(styles allowedStyles: Set<HeaderStyle>? = nil) {
+        self.allowedStyles = allowedStyles
         // The patterns are constants of this file; a failure to compile is a programming error
         // that every test run would show at once.
         do {
@@ -65,7 +69,9 @@ public final class HeaderParser {
               let whole = header.range(ofGroup: 0)
         else { return nil }
 
-        var result = Header(style: HeaderParser.styles[mark])
+        let style = HeaderParser.styles[mark]
+        if let allowedStyles, !allowedStyles.contains(style) { return nil }
+        var result = Header(style: style)
         result.time = readTime(line)
         result.process = text(line, .process)
         result.pid = range(.pid).flatMap { decimal(line, $0) }
@@ -73,20 +79,31 @@ public final class HeaderParser {
         result.device = text(line, .device)
         result.level = text(line, .level)
 
-        var bodyStart = whole.upperBound
-        if (try? prefix.matches(line, from: bodyStart, anchored: true)) == true {
-            result.method = prefixRange(.method).map { remembered(line, $0, .method) }
-            result.sourceLine = prefixRange(.line).flatMap { decimal(line, $0) }
-            if prefixRange(.ubiquity) != nil {
-                result.marker = .ubiquity
-            } else if prefixRange(.error) != nil {
-                result.marker = .coreDataError
-            } else if prefixRange(.usm) != nil {
-                result.marker = .storeManager
-            }
-            if let end = prefix.range(ofGroup: 0)?.upperBound { bodyStart = end }
+        let prefix = parsePrefix(line, from: whole.upperBound)
+        result.method = prefix.method
+        result.sourceLine = prefix.sourceLine
+        result.marker = prefix.marker
+        return (result, prefix.bodyStart)
+    }
+
+    /// What follows a header (or starts a message without one): the logging method and its
+    /// source line, then the marker; and where the message body starts.
+    public func parsePrefix(_ bytes: UnsafeRawBufferPointer, from start: Int)
+        -> (method: String?, sourceLine: Int?, marker: Marker?, bodyStart: Int) {
+        guard start <= bytes.count, (try? prefix.matches(bytes, from: start, anchored: true)) == true else {
+            return (nil, nil, nil, start)
         }
-        return (result, bodyStart)
+        let method = prefixRange(.method).map { remembered(bytes, $0, .method) }
+        let sourceLine = prefixRange(.line).flatMap { decimal(bytes, $0) }
+        var marker: Marker?
+        if prefixRange(.ubiquity) != nil {
+            marker = .ubiquity
+        } else if prefixRange(.error) != nil {
+            marker = .coreDataError
+        } else if prefixRange(.usm) != nil {
+            marker = .storeManager
+        }
+        return (method, sourceLine, marker, prefix.range(ofGroup: 0)?.upperBound ?? start)
     }
 
     /// First bytes a header can start with: digits, the capitals of month names and markers,

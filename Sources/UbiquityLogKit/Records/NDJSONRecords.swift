@@ -1,0 +1,206 @@
+// `log show --style ndjson`: one JSON object per line, whose `eventMessage` is one record.
+// The objects are flat apart from a few nested values we skip, so a small reader suffices.
+
+/// How an input's lines become records.
+public enum InputFormat: String, Sendable, CaseIterable {
+    /// Decided per input from its first line: NDJSON when it is a JSON object with an
+    /// `eventMessage`, otherwise text in any header style.
+    case auto
+    /// Xcode / NSLog headers (and loggers' own timestamps), plus headerless lines.
+    case nslog
+    /// Device console / syslog headers, plus headerless lines.
+    case syslog
+    /// macOS `log show` default and syslog styles, plus headerless lines.
+    case logshow
+    /// macOS `log show --style ndjson`.
+    case ndjson
+
+    /// The header styles that start a record in this format (nil: all of them).
+    var headerStyles: Set<HeaderStyle>? {
+        switch self {
+        case .auto, .ndjson: nil
+        case .nslog: [.nslog, .loggerTimestamp, .bare]
+        case .syslog: [.syslog, .bare]
+        case .logshow: [.logShow, .logShowSyslog, .bare]
+        }
+    }
+
+    /// `auto`'s choice for an input that starts with `line`.
+    static func detect(firstLine line: UnsafeRawBufferPointer) -> InputFormat {
+        guard let object = FlatJSON.object(line), object["eventMessage"] != nil else { return .auto }
+        return .ndjson
+    }
+}
+
+/// Turns NDJSON lines into records: header facts from the object's keys, the message from
+/// `eventMessage` (its newlines make a multi-line record of one input line).
+struct NDJSONRecords {
+    let input: String
+    let parser: HeaderParser
+
+    func record(_ line: Line) -> Record {
+        guard let object = FlatJSON.object(line.bytes), let message = object["eventMessage"] else {
+            // Not an event object (a `[` of --style json, a blank line, garbage): a record of its own.
+            return Record(input: input, firstLine: line.number, lineCount: 1, text: Array(line.bytes),
+                          header: nil, bodyStart: 0, isTruncated: line.isTruncated)
+        }
+        let text = Array(message.utf8)
+        var header = Header(style: .logShow)
+        if let timestamp = object["timestamp"], var time = LogTime(parsing: String(timestamp.prefix(26))) {
+            time.utcOffsetMinutes = Self.offset(in: timestamp)
+            header.time = time
+        }
+        header.process = object["processImagePath"].map { path in String(path.split(separator: "/").last ?? Substring(path)) }
+        header.pid = object["processID"].flatMap { Int($0) }
+        header.thread = object["threadID"]
+        header.level = object["messageType"]
+        let prefix = text.withUnsafeBytes { parser.parsePrefix($0, from: 0) }
+        header.method = prefix.method
+        header.sourceLine = prefix.sourceLine
+        header.marker = prefix.marker
+        return Record(input: input, firstLine: line.number, lineCount: 1, text: text,
+                      header: header, bodyStart: prefix.bodyStart, isTruncated: line.isTruncated)
+    }
+
+    /// `+0200` at the end of `2016-09-30 10:01:02.123456+0200`, in minutes.
+    private static func offset(in timestamp: String) -> Int? {
+        let tail = Array(timestamp.utf8.suffix(5))
+        guard tail.count == 5, tail[0] == UInt8(ascii: "+") || tail[0] == UInt8(ascii: "-"),
+              let hours = Int(String(decoding: tail[1..<3], as: UTF8.self)),
+              let minutes = Int(String(decoding: tail[3..<5], as: UTF8.self))
+        else { return nil }
+        return (tail[0] == UInt8(ascii: "-") ? -1 : 1) * (hours * 60 + minutes)
+    }
+}
+
+/// Reads the top-level members of one JSON object: strings decoded, numbers and literals as
+/// their text, nested objects and arrays skipped. Nil when the line is not a JSON object.
+enum FlatJSON {
+    static func object(_ bytes: UnsafeRawBufferPointer) -> [String: String]? {
+        var reader = Reader(bytes: bytes)
+        reader.skipSpace()
+        guard reader.take(UInt8(ascii: "{")) else { return nil }
+        var members: [String: String] = [:]
+        reader.skipSpace()
+        if reader.take(UInt8(ascii: "}")) { return reader.atEndAfterSpace ? members : nil }
+        while true {
+            reader.skipSpace()
+            guard let key = reader.string() else { return nil }
+            reader.skipSpace()
+            guard reader.take(UInt8(ascii: ":")) else { return nil }
+            reader.skipSpace()
+            guard let value = reader.value() else { return nil }
+            members[key] = value
+            reader.skipSpace()
+            if reader.take(UInt8(ascii: ",")) { continue }
+            guard reader.take(UInt8(ascii: "}")) else { return nil }
+            return reader.atEndAfterSpace ? members : nil
+        }
+    }
+
+    private struct Reader {
+        let bytes: UnsafeRawBufferPointer
+        var index = 0
+
+        var atEndAfterSpace: Bool {
+            mutating get { skipSpace(); return index == bytes.count }
+        }
+
+        mutating func skipSpace() {
+            while index < bytes.count, [0x20, 0x09, 0x0D, 0x0A].contains(bytes[index]) { index += 1 }
+        }
+
+        mutating func take(_ byte: UInt8) -> Bool {
+            guard index < bytes.count, bytes[index] == byte else { return false }
+            index += 1
+            return true
+        }
+
+        /// A value as text: strings decoded; numbers, true, false, null as written; nested
+        /// objects and arrays skipped (as "").
+        mutating func value() -> String? {
+            guard index < bytes.count else { return nil }
+            switch bytes[index] {
+            case UInt8(ascii: "\""): return string()
+            case UInt8(ascii: "{"), UInt8(ascii: "["): return skipNested() ? "" : nil
+            default:
+                let start = index
+                while index < bytes.count, !",}] \t\r\n".utf8.contains(bytes[index]) { index += 1 }
+                guard index > start else { return nil }
+                return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+            }
+        }
+
+        mutating func string() -> String? {
+            guard take(UInt8(ascii: "\"")) else { return nil }
+            var scalars: [UInt8] = []
+            while index < bytes.count {
+                let byte = bytes[index]
+                index += 1
+                switch byte {
+                case UInt8(ascii: "\""):
+                    return ByteText.string(scalars)
+                case UInt8(ascii: "\\"):
+                    guard index < bytes.count else { return nil }
+                    let escape = bytes[index]
+                    index += 1
+                    switch escape {
+                    case UInt8(ascii: "n"): scalars.append(0x0A)
+                    case UInt8(ascii: "t"): scalars.append(0x09)
+                    case UInt8(ascii: "r"): scalars.append(0x0D)
+                    case UInt8(ascii: "b"): scalars.append(0x08)
+                    case UInt8(ascii: "f"): scalars.append(0x0C)
+                    case UInt8(ascii: "u"):
+                        guard var code = hex4() else { return nil }
+                        if (0xD800...0xDBFF).contains(code), take(UInt8(ascii: "\\")), take(UInt8(ascii: "u")), let low = hex4(),
+                           (0xDC00...0xDFFF).contains(low) {
+                            code = 0x10000 + (code - 0xD800) << 10 + (low - 0xDC00)
+                        }
+                        let scalar = Unicode.Scalar(code) ?? "\u{FFFD}"
+                        scalars += Array(String(Character(scalar)).utf8)
+                    default: scalars.append(escape)  // \" \\ \/
+                    }
+                default:
+                    scalars.append(byte)
+                }
+            }
+            return nil
+        }
+
+        private mutating func hex4() -> UInt32? {
+            guard index + 4 <= bytes.count else { return nil }
+            var value: UInt32 = 0
+            for _ in 0..<4 {
+                let byte = bytes[index]
+                index += 1
+                let digit: UInt32
+                switch byte {
+                case 48...57: digit = UInt32(byte - 48)
+                case 65...70: digit = UInt32(byte - 55)
+                case 97...102: digit = UInt32(byte - 87)
+                default: return nil
+                }
+                value = value << 4 | digit
+            }
+            return value
+        }
+
+        private mutating func skipNested() -> Bool {
+            var depth = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\"") {
+                    guard string() != nil else { return false }
+                    continue
+                }
+                index += 1
+                if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") { depth += 1 }
+                if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
+                    depth -= 1
+                    if depth == 0 { return true }
+                }
+            }
+            return false
+        }
+    }
+}
