@@ -17,10 +17,16 @@ let package = Package(
             pkgConfig: "libpcre2-8",
             providers: [.apt(["libpcre2-dev"])]
         ),
+        // zlib, for .gz inputs.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // The only Swift code that touches PCRE2's C API.
         .target(name: "PCRE2", dependencies: ["CPCRE2"]),
         // The library: reading, records, catalogue, events, analysis, reporting. No flags, no exit().
-        .target(name: "UbiquityLogKit", dependencies: ["PCRE2"]),
+        .target(name: "UbiquityLogKit", dependencies: ["PCRE2", "CZlib"]),
         // The executable: flags, wiring, exit status.
         .executableTarget(
             name: "parselogs",

@@ -182,6 +182,15 @@ struct Parselogs: ParsableCommand {
                 if name == "-" {
                     var source = FileDescriptorSource.standardInput()
                     try run.process(&source, name: "<stdin>")
+                } else if GzipFileSource.isGzip(path: name) {
+                    var source: GzipFileSource
+                    do {
+                        source = try GzipFileSource(path: name)
+                    } catch {
+                        run.failed(error)
+                        throw error
+                    }
+                    try run.process(&source, name: name)
                 } else {
                     var source: FileDescriptorSource
                     do {

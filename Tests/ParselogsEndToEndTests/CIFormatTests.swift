@@ -185,3 +185,28 @@ import Glibc
         }
     }
 }
+
+@Suite struct CompressedInputTests {
+    @Test func gzipFilesAreReadDirectly() throws {
+        let plain = try Binary.run(["fixtures/example.log"])
+        let compressed = try Binary.run(["fixtures/example.log.gz"])
+        #expect(compressed.status == plain.status)
+        #expect(compressed.stderr == "")
+        #expect(compressed.stdout == plain.stdout.replacingOccurrences(of: "fixtures/example.log", with: "fixtures/example.log.gz"))
+    }
+
+    @Test func aCutOffGzipFileKeepsWhatItHasAndSaysWhere() throws {
+        let result = try Binary.run(["-q", "fixtures/truncated.log.gz", "fixtures/logshow.log"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "parselogs: fixtures/truncated.log.gz: line 27: gzip: unexpected end of file\n")
+        #expect(result.stdout.contains("read             40 lines, 23 records from 2 inputs"), "27 + 13 lines, the other input still read")
+    }
+
+    @Test func shellCompletionsAreGenerated() throws {
+        for shell in ["bash", "zsh", "fish"] {
+            let result = try Binary.run(["--generate-completion-script", shell])
+            #expect(result.status == 0, "\(shell)")
+            #expect(result.stdout.contains("fail-on"), "\(shell)")
+        }
+    }
+}

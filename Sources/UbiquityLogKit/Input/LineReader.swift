@@ -85,8 +85,14 @@ public final class LineReader {
             do {
                 count = try source.read(into: UnsafeMutableRawBufferPointer(start: base + end, count: min(room, limits.chunkSize)))
             } catch {
+                // Keep what arrived of the line the failure cut, and name that line.
                 var located = error
-                located.line = linesRead + 1
+                if end > start, !skippingRest {
+                    try emit(base, from: start, to: end, truncated: false, body)
+                    located.line = linesRead
+                } else {
+                    located.line = linesRead + 1
+                }
                 throw located
             }
             if count == 0 { break }

@@ -1,0 +1,5 @@
+// zlib, for reading .gz logs directly. Nothing else.
+#ifndef CZLIB_SHIM_H
+#define CZLIB_SHIM_H
+#include <zlib.h>
+#endif
