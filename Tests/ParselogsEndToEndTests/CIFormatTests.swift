@@ -112,24 +112,14 @@ import Glibc
     }
 
     @Test func ctrlCPrintsTheSummarySoFar() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Binary.path)
-        process.arguments = []
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        input.fileHandleForWriting.write(Data("2014-03-02 09:14:05.121 Journal[412:60b] UbiquityStoreManager: Will load cloud store.\n".utf8))
-        Thread.sleep(forTimeInterval: 1)
-        kill(process.processIdentifier, SIGINT)
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        try? input.fileHandleForWriting.close()
-        #expect(process.terminationStatus == 130)
-        #expect(text.contains("Loading the cloud store"))
-        #expect(text.contains("store loads      1 attempted"))
+        let live = try LiveBinary([])
+        live.write("2014-03-02 09:14:05.121 Journal[412:60b] UbiquityStoreManager: Will load cloud store.\n")
+        _ = live.waitForOutput(containing: "Loading the cloud store", timeout: 10)
+        kill(live.process.processIdentifier, SIGINT)
+        live.process.waitUntilExit()
+        #expect(live.finish() == 130)
+        #expect(live.collected.text.contains("Loading the cloud store"))
+        #expect(live.collected.text.contains("store loads      1 attempted"))
     }
 
     @Test func aReaderThatGoesAwayEndsTheRunQuietly() throws {

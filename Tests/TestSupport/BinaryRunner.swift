@@ -63,34 +63,66 @@ public enum Binary {
     }
 }
 
-extension Binary {
-    /// Runs the binary on `arguments` followed by `-` (a pipe it is given and kept waiting on),
-    /// waits until its output shows `marker` (all the named inputs are read), then reads its
-    /// peak resident size from /proc while it is still alive, and ends it by closing the pipe.
-    /// (The rusage of a finished child is no good here: a process spawned from the test
-    /// runner starts out counting the runner's own resident size.)
-    public static func peakMemoryKiB(_ arguments: [String], until marker: String, timeout: Double = 60) throws -> (peakKiB: Int, stdout: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments + ["-"]
-        process.currentDirectoryURL = packageRoot
-        let input = Pipe()
-        let output = Pipe()
+/// The binary running with a pipe for its standard input that stays open until closed, as
+/// when a device console streams into it; its output is collected as it comes.
+public final class LiveBinary {
+    public let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    public let collected = OutputCollector()
+
+    public init(_ arguments: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: Binary.path)
+        process.arguments = arguments
+        process.currentDirectoryURL = Binary.packageRoot
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let collected = OutputCollector()
+        let collected = self.collected
         output.fileHandleForReading.readabilityHandler = { collected.append($0.availableData) }
+    }
+
+    public func write(_ text: String) { input.fileHandleForWriting.write(Data(text.utf8)) }
+
+    /// Waits until the output contains `marker`; false when it did not within `timeout` seconds.
+    public func waitForOutput(containing marker: String, timeout: Double) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
-        while !collected.text.contains(marker), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
-        let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
-            .flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? -1
-        try input.fileHandleForWriting.close()
+        while !collected.text.contains(marker) {
+            if Date() > deadline { return false }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return true
+    }
+
+    /// Closes the pipe (or leaves it, if already closed) and waits for the exit status.
+    @discardableResult
+    public func finish() -> Int32 {
+        try? input.fileHandleForWriting.close()
         process.waitUntilExit()
         output.fileHandleForReading.readabilityHandler = nil
-        return (peak, collected.text)
+        // What was written between the last read and the exit.
+        collected.append(output.fileHandleForReading.readDataToEndOfFile())
+        return process.terminationStatus
+    }
+
+    deinit { if process.isRunning { process.terminate() } }
+}
+
+extension Binary {
+    /// Runs the binary on `arguments` followed by `-` (a pipe kept open), waits until its
+    /// output shows `marker` (all the named inputs are read), then reads its peak resident
+    /// size from /proc while it is still alive, and ends it by closing the pipe. (The rusage
+    /// of a finished child is no good here: a process spawned from the test runner starts out
+    /// counting the runner's own resident size.)
+    public static func peakMemoryKiB(_ arguments: [String], until marker: String, timeout: Double = 60) throws -> (peakKiB: Int, stdout: String) {
+        let live = try LiveBinary(arguments + ["-"])
+        _ = live.waitForOutput(containing: marker, timeout: timeout)
+        let status = (try? String(contentsOfFile: "/proc/\(live.process.processIdentifier)/status", encoding: .utf8)) ?? ""
+        let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
+            .flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? -1
+        live.finish()
+        return (peak, live.collected.text)
     }
 }
 
