@@ -183,22 +183,10 @@ struct Parselogs: ParsableCommand {
                     var source = FileDescriptorSource.standardInput()
                     try run.process(&source, name: "<stdin>")
                 } else if GzipFileSource.isGzip(path: name) {
-                    var source: GzipFileSource
-                    do {
-                        source = try GzipFileSource(path: name)
-                    } catch {
-                        run.failed(error)
-                        throw error
-                    }
+                    var source = try opened(name, run) { () throws(InputError) in try GzipFileSource(path: name) }
                     try run.process(&source, name: name)
                 } else {
-                    var source: FileDescriptorSource
-                    do {
-                        source = try FileDescriptorSource(path: name)
-                    } catch {
-                        run.failed(error)
-                        throw error
-                    }
+                    var source = try opened(name, run) { () throws(InputError) in try FileDescriptorSource(path: name) }
                     defer { source.close() }
                     try run.process(&source, name: name)
                 }
@@ -212,6 +200,16 @@ struct Parselogs: ParsableCommand {
         if Interruption.requested { throw ExitCode(Status.interrupted) }
         if troubled { throw ExitCode(Status.trouble) }
         if failure.matchCount(in: summary, catalog: catalog) > 0 { throw ExitCode(Status.findings) }
+    }
+
+    /// Opens an input; a failure is recorded in the run (for the summary) and passed on.
+    private func opened<Source: ByteSource>(_ name: String, _ run: LogRun, _ open: () throws(InputError) -> Source) throws(InputError) -> Source {
+        do {
+            return try open()
+        } catch {
+            run.failed(error)
+            throw error
+        }
     }
 
     private func reporter(_ out: OutputWriter, isTerminal: Bool) -> Reporter {
