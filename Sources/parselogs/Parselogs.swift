@@ -161,16 +161,7 @@ struct Parselogs: ParsableCommand {
         run.filter = try displayFilter()
         run.inputFormat = inputFormat
         run.since = filters.since.flatMap(LogTime.init(parsing:))
-        run.until = filters.until.flatMap { text in
-            // A bound without seconds covers its whole last minute (or day).
-            LogTime(parsing: text).map { bound in
-                var end = bound
-                if text.count <= 10 { end.hour = 23; end.minute = 59; end.second = 59; end.microsecond = 999_999 }
-                else if text.count <= 16 { end.second = 59; end.microsecond = 999_999 }
-                else if bound.fractionDigits == 0 { end.microsecond = 999_999 }
-                return end
-            }
-        }
+        run.until = filters.until.flatMap(LogTime.init(parsingEndOf:))
 
         let names = inputs.isEmpty ? ["-"] : inputs
         if names.contains("-"), isatty(0) == 1 {

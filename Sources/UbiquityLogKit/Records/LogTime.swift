@@ -123,6 +123,22 @@ extension LogTime {
     }
 }
 
+extension LogTime {
+    /// The last instant of the period a bound names: `2014-03-02` → the day's last
+    /// microsecond, `2014-03-02 09:14` → 09:14:59.999999, `…09:14:07` → 09:14:07.999999.
+    public init?(parsingEndOf text: String) {
+        guard var end = LogTime(parsing: text) else { return nil }
+        let length = text.utf8.count
+        if length <= 10 {
+            (end.hour, end.minute, end.second) = (23, 59, 59)
+        } else if length <= 16 {
+            end.second = 59
+        }
+        if end.fractionDigits == 0 { end.microsecond = 999_999 }
+        self = end
+    }
+}
+
 private func pad(_ value: Int, _ width: Int) -> String {
     let digits = String(value)
     return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
