@@ -35,6 +35,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Writes large realistic logs for the benchmark (scripts/gen-log); not installed.
+        .executableTarget(name: "parselogs-gen-log", dependencies: ["UbiquityLogKit"]),
         // Helpers shared by the test targets (in-memory inputs, running the built binary).
         .target(name: "TestSupport", dependencies: ["UbiquityLogKit"], path: "Tests/TestSupport"),
         .testTarget(name: "PCRE2Tests", dependencies: ["PCRE2"]),

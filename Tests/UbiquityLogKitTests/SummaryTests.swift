@@ -88,3 +88,14 @@ import TestSupport
         }
     }
 }
+
+@Suite struct SummaryTextTests {
+    @Test func evidenceIsCappedWithACount() throws {
+        let failure = "2014-03-02 09:14:06.000 J[1:2] CoreData: Ubiquity:  Import operation encountered an error: Error Domain=NSCocoaErrorDomain Code=134302 \"x\" UserInfo=0x1 {}\n"
+        let summary = try summarize([("a.log", String(repeating: failure, count: 15))])
+        #expect(summary.importFailureCount == 15)
+        let lines = SummaryText.lines(summary)
+        #expect(lines.filter { $0.contains("import-failed") }.count == 10)
+        #expect(lines.contains("    … and 5 more (all are in --format jsonl)"))
+    }
+}

@@ -202,11 +202,17 @@ public enum SummaryText {
         return "\(verdict): \(summary.errors) error\(summary.errors == 1 ? "" : "s"), \(summary.warnings) warning\(summary.warnings == 1 ? "" : "s")"
     }
 
+    /// Evidence lines listed under a row of the text summary.
+    static let maxEvidence = 10
+
     public static func lines(_ summary: RunSummary) -> [String] {
         var lines = ["Summary"]
         for row in rows(summary) {
             lines.append("  " + row.label + String(repeating: " ", count: max(1, 17 - row.label.count)) + row.value)
-            lines += row.evidence.map { "    \($0.input):\($0.line)  \($0.kind.id)  \($0.message)" }
+            lines += row.evidence.prefix(maxEvidence).map { "    \($0.input):\($0.line)  \($0.kind.id)  \($0.message)" }
+            if row.evidence.count > maxEvidence {
+                lines.append("    … and \(row.evidence.count - maxEvidence) more (all are in --format jsonl)")
+            }
         }
         lines.append("Result: " + result(summary))
         return lines
