@@ -68,7 +68,6 @@ public struct Record: Sendable {
         self.isTruncated = isTruncated
     }
 
-    public var lastLine: Int { firstLine + lineCount - 1 }
     public var marker: Marker? { header?.marker }
 
     /// The message: everything after the header, method and marker.

@@ -32,9 +32,6 @@ public final class RecordAssembler {
         self.limits = limits
     }
 
-    /// Whether a record is open (has lines not yet handed out).
-    public var hasPendingRecord: Bool { lineCount > 0 }
-
     /// Adds one line. Returns the record this line closed, if it starts a new one.
     public func append(_ line: Line) -> Record? {
         if let (lineHeader, start) = parser.parse(line.bytes) {
