@@ -8,6 +8,8 @@ public struct Catalog: Sendable {
     /// Every rule the project ships, in the order they are tried at one position (earlier wins).
     public static let standardRules: [Rule] =
         StoreRules.all + ExportRules.all + ImportRules.all + BaselineRules.all + SetupRules.all + StoreManagerRules.all
+        + BaselineLifecycleRules.all + ImportOperationRules.all + TransactionLogRules.all + FileAndMetadataRules.all
+        + SetupAssistantRules.all
 
     /// Kinds no rule produces: the classifier's own verdicts.
     public static let builtInKinds: [EventKind] = [.unhandled, .app, .coreDataError]
@@ -70,28 +72,89 @@ enum Extract {
     private static let errorRegex: Regex? = try? Regex(
         #"Error Domain=(?<domain>[^\s]+) Code=(?<code>-?\d+)(?: "(?<description>(?:[^"\\\n]|\\.)*)")?"#)
     private static let reasonRegex: Regex? = try? Regex(
-        #"\b(?:reason|NSLocalizedFailureReason|NSLocalizedDescription)[ ]?=[ ]?(?:"(?<quoted>(?:[^"\\\n]|\\.)*)"|(?<plain>[^;}\n]*))"#)
+        #"\b(?:reason|NSLocalizedFailureReason|NSLocalizedDescription)[ ]?=[ ]?(?:"(?<quoted>(?:[^"\\\n]|\\.)*)"|(?<plain>[^;,}\n]*))"#)
+    private static let filePathRegex: Regex? = try? Regex(
+        #"\b(?:NSFilePath|NSURL|NSFileURL)[ ]?=[ ]?(?:"(?<quoted>(?:[^"\\\n]|\\.)*)"|(?<plain>[^;,}\n]*))"#)
+    private static let underlyingRegex: Regex? = try? Regex(#"NSUnderlyingError[ ]?=[ ]?"#)
 
-    /// The first NSError printed in `text`, with the `reason` from its user info when present.
+    /// The first NSError printed in `text`, with the `reason` and file from its user info and
+    /// the error under it, in the iOS 7 (`UserInfo=0x… {…}`) and iOS 9 (`UserInfo={…}`) forms.
     static func error(in text: String) -> ErrorInfo? {
-        guard let errorRegex, let reasonRegex else { return nil }
-        let bytes = Array(text.utf8)
-        return bytes.withUnsafeBytes { buffer -> ErrorInfo? in
-            let matcher = Matcher(errorRegex)
-            guard (try? matcher.matches(buffer)) == true,
-                  let domain = slice(buffer, matcher.range(ofGroup: "domain")),
-                  let codeRange = matcher.range(ofGroup: "code"),
-                  let code = Int(String(decoding: UnsafeRawBufferPointer(rebasing: buffer[codeRange]), as: UTF8.self))
-            else { return nil }
-            var info = ErrorInfo(domain: domain, code: code, description: slice(buffer, matcher.range(ofGroup: "description")))
-            let after = matcher.range(ofGroup: 0)?.upperBound ?? 0
-            let reasons = Matcher(reasonRegex)
-            if (try? reasons.matches(buffer, from: after)) == true {
-                let reason = slice(buffer, reasons.range(ofGroup: "quoted")) ?? slice(buffer, reasons.range(ofGroup: "plain"))
-                info.reason = reason.map { $0.trimmingCharacters(in: " ") }.flatMap { $0.isEmpty ? nil : $0 }
-            }
-            return info
+        Array(text.utf8).withUnsafeBytes { error(in: $0, from: 0) }
+    }
+
+    static func error(in buffer: UnsafeRawBufferPointer, from start: Int, depth: Int = 0) -> ErrorInfo? {
+        guard let errorRegex, let reasonRegex, let filePathRegex, let underlyingRegex else { return nil }
+        let matcher = Matcher(errorRegex)
+        guard (try? matcher.matches(buffer, from: start)) == true,
+              let domain = slice(buffer, matcher.range(ofGroup: "domain")),
+              let code = matcher.range(ofGroup: "code").flatMap({ signedDecimal(buffer, $0) })
+        else { return nil }
+        var info = ErrorInfo(domain: domain, code: code, description: slice(buffer, matcher.range(ofGroup: "description")))
+        let after = matcher.range(ofGroup: 0)?.upperBound ?? start
+        // The error under this one comes next, inside its user info: what follows it is its own.
+        let underlying = Matcher(underlyingRegex)
+        var end = buffer.count
+        if depth < 3, (try? underlying.matches(buffer, from: after)) == true, let at = underlying.range(ofGroup: 0) {
+            if let inner = error(in: buffer, from: at.upperBound, depth: depth + 1) { info.underlying = [inner] }
+            end = at.lowerBound
         }
+        let own = UnsafeRawBufferPointer(rebasing: buffer[..<end])
+        info.reason = value(reasonRegex, in: own, from: after)
+        info.filePath = value(filePathRegex, in: own, from: after)
+        if info.reason == nil, end < buffer.count { info.reason = value(reasonRegex, in: buffer, from: end) }
+        return info
+    }
+
+    /// The first `key = value` a user-info pattern finds from `start`, quoted or not.
+    private static func value(_ regex: Regex, in buffer: UnsafeRawBufferPointer, from start: Int) -> String? {
+        let matcher = Matcher(regex)
+        guard (try? matcher.matches(buffer, from: start)) == true else { return nil }
+        let text = slice(buffer, matcher.range(ofGroup: "quoted")) ?? slice(buffer, matcher.range(ofGroup: "plain"))
+        return text.map { $0.trimmingCharacters(in: " ") }.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    private static func signedDecimal(_ buffer: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int? {
+        guard let first = range.first else { return nil }
+        if buffer[first] == UInt8(ascii: "-") { return decimal(buffer, first + 1..<range.upperBound).map { -$0 } }
+        return decimal(buffer, range)
+    }
+
+    private static let factsRegex: Regex? = try? Regex(
+        #"(?<url>file://[^\s)"';,}]+)|(?<log>[\w-]+\.\d+\.cdt)\b|(?<![\w~])(?<peer>[\w.-]+~[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})\b"#)
+
+    /// What a warning or error names besides its words: the first error (from `after`, where
+    /// the message's own text ends), transaction log file, store URL and peer in the message.
+    static func facts(in message: UnsafeRawBufferPointer, after: Int) -> [Field] {
+        var fields = FieldList()
+        fields.add(error(in: message, from: min(after, message.count)) ?? error(in: message, from: 0))
+        guard let factsRegex else { return fields.items }
+        let matcher = Matcher(factsRegex)
+        var found: [String: String] = [:]
+        var position = 0
+        while found.count < 3, position < message.count, (try? matcher.matches(message, from: position)) == true,
+              let whole = matcher.range(ofGroup: 0) {
+            for name in ["log", "url", "peer"] where found[name] == nil {
+                if let text = slice(message, matcher.range(ofGroup: name)) {
+                    if name == "url", text.hasSuffix(".cdt") {
+                        if found["log"] == nil { found["log"] = fileName(text) }
+                    } else {
+                        found[name] = text
+                    }
+                }
+            }
+            position = max(whole.upperBound, position + 1)
+        }
+        fields.add("log", found["log"])
+        fields.add("url", found["url"])
+        fields.add("peer", found["peer"])
+        return fields.items
+    }
+
+    /// A matched phrase as a field: its first line, without the colon and blanks it ends with.
+    static func phrase(_ text: String) -> String {
+        let line = text.prefix { $0 != "\n" }
+        return String(line).trimmingCharacters(in: " \t:,.(")
     }
 
     private static func slice(_ buffer: UnsafeRawBufferPointer, _ range: Range<Int>?) -> String? {

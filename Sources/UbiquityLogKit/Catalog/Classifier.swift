@@ -20,23 +20,50 @@ public struct CompiledChannel: Sendable {
     let groupBases: [Int]
     /// Each rule's own group names and numbers.
     let groupNumbers: [[String: [Int]]]
+    /// `.method` rules by logging method, each compiled alone: they are tried only when the
+    /// joined pattern finds nothing, so they cost nothing on other records.
+    let methodRules: [String: [(index: Int, regex: Regex)]]
 
     init(channel: Channel, rules: [Rule]) throws(CatalogError) {
         self.channel = channel
         self.rules = rules
-        var bases: [Int] = []
+        var bases = [Int](repeating: 0, count: rules.count)
         var names: [[String: [Int]]] = []
-        var branches: [String] = []
-        var captures = 0
+        var compiled: [Regex] = []
+        var lineStart: [String] = []
+        var afterObject: [String] = []
+        var byMethod: [String: [(index: Int, regex: Regex)]] = [:]
         for (index, rule) in rules.enumerated() {
             let alone: Regex
             do { alone = try Regex(rule.pattern, options: .duplicateNames) } catch {
                 throw CatalogError(ruleID: rule.id, reason: "pattern does not compile: \(error)")
             }
-            bases.append(captures)
             names.append(alone.groupNumbers)
-            captures += alone.captureCount
-            branches.append("(*MARK:\(index))(?:\(rule.pattern))")
+            compiled.append(alone)
+            switch rule.position {
+            case .method:
+                if rule.methods.isEmpty { throw CatalogError(ruleID: rule.id, reason: "a method rule names no method") }
+                for method in rule.methods { byMethod[method, default: []].append((index, alone)) }
+            case .lineStart:
+                lineStart.append("(*MARK:\(index))(?:\(rule.pattern))")
+            case .afterObject:
+                afterObject.append("(*MARK:\(index))(?:\(rule.pattern))")
+            }
+        }
+        // Groups are numbered in the order the branches stand in the joined pattern: every
+        // line-start rule, then every after-object rule.
+        var captures = 0
+        for position in [RulePosition.lineStart, .afterObject] {
+            for (index, rule) in rules.enumerated() where rule.position == position {
+                bases[index] = captures
+                captures += compiled[index].captureCount
+            }
+        }
+        // After-object phrases share one lazy scan of the line: `[^\n]*?` stops at each blank
+        // or colon once and tries all of them there, instead of each rule scanning alone.
+        var branches = lineStart
+        if !afterObject.isEmpty {
+            branches.append(#"(?:[^\n]*?[ :])??[ \t]*(?:"# + afterObject.joined(separator: "|") + ")")
         }
         let alternation = "(?:" + branches.joined(separator: "|") + ")"
         let joined: String
@@ -44,11 +71,11 @@ public struct CompiledChannel: Sendable {
         switch channel {
         case .ubiquity, .coreDataError:
             // Any line of the message may hold the text (after a logged object's description).
-            joined = "^[ \\t]*+" + alternation
+            joined = #"^[ \t]*+"# + alternation
             options = [.multiline, .duplicateNames]
         case .storeManager:
             // At the message start, after at most one tag an app's logger may add: `[USM] `, `StoreManager: `.
-            joined = "(?:(?:\\[[^\\]\\n]{1,40}\\]|[A-Za-z][\\w.-]{0,40}:)[ \\t]+)?" + alternation
+            joined = #"(?:(?:\[[^\]\n]{1,40}\]|[A-Za-z][\w.-]{0,40}:)[ \t]+)?"# + alternation
             options = [.anchored, .duplicateNames]
         }
         do { regex = try Regex(joined, options: options) } catch {
@@ -56,6 +83,15 @@ public struct CompiledChannel: Sendable {
         }
         groupBases = bases
         groupNumbers = names
+        methodRules = byMethod
+    }
+
+    /// `-[A b:]` for `__34-[A b:]_block_invoke_2`: the method as `.method` rules name it.
+    static func baseMethod(_ method: String) -> Substring {
+        var name = method[...]
+        if name.hasPrefix("__"), let bracket = name.firstIndex(where: { $0 == "-" || $0 == "+" }) { name = name[bracket...] }
+        if let suffix = name.firstRange(of: "]_block_invoke") { name = name[..<name.index(after: suffix.lowerBound)] }
+        return name
     }
 }
 
@@ -74,8 +110,13 @@ public final class Classifier {
     /// Records on which a rule gave up because it hit PCRE2's match limit.
     public private(set) var limitHits = 0
 
+    private let limits: MatchLimits
+    /// Matchers of `.method` rules, made when first needed (by rule id).
+    private var methodMatchers: [String: Matcher] = [:]
+
     public init(catalog: Catalog, limits: MatchLimits = .standard) {
         self.catalog = catalog
+        self.limits = limits
         for compiled in catalog.channels {
             matchers[compiled.channel] = (compiled, Matcher(compiled.regex, limits: limits))
         }
@@ -115,21 +156,43 @@ public final class Classifier {
         return record.text.withUnsafeBytes { whole -> Outcome in
             let body = UnsafeRawBufferPointer(rebasing: whole[bodyStart...])
             let index: Int
+            var used = matcher
             do throws(PCRE2Error) {
-                guard try matcher.matches(body), let mark = matcher.numericMark, mark < compiled.rules.count else {
+                if try matcher.matches(body), let mark = matcher.numericMark, mark < compiled.rules.count {
+                    index = mark
+                } else if let (mark, methodMatcher) = try matchByMethod(record, compiled, body) {
+                    index = mark
+                    used = methodMatcher
+                } else {
                     return .none(limitHit: false)
                 }
-                index = mark
             } catch {
                 if error.isResourceLimit { limitHits += 1 }
                 return .none(limitHit: true)
             }
             let rule = compiled.rules[index]
-            let found = RuleMatch(record: record, subject: body, matcher: matcher,
+            let found = RuleMatch(record: record, subject: body, matcher: used,
                                   groupBase: compiled.groupBases[index], groupNumbers: compiled.groupNumbers[index])
-            let start = matcher.range(ofGroup: 0).map { bodyStart + $0.lowerBound }
+            let start = used.range(ofGroup: 0).map { bodyStart + $0.lowerBound }
             return .matched(Classification(event: rule.build(found), rule: rule, matchStart: start))
         }
+    }
+}
+
+extension Classifier {
+    /// The first `.method` rule of the record's logging method whose pattern matches.
+    private func matchByMethod(_ record: Record, _ compiled: CompiledChannel, _ body: UnsafeRawBufferPointer)
+        throws(PCRE2Error) -> (Int, Matcher)? {
+        guard !compiled.methodRules.isEmpty, let method = record.header?.method,
+              let candidates = compiled.methodRules[String(CompiledChannel.baseMethod(method))]
+        else { return nil }
+        for (index, regex) in candidates {
+            let id = compiled.rules[index].id
+            let matcher = methodMatchers[id] ?? Matcher(regex, limits: limits)
+            methodMatchers[id] = matcher
+            if try matcher.matches(body) { return (index, matcher) }
+        }
+        return nil
     }
 }
 

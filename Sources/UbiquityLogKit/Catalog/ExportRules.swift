@@ -16,7 +16,7 @@ extension EventKind {
 enum ExportRules {
     static let all: [Rule] = [
         Rule("objects-exported", .ubiquity, .objectsExported,
-             Piece.objectPrefix + #"exporting (?<operation>inserted|updated|deleted) objects:"#,
+             Piece.objectPrefix + #"exporting (?<operation>inserted|updated|deleted) objects:"#, position: .afterObject,
              samples: [
                 Sample.ios7("-[_PFUbiquityRecordsExporter createDictionaryForObjectsInSaveNotification:forTransactionOfType:withExportContext:andSaveSnapshot:]", 293,
                     """
@@ -37,7 +37,7 @@ enum ExportRules {
         },
 
         Rule("transaction-log-written", .ubiquity, .transactionLogWritten,
-             Piece.objectPrefix + #"Successfully wrote transaction log:"#,
+             Piece.objectPrefix + #"Successfully wrote transaction log:"#, position: .afterObject,
              samples: [
                 Sample.ios7("-[_PFUbiquityRecordsExporter managedObjectContextDidSave:]", 446,
                     """
@@ -84,5 +84,125 @@ enum ExportRules {
                 Sample.ios7("-[_PFUbiquityRecordsExporter shouldRespondToSaveNotification:]", 318, "Exporter: \(Sample.exporter)\nWill respond."),
                 Sample.ios6("Added transaction entries to cache"),
              ]),
+    ]
+}
+
+// The rest of the exporter, the transaction log files themselves, and the migration of
+// ubiquitous content to a new model version.
+
+extension EventKind {
+    public static let exportFailed = EventKind("export-failed", .export, .error, .notable,
+        "A local save could not be written out as a transaction log: other devices will not receive it.")
+    public static let exportProblem = EventKind("export-problem", .export, .warning, .notable,
+        "The exporter worked around a problem with its transaction history cache or a rolled-back save.")
+    public static let logFileError = EventKind("log-file-error", .import, .error, .notable,
+        "A transaction log file could not be read, moved, rewritten or deleted.")
+    public static let logFileProblem = EventKind("log-file-problem", .import, .warning, .notable,
+        "A transaction log file was incomplete or could not be loaded or deleted this time; Core Data retries or skips it.")
+    public static let contentMigration = EventKind("content-migration", .store, .info, .detail,
+        "Core Data is migrating the ubiquitous content (transaction logs and baseline) to a new model version.")
+    public static let contentMigrationFailed = EventKind("content-migration-failed", .store, .error, .notable,
+        "Migrating the ubiquitous content to a new model version failed: devices on the new version cannot read the old content.")
+}
+
+enum TransactionLogRules {
+    static let all: [Rule] = [
+        Rule.phrases("export-failed", .exportFailed, [
+            #"Error writing transaction log:"#, #"Export of save notification encountered the following errors:"#,
+            #"Error moving log to permanent location:"#, #"Error adding object to save snapshot:"#,
+            #"Unable to delete ubiquitous external reference file during aborted transaction:"#,
+            #"Error deleting invalidated log file at url:"#, #"Error trying to recover store metadata from rolled back transaction:"#,
+            #"Encountered an error while trying to move logs out of the temporary directory:"#,
+            #"Error writing export log to file"#, #"Error creating data for export:"#,
+            #"Unable to convert compressed object ID string:"#, #"Hrm found something in empty array did you\?"#,
+        ], samples: [
+            Sample.ios7("-[_PFUbiquityRecordsExporter managedObjectContextDidSave:]", 612,
+                        "Error writing transaction log: \(Sample.location("\(Sample.root)/\(Sample.peer)/JournalStore/\(Sample.storeUUID)/\(Sample.logFile)")).\nError: \(Sample.error134302)\n User Info: {\n}"),
+        ]),
+
+        Rule.phrases("export-problem", .exportProblem, [
+            #"Didn't find peer state for local peer ID:"#, #"Error caching transaction entries after export:"#,
+            #"Wrote pending entries to disk and purged cache, it will be rebuilt"#, #"Error purging cache for transaction entries:"#,
+            #"No transaction history cache found for store:"#, #"Asked to schedule a temporary log move without a queue"#,
+            #"Error while writing pending transaction history entries to disk:"#,
+        ], samples: [
+            Sample.ios7("-[_PFUbiquityRecordsExporter managedObjectContextDidSave:]", 590, "No transaction history cache found for store: <NSSQLCore: 0x15d52f60>"),
+        ]),
+
+        Rule.phrases("export-progress", .exportConsidered, [
+            #"Transaction Entries:"#, #"Looks like log file was never written:"#, #"Generating Peer States:"#,
+            #"Reserved transaction knowledge vector:"#, #"Skipping object from a store that this exporter is not responsible for"#,
+        ], samples: [
+            Sample.ios7("-[PFUbiquityStoreSaveSnapshot reserveTransactionNumberWithStoreExportContext:]", 230,
+                        "<PFUbiquityStoreSaveSnapshot: 0x15e9b000>\nReserved transaction knowledge vector: \(Sample.knowledgeVector) (13)"),
+        ]),
+
+        Rule.phrases("export-progress-after-object", .exportConsidered, [
+            #"replacing global object id:"#, #"wasn't in this snapshot:"#,
+        ], position: .afterObject, samples: [
+            Sample.ios7("-[PFUbiquityStoreSaveSnapshot replaceGlobalObjectID:withGlobalObjectID:]_block_invoke", 710,
+                        "<PFUbiquityStoreSaveSnapshot: 0x15e9b000> wasn't in this snapshot: <PFUbiquityGlobalObjectID: 0x15e9c110>"),
+        ]),
+
+        Rule.phrases("log-file-error", .logFileError, [
+            #"(?:Setup assistant was torn down\.  ?)?Error reading the log file at location:"#,
+            #"Error encountered while trying to load the comparison metadata for transaction log:"#,
+            #"Error deleting existing log file"#, #"Error moving transaction log from temporary location:"#,
+            #"Error encountered while updating the modification time for file"#,
+            #"Encountered an error attempting to remove external data reference"#,
+        ], samples: [
+            Sample.ios7("-[PFUbiquityTransactionLog loadPlistAtLocation:withError:]", 1022,
+                        "Error reading the log file at location: \(Sample.location("\(Sample.root)/\(Sample.otherPeer)/JournalStore/\(Sample.storeUUID)/\(Sample.logFile)"))\nuserInfo: {\n}"),
+        ]),
+
+        Rule.phrases("log-file-problem", .logFileProblem, [
+            #"Error encountered trying to read data inside coordinated accessor:"#, #"Error loading transaction log:"#,
+            #"Error deleting log file:"#, #"Missing transaction date from contents:"#,
+        ], samples: [
+            Sample.ios7("-[PFUbiquityTransactionLog deleteLogFileWithError:]", 1190,
+                        "Error deleting log file: \(Sample.location("\(Sample.root)/\(Sample.logFile)"))\nError: \(Sample.error134302)\nuserInfo: {\n}"),
+        ]),
+
+        Rule.phrases("logs-truncation-problem", .baselineProblem, [
+            #"Log file truncation failed to get a stack:"#, #"Error deleting transaction entries before"#,
+            #"Error trying to inspect log files after baseline roll"#,
+            #"Error encountered attempting to delete an old log file after the baseline rolled:"#,
+        ], samples: [
+            Sample.ios7("+[PFUbiquityTransactionLog truncateLogFilesForPeerID:storeName:modelVersionHash:beforeKnowledgeVector:withLocalPeerID:andUbiquityRootLocation:]", 1410,
+                        "Error encountered attempting to delete an old log file after the baseline rolled: \(Sample.error134302)\nuserInfo: {\n}"),
+        ]),
+
+        Rule.phrases("logs-truncated", .baselineCheck, [
+            #"Successfully deleted transaction entries before"#,
+        ], samples: [
+            Sample.ios7("+[PFUbiquityTransactionLog truncateLogFilesForPeerID:storeName:modelVersionHash:beforeKnowledgeVector:withLocalPeerID:andUbiquityRootLocation:]", 1391,
+                        "Successfully deleted transaction entries before \(Sample.knowledgeVector) for peer \(Sample.otherPeer)"),
+        ]),
+
+        Rule.phrases("content-migration", .contentMigration, [
+            #"Migrating (?:src transaction log|transaction logs|baseline \(if necessary\)|(?<count>\d+) transaction log files)"#,
+            #"Destination log (?:written succesfully|file already exits in (?:final|staging) location)"#,
+            #"Missing baseline archive for the migration (?:destination|src) data model"#,
+        ], numeric: ["count"], samples: [
+            Sample.ios7("-[PFUbiquityTransactionLogMigrator migrateTransactionLogsForStoreName:andLocalPeerID:atUbiquityRootLocation:error:]", 84,
+                        "Migrating 12 transaction log files for 'JournalStore' at '\(Sample.root)'"),
+        ]),
+
+        Rule.phrases("content-migration-failed", .contentMigrationFailed, [
+            #"Failed to move transaction log to permanent location:"#, #"Destination log write failed with error"#,
+            #"Failed to migrate (?:baseline:|ubiquitous content)"#, #"Error writing out migrated baseline:"#,
+            #"Error gathering contents for migrated baseline:"#, #"Failed to initialize src data model baseline:"#,
+        ], samples: [
+            Sample.ios7("-[PFUbiquityMigrationManager migrateTransactionLogs:andBaselineIfNecessaryForStoreName:peerID:error:]", 141,
+                        "Failed to migrate baseline: \(Sample.error134302)"),
+        ]),
+
+        Rule.phrases("content-migration-error", .contentMigrationFailed, [#"(?s:.*?)\n[ \t]*Error:"#],
+            position: .method,
+            methods: ["-[PFUbiquityMigrationManager migrateTransactionLogs:andBaselineIfNecessaryForStoreName:peerID:error:]"],
+            samples: [
+                Sample.ios7("-[PFUbiquityMigrationManager migrateTransactionLogs:andBaselineIfNecessaryForStoreName:peerID:error:]", 102,
+                            "<PFUbiquityMigrationManager: 0x15ec1b90>\nError: \(Sample.error134302)"),
+            ]),
     ]
 }

@@ -126,3 +126,138 @@ enum ImportRules {
         return nil
     }
 }
+
+// The rest of the importer: each operation's steps, conflict resolution between devices'
+// changes, and the troubles that stop one object or one download rather than a whole log.
+
+extension EventKind {
+    public static let importObjectFailed = EventKind("import-object-failed", .import, .error, .notable,
+        "An object in a transaction log could not be applied (unknown entity, missing object, failed creation): that change is missing from this device's store.")
+    public static let importProblem = EventKind("import-problem", .import, .warning, .notable,
+        "The importer met something it could work around: a log that went missing or could not be opened, a lost race for the database, an object already deleted.")
+    public static let importProgress = EventKind("import-progress", .import, .debug, .routine,
+        "A step of importing a transaction log: parsing it, applying and saving its changes, updating metadata.")
+    public static let importConflict = EventKind("import-conflict", .import, .debug, .routine,
+        "Core Data is resolving a conflict between changes to one object made on several devices.")
+    public static let importConflictFailed = EventKind("import-conflict-failed", .import, .error, .notable,
+        "Core Data could not resolve a conflict between devices' changes to an object; the import of that log fails.")
+    public static let fileTransferFailed = EventKind("file-transfer-failed", .import, .error, .notable,
+        "iCloud could not download or upload a file of the ubiquity container (a transaction log, a baseline, a peer list).")
+}
+
+enum ImportOperationRules {
+    static let all: [Rule] = [
+        Rule("log-already-seen", .ubiquity, .logAlreadyImported,
+             #"Ignoring log: (?<location>[^\n]*)\n[ \t]*The local database has already seen this transaction log"#,
+             samples: [
+                Sample.ios7("-[_PFUbiquityRecordImportOperation main]", 246,
+                            "Ignoring log: \(Sample.location("\(Sample.root)/\(Sample.otherPeer)/JournalStore/\(Sample.storeUUID)/\(Sample.logFile)"))\nThe local database has already seen this transaction log: \(Sample.knowledgeVector)"),
+             ]) { match in
+            .logAlreadyImported(log: Extract.fileName(match["location"]))
+        },
+
+        Rule.phrases("import-failed-more", .importFailed, [
+            #"Import operation had trouble with conflict resolution:"#, #"Unable to import transaction log:"#,
+            #"Couldn't find transaction number in log at URL:"#, #"Error updating peer metadata during import of log file:"#,
+        ], samples: [
+            Sample.ios7("-[_PFUbiquityRecordsImporter createSortedOperationsArrayWithMetadata:isFirstImport:]", 1190,
+                        "Couldn't find transaction number in log at URL: file://\(Sample.root)/\(Sample.otherPeer)/JournalStore/\(Sample.storeUUID)/\(Sample.logFile)\nLog Contents: {\n}"),
+        ]),
+
+        Rule.phrases("import-object-failed", .importObjectFailed, [
+            #"Transaction log: [^\n]*\n[ \t]*(?:Can't find entity for name:|Error creating object to work with|Couldn't find missing object for objectID)"#,
+        ], samples: [
+            Sample.ios7("-[_PFUbiquityRecordImportOperation processObjects:withState:andImportContext:outError:]", 640,
+                        "Transaction log: \(Sample.location("\(Sample.root)/\(Sample.logFile)"))\n Can't find entity for name: Tag in model: <NSManagedObjectModel: 0x15d50a10>"),
+        ]),
+
+        Rule.phrases("import-problem", .importProblem, [
+            #"Error pre-fetching managed objects:"#, #"Ignoring file: "#, #"Transaction log went missing:"#,
+            #"Transaction log was ignored because it could not be opened"#,
+            #"Encountered errors trying to download logs, but can continue import:"#,
+            #"Import operation was beat into the data store:"#, #"Import operation: (?s:.*?)\n[ \t]*Was beat to the database"#,
+            #"Error writing pending entries:"#, #"Rolling back metadata changes due to rolled back transaction:"#,
+            #"Transaction log: [^\n]*\n[ \t]*Unable to locate updated or deleted object"#,
+            #"Transaction log: [^\n]*? appears an updated object:"#, #"Object \(-?\d+\): .*? which resolved to a delete but appears to already have been deleted"#,
+            #"Got nil content for comprssed globalID Index:"#, #"Unable to find relationship destination object:"#,
+            #"Didn't get an object ID back for the application's coordinator:"#,
+            #"Metadata store doesn't match local store:"#,
+            #"Cannot process log with score: (?s:.*?) after log with score:"#,
+            #"Error attempting to write pending transaction history to disk:"#, #"Error attempting to refresh peer range cache:"#,
+            #"Error attempting to drop the transaction history cache:"#, #"Error while starting download for logs:"#,
+            #"Operation missing transaction log location:"#, #"Export notification was missing transaction log location:"#,
+            #"Unknown property type:"#, #"Unknown change type for transaction entry:"#,
+            #"Got nil snapshot for peerID:"#, #"Scheduling encountered an error:"#,
+        ], samples: [
+            Sample.ios7("-[_PFUbiquityRecordsImporter createSortedOperationsArrayWithMetadata:isFirstImport:]", 1133,
+                        "Transaction log went missing: \(Sample.location("\(Sample.root)/\(Sample.otherPeer)/JournalStore/\(Sample.storeUUID)/\(Sample.logFile)"))"),
+        ]),
+
+        Rule.phrases("import-problem-after-object", .importProblem, [
+            #"didn't get entity description back for entity named:"#,
+        ], position: .afterObject, samples: [
+            Sample.ios7("-[PFUbiquityImportContext prefetchManagedObjectsInContext:error:]", 121,
+                        "<PFUbiquityImportContext: 0x15e9f000> didn't get entity description back for entity named: Tag\nMOC: <NSManagedObjectContext: 0x15d51b40>\nPSC: <NSPersistentStoreCoordinator: 0x15d50c20>"),
+        ]),
+
+        Rule.phrases("file-transfer-failed", .fileTransferFailed, [
+            #"Libr(?:ar)?ian returned a serious error for starting downloads"#,
+            #"Attempting to download (?:Peers|root URL \([^\n]*?\)) hit a serious error"#,
+            #"Download failed for file, error:"#, #"Safe save failed for file, error:"#,
+            #"Error checking the uploaded status for:"#,
+        ], samples: [
+            Sample.ios7("-[_PFUbiquityRecordsImporter batchDownloadTransactionLogsAtLocations:error:]_block_invoke", 850,
+                        "Librian returned a serious error for starting downloads \(Sample.error134302) with userInfo {\n}"),
+        ]),
+
+        Rule.phrases("import-progress", .importProgress, [
+            #"Aborting cancelled operation:"#, #"Cancelling due to missing switchboard entry"#,
+            #"About to apply changes from log contents\."#, #"Deleting conflict loser because it was orphaned"#,
+            #"Successfully wrote (?:metadata )?changes\."#, #"About to save stack updates, metadata moc changes:"#,
+            #"Executing SQL hack to fix primary key issue"#, #"About to issue update command to primary key table"#,
+            #"Got transaction history:"#, #"Skipping object:"#, #"Object \([^\n]*?\): (?s:.*?) was resolved to a delete and will not be processed\."#,
+            #"Successfully prefetched managed objects\."#, #"Log locations:"#, #"Skipping \((?:storeName|model version hash)\):"#,
+            #"Skipping log because it is of unknown type:"#, #"Created operations:"#, #"Successfully recached transaction history"#,
+            #"Wrote pending entries to disk after imports finished\."#, #"Operation was interrutped by import:"#,
+            #"Got set of persistent store coordinators for store named:"#, #"Refreshed peer range cache"#,
+            #"Asked to schedule but nothing to schedule in the context:"#, #"Ignoring pending log \(exisitng op\):"#,
+            #"Restart timer fired for importer:"#, #"Scheduled logs for importer:"#, #"Processing pending urls:"#,
+            #"Found transaction log locations:"#,
+        ], samples: [
+            Sample.ios7("-[_PFUbiquityRecordImportOperation main]", 402, "<_PFUbiquityRecordImportOperation: 0x15e9c0d0>\nSuccessfully wrote changes."),
+        ]),
+
+        Rule.phrases("import-progress-after-object", .importProgress, [
+            #"Beginning parse of log file:"#, #"- Cache KV: (?s:.*?) matches initial KV:"#, #"- Knowledge Vector mismatch, reloading cache"#,
+            #"successfully applied changes for object with global id:"#, #"will process operation:"#, #"importing operations:"#,
+            #"logs were scheduled:"#,
+        ], position: .afterObject, samples: [
+            Sample.ios7("-[_PFUbiquityRecordImportOperation main]", 188,
+                        "<_PFUbiquityRecordImportOperation: 0x15e9c0d0>: Beginning parse of log file: \(Sample.location("\(Sample.root)/\(Sample.logFile)"))"),
+        ]),
+
+        Rule.phrases("import-conflict", .importConflict, [
+            #"Skipping (?:inserted|updated|deleted) object with globalID:"#, #"Object with globalID: (?s:.*?) was later inserted"#,
+            #"Deleting existing object with globalID:"#, #"Resolve conflict called on:"#, #"Elected ancestor vector:"#,
+            #"Sorting snapshots:"#, #"Got snapshots to merge:"#, #"Merging (?:snapshot into current snapshot|current snapshot):"#,
+            #"Done resolving conflict:"#, #"Comparing:\n"#, #"Resulting source object:"#,
+        ], samples: [
+            Sample.ios7("-[PFUbiquityRecordImportConflict resolveConflict:]", 388, "Done resolving conflict: <PFUbiquityRecordImportConflict: 0x15ea0c10>"),
+        ]),
+
+        Rule.phrases("import-conflict-failed", .importConflictFailed, [
+            #"Error encountered trying to reset the source object to the ancestor state:"#,
+            #"Error encountered trying to resolve conflict:"#, #"Unable to find transaction log for entry:"#,
+        ], samples: [
+            Sample.ios7("-[PFUbiquityRecordImportConflict resolveConflict:]", 371,
+                        "Error encountered trying to resolve conflict: \(Sample.error134302)\nuserInfo: {\n}"),
+        ]),
+
+        Rule.phrases("import-conflict-failed-after-object", .importConflictFailed, [
+            #"aborting conflict resolution, unable to create snapshot"#,
+        ], position: .afterObject, samples: [
+            Sample.ios7("-[PFUbiquityRecordImportConflict resolveConflict:]", 301,
+                        "<PFUbiquityRecordImportConflict: 0x15ea0c10> aborting conflict resolution, unable to create snapshot for transaction entry: <PFUbiquityTransactionEntry: 0x15ea1d20>\nError: \(Sample.error134302)\nuserInfo: {\n}"),
+        ]),
+    ]
+}

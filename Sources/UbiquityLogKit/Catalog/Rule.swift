@@ -14,6 +14,19 @@ public enum Channel: String, Sendable, CaseIterable {
     case storeManager
 }
 
+/// Where in a message a rule's pattern is tried.
+public enum RulePosition: Sendable {
+    /// At the start of any line of the message (after leading blanks).
+    case lineStart
+    /// Also after text on the same line: messages that start with the logging object's
+    /// description (`%@ successfully rolled baseline: %@`) print their words after its
+    /// last line. These rules share one scan of each line (see `CompiledChannel`).
+    case afterObject
+    /// Only on records printed by one of the rule's `methods`, when no text rule matched:
+    /// for messages that are all values (`%@`) or whose words say nothing alone (`%@\nError: %@`).
+    case method
+}
+
 public struct Rule: Sendable {
     /// Unique id of the rule (several rules can produce one kind).
     public let id: String
@@ -22,18 +35,24 @@ public struct Rule: Sendable {
     /// PCRE2 syntax. Named groups only; no numbered back-references (rules are joined
     /// into one pattern, which renumbers groups).
     public let pattern: String
+    public let position: RulePosition
+    /// For `.method` rules: the logging methods, as printed without `_block_invoke` suffixes.
+    public let methods: [String]
     public let build: @Sendable (RuleMatch) -> Event
     /// Whole records, as a log would print them, that this rule must recognise.
     public let samples: [String]
 
     public init(
         _ id: String, _ channel: Channel, _ kind: EventKind, _ pattern: String,
+        position: RulePosition = .lineStart, methods: [String] = [],
         samples: [String], build: @escaping @Sendable (RuleMatch) -> Event
     ) {
         self.id = id
         self.channel = channel
         self.kind = kind
         self.pattern = pattern
+        self.position = position
+        self.methods = methods
         self.samples = samples
         self.build = build
     }
@@ -46,6 +65,26 @@ public struct Rule: Sendable {
     ) -> Rule {
         Rule(id, channel, kind, pattern, samples: samples) { match in
             .message(kind, match.fields(numeric: numeric))
+        }
+    }
+
+    /// A rule that recognises any of several phrases (PCRE2 fragments, tried in order) and
+    /// whose event names the phrase that matched as `what`. Warnings and errors also carry
+    /// the facts found in the rest of the message: the error, log file, store URL, peer.
+    public static func phrases(
+        _ id: String, _ kind: EventKind, _ phrases: [String],
+        position: RulePosition = .lineStart, methods: [String] = [], channel: Channel = .ubiquity,
+        numeric: Set<String> = [], samples: [String]
+    ) -> Rule {
+        let pattern = "(?<what>" + phrases.joined(separator: "|") + ")"
+        let withFacts = kind.severity >= .warning
+        return Rule(id, channel, kind, pattern, position: position, methods: methods, samples: samples) { match in
+            var fields = match.fields(numeric: numeric)
+            if let what = fields.firstIndex(where: { $0.name == "what" }), case .string(let text) = fields[what].value {
+                fields[what].value = .string(Extract.phrase(text))
+            }
+            if withFacts { fields += Extract.facts(in: match.messageBytes, after: match.matchEnd) }
+            return .message(kind, fields)
         }
     }
 }
@@ -78,6 +117,9 @@ public struct RuleMatch {
 
     /// The message as bytes, for parsers that scan long dumps.
     public var messageBytes: UnsafeRawBufferPointer { subject }
+
+    /// Where the match ends in the message.
+    public var matchEnd: Int { matcher.range(ofGroup: 0)?.upperBound ?? subject.count }
 
     /// The bytes from the end of the match to the end of the message.
     public var restBytes: UnsafeRawBufferPointer {

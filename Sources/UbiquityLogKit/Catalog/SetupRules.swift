@@ -61,3 +61,137 @@ enum SetupRules {
              ]),
     ]
 }
+
+// The setup assistant, which prepares a store for iCloud on every load: reading the
+// container, the initial sync, receipts, baselines, moving local logs, side-loading.
+
+extension EventKind {
+    public static let setupError = EventKind("setup-error", .setup, .error, .notable,
+        "A step of setting the store up for iCloud failed (moving logs, side-loading, the container identity, the import coordinator); setup usually fails or retries after it.")
+    public static let setupProblem = EventKind("setup-problem", .setup, .warning, .notable,
+        "A step of setting the store up for iCloud met a problem it can continue past.")
+    public static let setupProgress = EventKind("setup-progress", .setup, .debug, .routine,
+        "A routine step of setting the store up for iCloud.")
+    public static let setupRetry = EventKind("setup-retry", .setup, .warning, .notable,
+        "Setting the store up for iCloud failed and Core Data will try again after a delay.")
+    public static let initialSync = EventKind("initial-sync", .setup, .info, .detail,
+        "Progress of the first read of the ubiquity container: waiting for iCloud's initial sync, downloading the peers' logs.")
+    public static let sideLoad = EventKind("side-load", .store, .info, .notable,
+        "Core Data built a new local store from the cloud's transaction logs (a side load) and swapped it in.")
+    public static let containerForked = EventKind("container-forked", .corruption, .warning, .notable,
+        "Core Data found that this device's history has forked from the cloud's and is moving its own logs aside to start over from the cloud.")
+    public static let identityTokenCurrent = EventKind("identity-token-current", .account, .info, .detail,
+        "The iCloud identity token (which account) the store is being set up for.")
+    public static let cloudDocsUnavailable = EventKind("clouddocs-unavailable", .setup, .error, .notable,
+        "Core Data could not link the CloudDocs framework or a symbol of it: iCloud sync cannot work in this process.")
+    public static let missingErrorObject = EventKind("missing-error-object", .setup, .warning, .notable,
+        "Core Data reported a failure without an NSError (its own bug): the failing step is named by the source file and line.")
+}
+
+enum SetupAssistantRules {
+    static let all: [Rule] = [
+        Rule.phrases("setup-retry", .setupRetry, [
+            #"Setup failed because of a missing file, retrying\((?<attempt>\d+)\):"#,
+        ], numeric: ["attempt"], samples: [
+            Sample.ios7("-[PFUbiquitySetupAssistant finishSetupWithRetry:]", 912,
+                        "Setup failed because of a missing file, retrying(1): \(Sample.error134302)"),
+        ]),
+
+        Rule.phrases("setup-retry-after-object", .setupRetry, [
+            #"Retrying after delay: (?<delay>\d+)"#,
+        ], position: .afterObject, numeric: ["delay"], samples: [
+            Sample.ios7("-[PFUbiquitySetupAssistant finishSetupWithRetry:]", 930,
+                        "<PFUbiquitySetupAssistant: 0x15d4e0a0>\n\tstoreName: JournalStore: Retrying after delay: 60\n\(Sample.error134302)"),
+        ]),
+
+        Rule.phrases("setup-error", .setupError, [
+            #"gethostuuid returned -1\. Giving up now\."#, #"User Defaults didn't synchronize"#,
+            #"Error attempting to read ubiquity root url:"#, #"Unable to get the mod time for baseline"#,
+            #"Unable to delete forked contents:"#, #"Unable to destroy persistent store:"#,
+            #"Error moving local log files to the ubiquity directory:"#, #"Error prungin the staging directory:"#,
+            #"Error starting monitor:"#, #"Couldn't clean up from failed setup"#,
+            #"Unable to (?:remove|create) (?:temporary|temproary) store directory:"#, #"Couldn't identify container:"#,
+            #"Trouble identifying container:"#, #"Unable to write to peer transaction log directory:"#,
+            #"Error moving local log(?: files)?:"#, #"Error deleting old local log:"#, #"Error moving log file to local directory:"#,
+            #"Error moving log: "#, #"Error removing side-load (?:store|directory)"#, #"Error creating side-load directory:"#,
+            #"Error purging history cache:"#, #"Error side loading local logs:"#, #"Error refreshing peer range cache:"#,
+            #"Unable to reinitialize store knowledge vector:"#, #"Error while trying to create the import coordinator"#,
+        ], samples: [
+            Sample.ios7("-[PFUbiquitySetupAssistant finishSetupForStore:error:]", 1012,
+                        "<PFUbiquitySetupAssistant: 0x15d4e0a0>\nError moving local log files to the ubiquity directory: \(Sample.error134302)"),
+        ]),
+
+        Rule.phrases("setup-problem", .setupProblem, [
+            #"Unable to scan root location:"#, #"Error reading local log directory:"#,
+            #"Error encountered while preparing store metadata:"#, #"Error trying to read peer version directory:"#,
+            #"Error rewriting log:"#, #"File went missing:"#, #"Error pruning (?:local|ubiquity) root directory:"#,
+            #"Failed to remove sideload store:"#, #"Unable to replace (?s:.*?) with side loaded store:"#,
+            #"Unable to (?:move log to permanent location|delete log):"#, #"Aborting setup because store removed from coordinator\."#,
+            #"No one agrees\n"#, #"Looks like we were passed the full URL, not the store file URL:"#,
+        ], samples: [
+            Sample.ios7("-[PFUbiquitySetupAssistant canReadFromUbiquityRootLocation:]", 455,
+                        "<PFUbiquitySetupAssistant: 0x15d4e0a0>\nUnable to scan root location: \(Sample.location(Sample.root))"),
+        ]),
+
+        Rule.phrases("setup-progress", .setupProgress, [
+            #"Created actual store url:"#, #"Using the original store URL \(linked on or after"#, #"processName:"#,
+            #"Returning private sys id"#, #"Detecting Fork and is force:"#, #"Unable to load baseline from"#,
+            #"Removed old fork directory:"#, #"Store file exists: (?<exists>\d+)"#, #"Moved local log files\."#,
+            #"Pruned (?:staging directory|local root directory:|ubiquity root directory:)"#, #"Started Monitor"#,
+            #"Purged temporary store directory\."#, #"Created temporary store directory:"#,
+            #"Local peer receipt exists in cloud:"#, #"Removed (?:dangling temporary peer receipt|conflicting versions of receipt file):"#,
+            #"Created ubiquity peer log directory:"#, #"Moved (?:local log|orphaned log to sync'd directory|log to temporary location|log file to local directory):"#,
+            #"Deleted orphaned log:"#, #"(?:Finished rewriting|Rewriting) save snapshot"#, #"Rewrote log:"#,
+            #"Removed old local log:"#, #"Tried deleting file:"#, #"Cleared out (?:store|directory) for side-load:"#,
+            #"Created directory for side-load:"#, #"Purged history cache"#, #"Looks like the store was changed in will change"#,
+            #"Attempting to replace store:"#, #"Updated store knowledge vector to:"#, #"Refreshed peer range cache:"#,
+        ], numeric: ["exists"], samples: [
+            Sample.ios7("-[PFUbiquitySetupAssistant finishSetupForStore:error:]", 1060, "<PFUbiquitySetupAssistant: 0x15d4e0a0>\nStarted Monitor"),
+        ]),
+
+        Rule.phrases("setup-progress-by-method", .setupProgress, [#"(?s:.*)"#],
+            position: .method,
+            methods: ["-[PFUbiquitySetupAssistant finishSetupForStore:error:]",
+                      "-[PFUbiquitySetupAssistant performCoordinatorPostStoreSetup:error:]",
+                      "-[PFUbiquitySetupAssistant validateOptionsWithError:]"],
+            samples: [
+                Sample.ios7("-[PFUbiquitySetupAssistant performCoordinatorPostStoreSetup:error:]", 1302,
+                            "<PFUbiquitySetupAssistant: 0x15d4e0a0>\n\tstoreName: JournalStore\n\tlocalPeerID: \(Sample.peer)"),
+            ]),
+
+        Rule.phrases("initial-sync", .initialSync, [
+            #"Initial sync (?:complete:|handler called)"#, #"Blocking for initial sync:"#, #"Found Peer:"#,
+            #"Starting download (?:of all known peers|on root URL):"#, #"All the faults are live"#,
+            #"Read finished: (?<finished>\d+)"#,
+        ], numeric: ["finished"], samples: [
+            Sample.ios7("-[PFUbiquitySetupAssistant canReadFromUbiquityRootLocation:]", 470, "Blocking for initial sync: file://\(Sample.root)/"),
+        ]),
+
+        Rule.phrases("side-load", .sideLoad, [
+            #"Import (?<phase>started|finished) \(Side load\)"#, #"Side load finish:"#, #"Imported local logs:"#,
+            #"Replaced (?s:.*?) with "#, #"Successfully migrated seed store:"#,
+        ], samples: [
+            Sample.ios7("-[PFUbiquitySetupAssistant sideLoadStore:error:]", 1601, "Import finished (Side load)"),
+        ]),
+
+        Rule.phrases("container-forked", .containerForked, [#"Fork detected, will fork now"#], samples: [
+            Sample.ios7("-[PFUbiquitySetupAssistant detectAndFixForkedContainer:store:error:]", 1721, "Fork detected, will fork now"),
+        ]),
+
+        Rule.phrases("identity-token-current", .identityTokenCurrent, [#"Current identity token: (?<token>[^\n]*)"#], samples: [
+            Sample.ios7("-[PFUbiquitySetupAssistant doPostValidationInit:]", 611, "Current identity token: <_NSUbiquityIdentityToken: 0x15d4a0c0>"),
+        ]),
+
+        Rule.phrases("clouddocs-unavailable", .cloudDocsUnavailable, [
+            #"CloudDocs\.framework missing symbol (?<symbol>\w+)"#, #"Unable to dynamically link CloudDocs\.framework"#,
+        ], channel: .coreDataError, samples: [
+            Sample.coreDataError("CloudDocs.framework missing symbol BRStartDownloadForItems"),
+        ]),
+
+        Rule.phrases("missing-error-object", .missingErrorObject, [
+            #"Illegal attempt to return an error without one in (?<file>[^\n:]+):(?<line>\d+)"#,
+        ], channel: .coreDataError, numeric: ["line"], samples: [
+            "2014-03-02 09:14:07.318 Journal[412:60b] CoreData: Illegal attempt to return an error without one in /Library/Caches/com.apple.xbs/Sources/Persistence/Classes/Persistency/Ubiquity/PFUbiquityBaseline.m:412",
+        ]),
+    ]
+}

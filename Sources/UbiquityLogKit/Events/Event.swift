@@ -170,6 +170,12 @@ struct FieldList {
         parts.add("code", error.code)
         parts.add("description", error.description)
         parts.add("reason", error.reason)
+        parts.add("filePath", error.filePath)
+        if let underlying = error.underlying.first {
+            var inner = FieldList()
+            inner.add(underlying)
+            parts.items += inner.items.map { Field("underlying", $0.value) }
+        }
         add("error", .object(parts.items))
     }
 

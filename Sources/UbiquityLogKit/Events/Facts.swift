@@ -13,12 +13,19 @@ public struct ErrorInfo: Sendable, Equatable {
     public var description: String?
     /// The `reason` entry of the user info, when printed.
     public var reason: String?
+    /// The file the error is about (`NSFilePath`, `NSURL`), when printed.
+    public var filePath: String?
+    /// The error under this one (`NSUnderlyingError`), when printed: at most one.
+    public var underlying: [ErrorInfo]
 
-    public init(domain: String, code: Int, description: String? = nil, reason: String? = nil) {
+    public init(domain: String, code: Int, description: String? = nil, reason: String? = nil,
+                filePath: String? = nil, underlying: [ErrorInfo] = []) {
         self.domain = domain
         self.code = code
         self.description = description
         self.reason = reason
+        self.filePath = filePath
+        self.underlying = underlying
     }
 
     /// `NSCocoaErrorDomain 134302: reason`

@@ -22,7 +22,7 @@ public final class HeaderParser {
     // included), then the marker, which some messages print twice.
     static let prefixPattern = #"""
     (?:(?<method>(?:__\d+)?[-+]\[[^\]\n]{1,400}\](?:_block_invoke(?:_\d+)?)?)\((?<line>\d+)\):[ ]?)?
-    (?:(?<ubiquity>(?:CoreData:[ ]Ubiquity:[ \t]*)+)|(?<error>CoreData:[ ]error:[ ]?)|(?<usm>UbiquityStoreManager:[ ]?))?
+    (?:(?<ubiquity>(?:CoreData:[ ]Ubiquity:[ \t]*)+)|(?<error>CoreData:[ ](?:(?:error|fault):[ ]?|(?=Illegal[ ]attempt[ ])))|(?<usm>UbiquityStoreManager:[ ]?))?
     """#
 
     private let header: Matcher

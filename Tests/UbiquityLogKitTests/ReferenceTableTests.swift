@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import UbiquityLogKit
+
+/// Every message format Core Data's ubiquity code and UbiquityStoreManager can print (the
+/// reference tables beside the checkout), filled with realistic values, in three header
+/// styles and two value styles: each is one record, classified as the kind
+/// `ReferenceKinds.tsv` names for its row, never as unhandled.
+@Suite(.enabled(if: ReferenceTables.isAvailable || ProcessInfo.processInfo.environment["CI"] != nil,
+                "the reference tables are not beside this checkout (set PARSELOGS_REFERENCE)"))
+struct ReferenceTableTests {
+    @Test func everyRowIsRecognisedAsItsKind() throws {
+        let rows = try ReferenceTables.load()
+        #expect(rows.count > 700, "the three tables were read")
+        let expected = try ReferenceTables.expectedKinds()
+        let classifier = Classifier(catalog: try Catalog.standard())
+        var produced: [String] = []
+        var failures: [String] = []
+        for row in rows {
+            let wanted = expected[row.key]
+            if wanted == nil { failures.append("no expected kind for \(row.key)") }
+            // Style 2 is iOS 5 and 6, which print no logging method.
+            for style in 0..<(row.isRecognisableWithoutMethod ? 3 : 2) {
+                for variant in 0..<2 {
+                    let text = row.record(style: style, filler: FormatFiller(variant: variant))
+                    let records = try assemble(text)
+                    guard records.count == 1 else {
+                        failures.append("\(records.count) records, style \(style): \(text)")
+                        continue
+                    }
+                    let kind = classifier.classify(records[0]).event.kind.id
+                    if style == 0 && variant == 0 { produced.append("\(row.key)\t\(kind)") }
+                    if kind != wanted {
+                        failures.append("\(row.key) style \(style) variant \(variant): \(kind), expected \(wanted ?? "?")\n\(text)")
+                    }
+                }
+            }
+        }
+        // To review the catalogue against the tables: PARSELOGS_WRITE_REFERENCE_KINDS=FILE.
+        if let path = ProcessInfo.processInfo.environment["PARSELOGS_WRITE_REFERENCE_KINDS"] {
+            try (produced.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+            try (failures.joined(separator: "\n\n") + "\n").write(toFile: path + ".failures", atomically: true, encoding: .utf8)
+        }
+        #expect(failures.isEmpty, "\(failures.count) failures; first: \(failures.prefix(5).joined(separator: "\n\n"))")
+    }
+}
