@@ -59,11 +59,13 @@ public struct CompiledChannel: Sendable {
                 captures += compiled[index].captureCount
             }
         }
-        // After-object phrases share one lazy scan of the line: `[^\n]*?` stops at each blank
-        // or colon once and tries all of them there, instead of each rule scanning alone.
+        // After-object phrases share one lazy scan of the line: it stops at each blank or colon
+        // once and tries all of them there, instead of each rule scanning alone. The scan is
+        // bounded (a description's last line is short) so that a hostile 1 MB line costs a
+        // few hundred steps, not a million, and stays far below the match limit.
         var branches = lineStart
         if !afterObject.isEmpty {
-            branches.append(#"(?:[^\n]*?[ :])??[ \t]*(?:"# + afterObject.joined(separator: "|") + ")")
+            branches.append(#"(?:[^\n]{0,400}?[ :])??[ ]?(?:"# + afterObject.joined(separator: "|") + ")")
         }
         let alternation = "(?:" + branches.joined(separator: "|") + ")"
         let joined: String
