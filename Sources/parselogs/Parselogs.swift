@@ -42,6 +42,9 @@ struct OutputOptions: ParsableArguments {
     @Option(help: "Colour the text output: auto, always or never.")
     var color: ColorChoice = .auto
 
+    @Flag(help: "Instead of the timeline, report the ubiquity records no rule recognises, grouped into templates, most frequent first.")
+    var unhandled = false
+
     @Flag(help: "Flush the output after every line, also when it is not a terminal.")
     var lineBuffered = false
 }
@@ -96,6 +99,9 @@ struct Parselogs: ParsableCommand {
           idevicesyslog | parselogs -U
           parselogs --format jsonl device.log | jq 'select(.severity == "error")'
           parselogs --fail-on corruption,import-failed --format github device.log
+          parselogs explain import-failed     # what an event kind means and what to do
+          parselogs explain 134302            # a Core Data error code
+          parselogs --unhandled device.log    # what the catalogue does not recognise yet
         """,
         version: "0.1.0"
     )
@@ -121,6 +127,9 @@ struct Parselogs: ParsableCommand {
 
     func validate() throws {
         if output.quiet && output.verbose > 0 { throw ValidationError("-q and -v contradict each other; use one.") }
+        if output.unhandled && (output.format != .text || output.quiet) {
+            throw ValidationError("--unhandled prints its own report; leave out --format and -q.")
+        }
         if let catalog = try? Catalog.standard() {
             do { _ = try FailOn(parsing: failOn, catalog: catalog) } catch { throw ValidationError("--fail-on: \(error)") }
             let kindIDs = Set(catalog.kinds.map(\.id))
@@ -204,6 +213,7 @@ struct Parselogs: ParsableCommand {
     }
 
     private func reporter(_ out: OutputWriter, isTerminal: Bool) -> Reporter {
+        if output.unhandled { return UnhandledReporter(output: out) }
         let text = TextOptions(verbosity: output.quiet ? -1 : min(output.verbose, 3), showUnhandled: !output.hideUnhandled,
                                color: useColor(isTerminal: isTerminal), showInputNames: inputs.count > 1)
         switch output.format {
@@ -254,9 +264,43 @@ func printError(_ message: String) {
     errors.line(message)
 }
 
+/// `parselogs explain [KIND | CODE]`: read before the flags, so that the main command keeps
+/// its plain `parselogs [options] [file ...]` form (a file named `explain` is `./explain`).
+enum Explain {
+    static let usage = """
+        USAGE: parselogs explain [KIND | CODE]
+
+        Explains an event kind (what it means, what normally happens next, what to do), a Core
+        Data error code (134302, 134080, ...), or with no argument lists every kind by category.
+        """
+
+    static func run(_ arguments: ArraySlice<String>) -> Int32 {
+        if arguments.contains(where: { $0 == "-h" || $0 == "--help" }) {
+            print(usage)
+            return 0
+        }
+        guard arguments.count <= 1 else {
+            printError("parselogs explain: give one kind or error code at most\n\n\(usage)")
+            return Status.trouble
+        }
+        do {
+            let catalog = try Catalog.standard()
+            let out = OutputWriter(descriptor: 1, lineBuffered: false)
+            out.write(try Explanation.text(for: arguments.first, catalog: catalog))
+            out.flush()
+            return 0
+        } catch {
+            printError("parselogs explain: \(error)")
+            return Status.trouble
+        }
+    }
+}
+
 @main
 enum Main {
     static func main() {
+        let arguments = CommandLine.arguments.dropFirst()
+        if arguments.first == "explain" { exit(Explain.run(arguments.dropFirst())) }
         do {
             var command = try Parselogs.parseAsRoot()
             try command.run()

@@ -123,3 +123,45 @@ import TestSupport
         #expect(result.stdout.contains("read             3 lines, 2 records"))
     }
 }
+
+/// `parselogs explain` and `parselogs --unhandled`, run as a user would.
+@Suite struct ExplainAndUnhandledCommandTests {
+    @Test func explainAKindACodeAndTheList() throws {
+        let kind = try Binary.run(["explain", "cloud-corruption-detected"])
+        #expect(kind.status == 0)
+        #expect(kind.stderr == "")
+        #expect(kind.stdout.hasPrefix("cloud-corruption-detected (corruption, error, shown by default)\n"))
+        #expect(kind.stdout.contains("What to do:"))
+
+        let code = try Binary.run(["explain", "134080"])
+        #expect(code.status == 0)
+        #expect(code.stdout.hasPrefix("134080 NSPersistentStoreOpenError\n"))
+
+        let list = try Binary.run(["explain"])
+        #expect(list.status == 0)
+        #expect(list.stdout.contains("\ncorruption\n"))
+    }
+
+    @Test func explainSomethingUnknownIsAUsageError() throws {
+        let result = try Binary.run(["explain", "frobnicate"])
+        #expect(result.status == 2)
+        #expect(result.stdout == "")
+        #expect(result.stderr == "parselogs explain: 'frobnicate' is neither an event kind nor a Core Data error code; `parselogs explain` lists the kinds\n")
+    }
+
+    @Test func theTimelineHintsUnderEachError() throws {
+        let result = try Binary.run(["fixtures/example.log"])
+        #expect(result.stdout.contains("\n      hint: Read the error (`parselogs explain 134302`). (parselogs explain import-failed)\n"))
+    }
+
+    @Test func unhandledReportsTemplates() throws {
+        let result = try Binary.run(["--unhandled", "fixtures/example.log"])
+        #expect(result.stderr == "")
+        #expect(result.status == 1, "the exit status keeps its meaning: the example has errors")
+        #expect(result.stdout.hasPrefix("1 unhandled record of 26 ubiquity records, in 1 template\n\n1×  Deferring <n> pending container checks until the ubiquity container at <path> is reachable\n    e.g. fixtures/example.log:96: Deferring 3"))
+
+        let misuse = try Binary.run(["--unhandled", "--format", "json", "fixtures/example.log"])
+        #expect(misuse.status == 2)
+        #expect(misuse.stderr.contains("--unhandled prints its own report"))
+    }
+}

@@ -1,4 +1,5 @@
 // Running the library's stages on in-memory text, for unit tests.
+import Foundation
 import UbiquityLogKit
 
 /// Lines as the reader hands them out, copied (the reader's slices die with the call).
@@ -56,4 +57,29 @@ public func summarize(_ inputs: [(name: String, text: String)]) throws -> RunSum
 extension Record {
     public var textString: String { String(decoding: text, as: UTF8.self) }
     public var bodyString: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// An output writer whose text can be read back: it writes to a temporary file.
+public final class CapturedOutput {
+    public let writer: OutputWriter
+    private let path: String
+    private let descriptor: Int32
+
+    public init() {
+        var template = Array("/tmp/parselogs-capture-XXXXXX".utf8CString)
+        descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        path = String(cString: template)
+        writer = OutputWriter(descriptor: descriptor)
+    }
+
+    deinit {
+        close(descriptor)
+        unlink(path)
+    }
+
+    /// Everything written so far.
+    public var text: String {
+        writer.flush()
+        return (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+    }
 }

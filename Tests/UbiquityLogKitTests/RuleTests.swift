@@ -155,3 +155,95 @@ import TestSupport
         #expect(try event("CoreData: Ubiquity:  Import operation had trouble with the filesystem, x\n The log file is at: /a/b.cdt.").kind == .importFailed)
     }
 }
+
+/// `parselogs explain`: every kind and every listed error code is explained, from the catalogue.
+@Suite struct ExplanationTests {
+    @Test func everyProblemKindSaysWhatToDo() throws {
+        for kind in try Catalog.standard().kinds where kind.severity >= .warning {
+            #expect(Guidance.byKind[kind.id]?.action?.isEmpty == false, "\(kind.id) has no action")
+        }
+    }
+
+    @Test func guidanceNamesOnlyKindsThatExist() throws {
+        let ids = Set(try Catalog.standard().kinds.map(\.id))
+        for id in Guidance.byKind.keys { #expect(ids.contains(id), "\(id)") }
+    }
+
+    @Test func aKindIsExplainedWithMeaningNextAndAction() throws {
+        let text = try Explanation.text(for: "import-failed", catalog: try Catalog.standard())
+        #expect(text.hasPrefix("import-failed (import, error, shown by default)\n"))
+        #expect(text.contains("What happens next:\n  Core Data retries the log later"))
+        #expect(text.contains("What to do:\n  Read the error"))
+        #expect(text.split(separator: "\n").allSatisfy { $0.count <= 80 })
+    }
+
+    @Test func anInfoKindHasNoActionButSaysWhatFollows() throws {
+        let text = try Explanation.text(for: "import-progress", catalog: try Catalog.standard())
+        #expect(text.contains("What happens next:"))
+        #expect(!text.contains("What to do:"))
+    }
+
+    @Test func errorCodesAreExplained() throws {
+        for code in [134030, 134060, 134080, 134100, 134110, 134302, 134307, 134311, 134312, 134326, 134327] {
+            let text = try Explanation.text(for: String(code), catalog: try Catalog.standard())
+            #expect(text.hasPrefix("\(code) "))
+            #expect(text.contains("What to do:"))
+        }
+    }
+
+    @Test func theListingHasEveryKindUnderItsCategory() throws {
+        let catalog = try Catalog.standard()
+        let text = try Explanation.text(for: nil, catalog: catalog)
+        for kind in catalog.kinds { #expect(text.contains("\n  \(kind.id) "), "\(kind.id)") }
+        #expect(text.contains("\nbaseline\n"))
+    }
+
+    @Test func anUnknownTopicIsAnError() throws {
+        #expect(throws: Explanation.UnknownTopic.self) { try Explanation.text(for: "no-such-kind", catalog: try Catalog.standard()) }
+        #expect(throws: Explanation.UnknownTopic.self) { try Explanation.text(for: "999", catalog: try Catalog.standard()) }
+    }
+
+    @Test func theHintIsTheActionsFirstSentence() {
+        #expect(Explanation.hint(for: .importFailed) == "Read the error (`parselogs explain 134302`).")
+        #expect(Explanation.hint(for: .importProgress) == nil)
+    }
+}
+
+/// `--unhandled`: unknown records grouped into templates.
+@Suite struct UnhandledReportTests {
+    @Test func addressesUUIDsPathsAndNumbersAreFolded() {
+        let folder = TemplateFolder()
+        #expect(folder.fold("<PFUbiquityFoo: 0x1d5a3b40> moved 12 logs to /var/mobile/Library/Mobile Documents/X~y/z.cdt, peer 6F2C0E8A-1B7D-4C55-9A34-2B8E1D0C7F11 v2.5")
+                == "<PFUbiquityFoo: 0x…> moved <n> logs to <path>, peer <uuid> v2.5")
+        #expect(folder.fold("file:///tmp/a b") == "<path> b")
+    }
+
+    @Test func templatesAreCountedAndRankedWithOneExample() throws {
+        let output = CapturedOutput()
+        let reporter = UnhandledReporter(output: output.writer)
+        let log = """
+            2014-03-02 09:14:07.318 Journal[412:60b] CoreData: Ubiquity:  Frobnicated 4 widgets.
+            2014-03-02 09:14:07.319 Journal[412:60b] CoreData: Ubiquity:  Sprocket 0x15d5a2c0 went away
+            2014-03-02 09:14:07.320 Journal[412:60b] CoreData: Ubiquity:  Frobnicated 17 widgets.
+            2014-03-02 09:14:07.321 Journal[412:60b] CoreData: Ubiquity:  Initializing stack(<_PFUbiquityStack: 0x1>) with metadata entry: x
+            """
+        let classifier = Classifier(catalog: try Catalog.standard())
+        for record in try assemble(log) {
+            reporter.report(ClassifiedRecord(record: record, classification: classifier.classify(record)))
+        }
+        var summary = RunSummary()
+        summary.unhandled = 3
+        summary.ubiquityRecords = 4
+        reporter.finish(summary)
+        #expect(output.text == """
+            3 unhandled records of 4 ubiquity records, in 2 templates
+
+            2×  Frobnicated <n> widgets.
+                e.g. test.log:1: Frobnicated 4 widgets.
+
+            1×  Sprocket 0x… went away
+                e.g. test.log:2: Sprocket 0x15d5a2c0 went away
+
+            """)
+    }
+}

@@ -76,6 +76,9 @@ public final class TextReporter: Reporter {
         }
         if severity >= .warning { line += style.dim("  (\(safe(record.input)):\(record.firstLine))") }
         out.line(line)
+        if severity == .error, let hint = Explanation.hint(for: item.event.kind) {
+            out.line(style.dim("      hint: \(hint) (parselogs explain \(item.event.kind.id))"))
+        }
 
         if options.verbosity >= 1 {
             for change in item.event.objectChanges {

@@ -1,0 +1,86 @@
+// `--unhandled`: the ubiquity records no rule recognised, grouped into templates (addresses,
+// UUIDs, paths and numbers folded), most frequent first, with a count and one example each,
+// so that a user can see what the catalogue lacks.
+import PCRE2
+
+public final class UnhandledReporter: Reporter {
+    private let out: OutputWriter
+    private var templates: [String: Template] = [:]
+    private var order: [String] = []
+    private let folder = TemplateFolder()
+
+    struct Template {
+        var count: Int
+        var example: String
+        var location: String
+    }
+
+    public init(output: OutputWriter) { out = output }
+
+    public func report(_ item: ClassifiedRecord) {
+        guard case .unhandled = item.event else { return }
+        let message = UnhandledReporter.message(of: item.record)
+        let key = folder.fold(message)
+        if templates[key] == nil {
+            templates[key] = Template(count: 0, example: message, location: "\(item.record.input):\(item.record.firstLine)")
+            order.append(key)
+        }
+        templates[key]?.count += 1
+    }
+
+    public func finish(_ summary: RunSummary) {
+        let ranked = order.enumerated().sorted { lhs, rhs in
+            let (left, right) = (templates[lhs.element]!.count, templates[rhs.element]!.count)
+            return left != right ? left > right : lhs.offset < rhs.offset
+        }
+        out.line("\(summary.unhandled) unhandled record\(summary.unhandled == 1 ? "" : "s") of \(summary.ubiquityRecords) ubiquity records, in \(ranked.count) template\(ranked.count == 1 ? "" : "s")")
+        for (_, key) in ranked {
+            let template = templates[key]!
+            out.line()
+            out.line("\(template.count)×  \(ByteText.terminalSafe(key))")
+            out.line("    e.g. \(template.location): \(ByteText.terminalSafe(template.example))")
+        }
+        out.flush()
+    }
+
+    /// What identifies an unhandled message: its first line, and the line after it when the
+    /// first is the logging object's description (`<PFUbiquityFoo: 0x…>`), as iOS 6 prints.
+    static func message(of record: Record) -> String {
+        let lines = record.body.split(separator: 0x0A, maxSplits: 8).map { ByteText.string($0).trimmingCharacters(in: " \t") }
+        guard let first = lines.first else { return "" }
+        if first.hasPrefix("<"), first.hasSuffix(">") || first.hasSuffix(">:"),
+           let words = lines.dropFirst().first(where: { !$0.isEmpty && !$0.contains(": ") || $0.hasSuffix(".") }) {
+            return first + " " + words
+        }
+        return first
+    }
+}
+
+/// Replaces what varies between two records of one message with placeholders.
+public struct TemplateFolder: Sendable {
+    private let regex: Regex?
+
+    public init() {
+        regex = try? Regex(#"(?<addr>0x[0-9A-Fa-f]+)|(?<uuid>[0-9A-Fa-f]{8}(?:-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12})|(?<path>(?:file://)?(?<!\w)/(?:[^\s,;)"'>]|[ ](?=Documents/))+)|(?<num>(?<![\w.])-?\d+(?:\.\d+)?(?![\w.]))"#)
+    }
+
+    public func fold(_ text: String) -> String {
+        guard let regex else { return text }
+        let bytes = Array(text.utf8)
+        let matcher = Matcher(regex)
+        var out: [UInt8] = []
+        var position = 0
+        return bytes.withUnsafeBytes { buffer in
+            while position < buffer.count, (try? matcher.matches(buffer, from: position)) == true, let whole = matcher.range(ofGroup: 0) {
+                out += buffer[position..<whole.lowerBound]
+                let placeholder = matcher.range(ofGroup: "addr") != nil ? "0x…"
+                    : matcher.range(ofGroup: "uuid") != nil ? "<uuid>"
+                    : matcher.range(ofGroup: "path") != nil ? "<path>" : "<n>"
+                out += Array(placeholder.utf8)
+                position = max(whole.upperBound, whole.lowerBound + 1)
+            }
+            if position < buffer.count { out += buffer[position...] }
+            return String(decoding: out, as: UTF8.self)
+        }
+    }
+}
