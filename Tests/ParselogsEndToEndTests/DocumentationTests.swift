@@ -17,7 +17,7 @@ import UbiquityLogKit
         for flag in ["`-q`", "`-v`", "`-U`", "`--format FORMAT`", "`--color auto\\|always\\|never`", "`-vv`", "`-vvv`",
                      "`--line-buffered`", "`--fail-on LIST`", "`--kind LIST`", "`--category LIST`", "`--grep PATTERN`",
                      "`markdown`", "`github`", "`junit`", "`json`", "| 130 |", "`--since TIME`, `--until TIME`",
-                     "`--input-format auto\\|nslog\\|syslog\\|logshow\\|ndjson`"] {
+                     "`--input-format auto\\|nslog\\|syslog\\|logshow\\|ndjson`", "`--unhandled`", "parselogs explain KIND", "parselogs explain CODE"] {
             #expect(readme.contains(flag), "\(flag)")
         }
     }

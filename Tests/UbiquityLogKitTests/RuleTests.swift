@@ -247,3 +247,72 @@ import TestSupport
             """)
     }
 }
+
+/// The facts the catalogue's phrase rules extract: the phrase, numbers, and for problems the
+/// error (iOS 7 and iOS 9 forms, nested), log file, URL and peer.
+@Suite struct CatalogueFactTests {
+    private func event(_ text: String) throws -> Event {
+        let results = try classify(text)
+        try #require(results.count == 1)
+        return results[0].classification.event
+    }
+
+    private func field(_ event: Event, _ name: String) -> FieldValue? { event.fields.first { $0.name == name }?.value }
+
+    @Test func aBaselineFailureNamesItsStepAndError() throws {
+        let sample = try #require(Catalog.standardRules.first { $0.id == "baseline-failed" }?.samples.first)
+        let failed = try event(sample)
+        #expect(failed.kind == .baselineFailed)
+        #expect(field(failed, "what") == .string("Unable to adopt older baseline"))
+        guard case .object(let error)? = field(failed, "error") else { Issue.record("no error"); return }
+        #expect(error.contains(Field("code", .int(134302))))
+        #expect(error.contains(Field("reason", .string("Could not read the transaction log"))))
+    }
+
+    @Test func iOS9ErrorsWithAnUnderlyingErrorAndAFile() throws {
+        let text = """
+            2016-03-02 09:14:07.318 Journal[412:60b] -[PFUbiquitySetupAssistant finishSetupForStore:error:](1012): CoreData: Ubiquity:  <PFUbiquitySetupAssistant: 0x15d4e0a0>
+            Error moving local log files to the ubiquity directory: Error Domain=NSCocoaErrorDomain Code=134080 "(null)" UserInfo={NSFilePath=/var/mobile/x.cdt, NSUnderlyingError=0x15ea1b20 {Error Domain=NSPOSIXErrorDomain Code=13 "Permission denied" UserInfo={reason=no write access}}, reason=Unable to create the ubiquity metadata directory}
+            """
+        let error = try #require(try event(text).error ?? Extract.error(in: text))
+        #expect(error.code == 134080)
+        #expect(error.filePath == "/var/mobile/x.cdt")
+        #expect(error.reason == "Unable to create the ubiquity metadata directory")
+        #expect(error.underlying == [ErrorInfo(domain: "NSPOSIXErrorDomain", code: 13, description: "Permission denied", reason: "no write access")])
+        guard case .object(let fields)? = field(try event(text), "error") else { Issue.record("no error field"); return }
+        #expect(fields.contains { $0.name == "underlying" })
+    }
+
+    @Test func warningsNameTheLogFileURLAndPeer() throws {
+        let text = "2014-03-02 09:14:07.318 Journal[412:60b] -[_PFUbiquityRecordsImporter createSortedOperationsArrayWithMetadata:isFirstImport:](1133): CoreData: Ubiquity:  Transaction log went missing: file:///var/mobile/Library/Mobile%20Documents/X/CoreDataLogs/mobile~A3D19B52-7E0C-4F8A-B1D6-5C2E9F04A7B3/JournalStore/S/DAC8E3F1-2B4A-4C6D-8E9F-0A1B2C3D4E5F.1.cdt"
+        let problem = try event(text)
+        #expect(problem.kind == .importProblem)
+        #expect(field(problem, "log") == .string("DAC8E3F1-2B4A-4C6D-8E9F-0A1B2C3D4E5F.1.cdt"))
+        #expect(field(problem, "peer") == .string("mobile~A3D19B52-7E0C-4F8A-B1D6-5C2E9F04A7B3"))
+    }
+
+    @Test func numbersAfterTheObjectDescription() throws {
+        let retry = try event("2014-03-02 09:14:07.318 Journal[412:60b] -[PFUbiquitySetupAssistant finishSetupWithRetry:](930): CoreData: Ubiquity:  <PFUbiquitySetupAssistant: 0x15d4e0a0>\n\tstoreName: JournalStore: Retrying after delay: 60\nError Domain=NSCocoaErrorDomain Code=134080 \"x\" UserInfo={}")
+        #expect(retry.kind == .setupRetry)
+        #expect(field(retry, "delay") == .int(60))
+        #expect(field(retry, "error") != nil)
+        let migration = try event("CoreData: Ubiquity:  Migrating 12 transaction log files for 'JournalStore' at '/var/x'")
+        #expect(field(migration, "count") == .int(12))
+    }
+
+    @Test func messagesThatAreOnlyValuesAreKnownByTheirMethod() throws {
+        let method = "-[PFUbiquitySetupAssistant performCoordinatorPostStoreSetup:error:]"
+        let results = try classify("2014-03-02 09:14:07.318 Journal[412:60b] __61\(method)_block_invoke_2(1302): CoreData: Ubiquity:  <PFUbiquitySetupAssistant: 0x15d4e0a0>")
+        #expect(results.first?.classification.rule?.id == "setup-progress-by-method")
+        // Without the method (iOS 6), the same text is not enough.
+        #expect(try event("2012-11-20 18:02:41.770 Journal[233:1303] CoreData: Ubiquity:  <PFUbiquitySetupAssistant: 0x15d4e0a0>") == .unhandled(limitHit: false))
+        #expect(CompiledChannel.baseMethod("__61-[A b:]_block_invoke_2") == "-[A b:]")
+    }
+
+    @Test func coreDataLinesBesideTheUbiquityMarker() throws {
+        let illegal = try event("2014-03-02 09:14:07.318 Journal[412:60b] CoreData: Illegal attempt to return an error without one in /Sources/PFUbiquityBaseline.m:412")
+        #expect(illegal.kind == .missingErrorObject)
+        #expect(field(illegal, "line") == .int(412))
+        #expect(try event("CoreData: error: Unable to dynamically link CloudDocs.framework").kind == .cloudDocsUnavailable)
+    }
+}

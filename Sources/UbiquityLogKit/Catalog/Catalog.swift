@@ -95,15 +95,38 @@ enum Extract {
         // The error under this one comes next, inside its user info: what follows it is its own.
         let underlying = Matcher(underlyingRegex)
         var end = buffer.count
+        var resume = buffer.count
         if depth < 3, (try? underlying.matches(buffer, from: after)) == true, let at = underlying.range(ofGroup: 0) {
             if let inner = error(in: buffer, from: at.upperBound, depth: depth + 1) { info.underlying = [inner] }
             end = at.lowerBound
+            resume = endOfValue(buffer, from: at.upperBound)
         }
+        // This error's own entries stand before the error under it and after its braces.
         let own = UnsafeRawBufferPointer(rebasing: buffer[..<end])
-        info.reason = value(reasonRegex, in: own, from: after)
-        info.filePath = value(filePathRegex, in: own, from: after)
-        if info.reason == nil, end < buffer.count { info.reason = value(reasonRegex, in: buffer, from: end) }
+        info.reason = value(reasonRegex, in: own, from: after) ?? value(reasonRegex, in: buffer, from: resume)
+        info.filePath = value(filePathRegex, in: own, from: after) ?? value(filePathRegex, in: buffer, from: resume)
         return info
+    }
+
+    /// Where a user-info value that starts at `start` ends: past its braces, at the comma,
+    /// semicolon or line end after it, or at the brace that closes the dictionary around it.
+    private static func endOfValue(_ buffer: UnsafeRawBufferPointer, from start: Int) -> Int {
+        var depth = 0
+        var index = start
+        while index < buffer.count {
+            switch buffer[index] {
+            case UInt8(ascii: "{"): depth += 1
+            case UInt8(ascii: "}"):
+                if depth == 0 { return index }
+                depth -= 1
+                if depth == 0 { return index + 1 }
+            case UInt8(ascii: ","), UInt8(ascii: ";"), 0x0A:
+                if depth == 0 { return index }
+            default: break
+            }
+            index += 1
+        }
+        return buffer.count
     }
 
     /// The first `key = value` a user-info pattern finds from `start`, quoted or not.
@@ -143,7 +166,8 @@ enum Extract {
                     }
                 }
             }
-            position = max(whole.upperBound, position + 1)
+            // A URL is not skipped whole: the log file and peer in its path are looked for too.
+            position = matcher.range(ofGroup: "url") != nil ? whole.lowerBound + 1 : max(whole.upperBound, position + 1)
         }
         fields.add("log", found["log"])
         fields.add("url", found["url"])
