@@ -70,6 +70,8 @@ public final class Regex: @unchecked Sendable {
     public let groupNumbers: [String: [Int]]
     /// Whether PCRE2's JIT compiled this pattern (it is unavailable on some platforms).
     public let isJITCompiled: Bool
+    /// Whether the pattern was compiled anchored (it then matches only at the start position).
+    public let isAnchored: Bool
 
     public init(_ pattern: String, options: CompileOptions = []) throws(PCRE2Error) {
         var errorCode: Int32 = 0
@@ -82,6 +84,7 @@ public final class Regex: @unchecked Sendable {
         guard let compiled else { throw PCRE2Error(code: errorCode, offset: errorOffset) }
         self.code = compiled
         self.pattern = pattern
+        self.isAnchored = options.contains(.anchored)
         self.isJITCompiled = pcre2_jit_compile_8(compiled, UInt32(PCRE2_JIT_COMPLETE)) == 0
 
         var count: UInt32 = 0
@@ -147,10 +150,14 @@ public final class Matcher {
         if let jitStack { pcre2_jit_stack_free_8(jitStack) }
     }
 
-    /// Searches `subject` from byte `start`. Returns whether it matched; a resource limit
-    /// or other match error throws.
+    /// Searches `subject` from byte `start` (only at `start` when `anchored`). Returns whether
+    /// it matched; a resource limit or other match error throws.
+    ///
+    /// PCRE2's JIT does not take PCRE2_ANCHORED at match time: passing it makes PCRE2 fall back
+    /// to its interpreter, several times slower. A pattern compiled anchored needs no such
+    /// option, so it is passed only for patterns that were not; hot paths compile anchored.
     public func matches(_ subject: UnsafeRawBufferPointer, from start: Int = 0, anchored: Bool = false) throws(PCRE2Error) -> Bool {
-        let options: UInt32 = anchored ? UInt32(PCRE2_ANCHORED) : 0
+        let options: UInt32 = anchored && !regex.isAnchored ? UInt32(PCRE2_ANCHORED) : 0
         let result: Int32
         if let base = subject.baseAddress {
             result = pcre2_match_8(regex.code, base.assumingMemoryBound(to: UInt8.self), subject.count, start, options, matchData, context)

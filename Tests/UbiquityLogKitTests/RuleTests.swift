@@ -316,3 +316,31 @@ import TestSupport
         #expect(try event("CoreData: error: Unable to dynamically link CloudDocs.framework").kind == .cloudDocsUnavailable)
     }
 }
+
+/// The first bytes the classifier's per-rule lookahead allows.
+@Suite struct LeadingBytesTests {
+    @Test func literalsGroupsAndAlternations() {
+        #expect(LeadingBytes.of(#"Using local storage: (?<local>[01])"#) == [UInt8(ascii: "U")])
+        #expect(LeadingBytes.of(#"(?<what>Error: A|Unable to|\(x\)|It appears)"#) == Set("EU(I".utf8))
+        #expect(LeadingBytes.of(#"(?:Scheduling|adding) root scan|Finished"#) == Set("SaF".utf8))
+    }
+
+    @Test func anythingHarderIsAny() {
+        #expect(LeadingBytes.of(Piece.objectPrefix + "Successfully wrote") == nil, "an optional group may be skipped")
+        #expect(LeadingBytes.of(#"[ ]*iCloud"#) == nil)
+        #expect(LeadingBytes.of(#"(?i:not enough)"#) == nil)
+        #expect(LeadingBytes.of(#"a?b"#) == nil)
+        #expect(LeadingBytes.of(#"\d+ logs"#) == nil)
+        #expect(LeadingBytes.of(#"(?s:.*)"#) == nil)
+    }
+
+    @Test func theClassEscapesWhatIsSpecialInIt() {
+        #expect(LeadingBytes.characterClass(Set("]^a-".utf8)) == #"[\-\]\^a]"#)
+    }
+
+    @Test func mostRulesGetAGuard() throws {
+        let lineStart = Catalog.standardRules.filter { $0.channel == .ubiquity && $0.position == .lineStart }
+        let guarded = lineStart.filter { LeadingBytes.of($0.pattern) != nil }
+        #expect(guarded.count * 10 >= lineStart.count * 7, "\(guarded.count) of \(lineStart.count)")
+    }
+}

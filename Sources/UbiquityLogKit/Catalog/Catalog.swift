@@ -175,10 +175,14 @@ enum Extract {
         return fields.items
     }
 
-    /// A matched phrase as a field: its first line, without the colon and blanks it ends with.
-    static func phrase(_ text: String) -> String {
-        let line = text.prefix { $0 != "\n" }
-        return String(line).trimmingCharacters(in: " \t:,.(")
+    /// A matched phrase as a field: its first line, without the blanks around it and the
+    /// colon, comma, full stop or parenthesis it ends with.
+    static func phrase(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> String {
+        var start = range.lowerBound
+        var end = Bytes.find(0x0A, in: bytes, from: start).map { min($0, range.upperBound) } ?? range.upperBound
+        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+        while end > start, [0x20, 0x09, 0x3A, 0x2C, 0x2E, 0x28].contains(bytes[end - 1]) { end -= 1 }
+        return ByteText.string(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
     }
 
     private static func slice(_ buffer: UnsafeRawBufferPointer, _ range: Range<Int>?) -> String? {

@@ -45,7 +45,9 @@ public struct CompiledChannel: Sendable {
                 if rule.methods.isEmpty { throw CatalogError(ruleID: rule.id, reason: "a method rule names no method") }
                 for method in rule.methods { byMethod[method, default: []].append((index, alone)) }
             case .lineStart:
-                lineStart.append("(*MARK:\(index))(?:\(rule.pattern))")
+                // Skip the whole rule at once where its first byte cannot be (see LeadingBytes).
+                let guardClass = LeadingBytes.of(rule.pattern).map { "(?=" + LeadingBytes.characterClass($0) + ")" } ?? ""
+                lineStart.append("\(guardClass)(*MARK:\(index))(?:\(rule.pattern))")
             case .afterObject:
                 afterObject.append("(*MARK:\(index))(?:\(rule.pattern))")
             }

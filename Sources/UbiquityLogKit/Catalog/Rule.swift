@@ -79,9 +79,11 @@ public struct Rule: Sendable {
         let pattern = "(?<what>" + phrases.joined(separator: "|") + ")"
         let withFacts = kind.severity >= .warning
         return Rule(id, channel, kind, pattern, position: position, methods: methods, samples: samples) { match in
-            var fields = match.fields(numeric: numeric)
-            if let what = fields.firstIndex(where: { $0.name == "what" }), case .string(let text) = fields[what].value {
-                fields[what].value = .string(Extract.phrase(text))
+            // `what` is the outermost group: it comes first, and only its first line is kept
+            // (made from the bytes: it can span a whole message).
+            var fields = match.fields(numeric: numeric, skipping: "what")
+            if let range = match.range("what") {
+                fields.insert(Field("what", .string(Extract.phrase(match.messageBytes, range))), at: 0)
             }
             if withFacts { fields += Extract.facts(in: match.messageBytes, after: match.matchEnd) }
             return .message(kind, fields)
@@ -142,9 +144,9 @@ public struct RuleMatch {
     }
 
     /// Every named group that matched, in the order of the group numbers.
-    func fields(numeric: Set<String>) -> [Field] {
+    func fields(numeric: Set<String>, skipping skipped: String? = nil) -> [Field] {
         var named: [(Int, String)] = []
-        for (name, numbers) in groupNumbers {
+        for (name, numbers) in groupNumbers where name != skipped {
             if let number = numbers.first(where: { matcher.range(ofGroup: groupBase + $0) != nil }) {
                 named.append((number, name))
             }
