@@ -28,7 +28,7 @@ enum BaselineRules {
                 Sample.ios7("-[_PFUbiquityRecordsImporter rollResponseOperation:encounteredAnError:whileTryingToAdoptBaseline:]", 1683,
                             "<PFUbiquityBaselineRollResponseOperation: 0x15eb4d50>\nEncountered an error while trying to respond to the roll of baseline: <PFUbiquityBaseline: 0x15eb5e60>\nError: Error Domain=NSCocoaErrorDomain Code=134307 \"The operation couldn’t be completed. (Cocoa error 134307.)\" UserInfo=0x15eb6f70 {reason=Could not read the baseline archive}\nuserInfo: {\n    reason = \"Could not read the baseline archive\";\n}"),
              ]) { match in
-            .baselineRollResponseFailed(error: Extract.error(in: match.rest))
+            .baselineRollResponseFailed(error: match.error(from: match.matchEnd))
         },
 
         Rule.message("baseline-recovery-scheduled", .ubiquity, .baselineRecoveryScheduled,

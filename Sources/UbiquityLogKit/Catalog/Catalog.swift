@@ -77,15 +77,34 @@ enum Extract {
         #"\b(?:NSFilePath|NSURL|NSFileURL)[ ]?=[ ]?(?:"(?<quoted>(?:[^"\\\n]|\\.)*)"|(?<plain>[^;,}\n]*))"#)
     private static let underlyingRegex: Regex? = try? Regex(#"NSUnderlyingError[ ]?=[ ]?"#)
 
-    /// The first NSError printed in `text`, with the `reason` and file from its user info and
-    /// the error under it, in the iOS 7 (`UserInfo=0x… {…}`) and iOS 9 (`UserInfo={…}`) forms.
-    static func error(in text: String) -> ErrorInfo? {
-        Array(text.utf8).withUnsafeBytes { error(in: $0, from: 0) }
+    /// Matchers for the patterns below, made once per classifier and reused for every event:
+    /// a new matcher costs a JIT stack (an mmap and munmap) each time.
+    final class Matchers {
+        let error: Matcher?
+        let reason: Matcher?
+        let filePath: Matcher?
+        let underlying: Matcher?
+        let facts: Matcher?
+
+        init() {
+            error = errorRegex.map { Matcher($0) }
+            reason = reasonRegex.map { Matcher($0) }
+            filePath = filePathRegex.map { Matcher($0) }
+            underlying = underlyingRegex.map { Matcher($0) }
+            facts = factsRegex.map { Matcher($0) }
+        }
     }
 
-    static func error(in buffer: UnsafeRawBufferPointer, from start: Int, depth: Int = 0) -> ErrorInfo? {
-        guard let errorRegex, let reasonRegex, let filePathRegex, let underlyingRegex else { return nil }
-        let matcher = Matcher(errorRegex)
+    /// The first NSError printed in `text`, with the `reason` and file from its user info and
+    /// the error under it, in the iOS 7 (`UserInfo=0x… {…}`) and iOS 9 (`UserInfo={…}`) forms.
+    /// For tests and cold paths; rules use `RuleMatch.error(from:)`.
+    static func error(in text: String) -> ErrorInfo? {
+        let matchers = Matchers()
+        return Array(text.utf8).withUnsafeBytes { error(in: $0, from: 0, using: matchers) }
+    }
+
+    static func error(in buffer: UnsafeRawBufferPointer, from start: Int, using matchers: Matchers, depth: Int = 0) -> ErrorInfo? {
+        guard let matcher = matchers.error, let underlying = matchers.underlying else { return nil }
         guard (try? matcher.matches(buffer, from: start)) == true,
               let domain = slice(buffer, matcher.range(ofGroup: "domain")),
               let code = matcher.range(ofGroup: "code").flatMap({ signedDecimal(buffer, $0) })
@@ -93,18 +112,17 @@ enum Extract {
         var info = ErrorInfo(domain: domain, code: code, description: slice(buffer, matcher.range(ofGroup: "description")))
         let after = matcher.range(ofGroup: 0)?.upperBound ?? start
         // The error under this one comes next, inside its user info: what follows it is its own.
-        let underlying = Matcher(underlyingRegex)
         var end = buffer.count
         var resume = buffer.count
         if depth < 3, (try? underlying.matches(buffer, from: after)) == true, let at = underlying.range(ofGroup: 0) {
-            if let inner = error(in: buffer, from: at.upperBound, depth: depth + 1) { info.underlying = [inner] }
             end = at.lowerBound
             resume = endOfValue(buffer, from: at.upperBound)
+            if let inner = error(in: buffer, from: at.upperBound, using: matchers, depth: depth + 1) { info.underlying = [inner] }
         }
         // This error's own entries stand before the error under it and after its braces.
         let own = UnsafeRawBufferPointer(rebasing: buffer[..<end])
-        info.reason = value(reasonRegex, in: own, from: after) ?? value(reasonRegex, in: buffer, from: resume)
-        info.filePath = value(filePathRegex, in: own, from: after) ?? value(filePathRegex, in: buffer, from: resume)
+        info.reason = value(matchers.reason, in: own, from: after) ?? value(matchers.reason, in: buffer, from: resume)
+        info.filePath = value(matchers.filePath, in: own, from: after) ?? value(matchers.filePath, in: buffer, from: resume)
         return info
     }
 
@@ -130,9 +148,8 @@ enum Extract {
     }
 
     /// The first `key = value` a user-info pattern finds from `start`, quoted or not.
-    private static func value(_ regex: Regex, in buffer: UnsafeRawBufferPointer, from start: Int) -> String? {
-        let matcher = Matcher(regex)
-        guard (try? matcher.matches(buffer, from: start)) == true else { return nil }
+    private static func value(_ matcher: Matcher?, in buffer: UnsafeRawBufferPointer, from start: Int) -> String? {
+        guard let matcher, start <= buffer.count, (try? matcher.matches(buffer, from: start)) == true else { return nil }
         let text = slice(buffer, matcher.range(ofGroup: "quoted")) ?? slice(buffer, matcher.range(ofGroup: "plain"))
         return text.map { $0.trimmingCharacters(in: " ") }.flatMap { $0.isEmpty ? nil : $0 }
     }
@@ -148,11 +165,10 @@ enum Extract {
 
     /// What a warning or error names besides its words: the first error (from `after`, where
     /// the message's own text ends), transaction log file, store URL and peer in the message.
-    static func facts(in message: UnsafeRawBufferPointer, after: Int) -> [Field] {
+    static func facts(in message: UnsafeRawBufferPointer, after: Int, using matchers: Matchers) -> [Field] {
         var fields = FieldList()
-        fields.add(error(in: message, from: min(after, message.count)) ?? error(in: message, from: 0))
-        guard let factsRegex else { return fields.items }
-        let matcher = Matcher(factsRegex)
+        fields.add(error(in: message, from: min(after, message.count), using: matchers) ?? error(in: message, from: 0, using: matchers))
+        guard let matcher = matchers.facts else { return fields.items }
         var found: [String: String] = [:]
         var position = 0
         while found.count < 3, position < message.count, (try? matcher.matches(message, from: position)) == true,

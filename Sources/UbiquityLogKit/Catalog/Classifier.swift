@@ -115,6 +115,7 @@ public final class Classifier {
     public private(set) var limitHits = 0
 
     private let limits: MatchLimits
+    private let extraction = Extract.Matchers()
     /// Matchers of `.method` rules, made when first needed (by rule id).
     private var methodMatchers: [String: Matcher] = [:]
 
@@ -176,7 +177,8 @@ public final class Classifier {
             }
             let rule = compiled.rules[index]
             let found = RuleMatch(record: record, subject: body, matcher: used,
-                                  groupBase: compiled.groupBases[index], groupNumbers: compiled.groupNumbers[index])
+                                  groupBase: compiled.groupBases[index], groupNumbers: compiled.groupNumbers[index],
+                                  extraction: extraction)
             let start = used.range(ofGroup: 0).map { bodyStart + $0.lowerBound }
             return .matched(Classification(event: rule.build(found), rule: rule, matchStart: start))
         }

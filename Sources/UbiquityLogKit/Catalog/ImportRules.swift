@@ -93,7 +93,7 @@ enum ImportRules {
              ]) { match in
             let text = match.message
             let location = importedLogLocation(in: text)
-            return .importFailed(log: Extract.fileName(location), error: Extract.error(in: text))
+            return .importFailed(log: Extract.fileName(location), error: match.error())
         },
 
         Rule.message("import-scan", .ubiquity, .importScan,

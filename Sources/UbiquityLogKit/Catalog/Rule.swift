@@ -85,7 +85,7 @@ public struct Rule: Sendable {
             if let range = match.range("what") {
                 fields.insert(Field("what", .string(Extract.phrase(match.messageBytes, range))), at: 0)
             }
-            if withFacts { fields += Extract.facts(in: match.messageBytes, after: match.matchEnd) }
+            if withFacts { fields += Extract.facts(in: match.messageBytes, after: match.matchEnd, using: match.extraction) }
             return .message(kind, fields)
         }
     }
@@ -100,6 +100,14 @@ public struct RuleMatch {
     /// Added to the rule's own group numbers to find them in the joined pattern.
     let groupBase: Int
     let groupNumbers: [String: [Int]]
+    /// The classifier's matchers for errors and facts, reused by every builder.
+    let extraction: Extract.Matchers
+
+    /// The first error printed in the message from byte `start` (with its reason, file and
+    /// underlying error).
+    public func error(from start: Int = 0) -> ErrorInfo? {
+        Extract.error(in: subject, from: min(start, subject.count), using: extraction)
+    }
 
     /// The text of a named group, or nil when it did not take part in the match.
     public subscript(_ name: String) -> String? {

@@ -100,7 +100,7 @@ enum StoreManagerRules {
                 Sample.usm(#"Error (cause:UbiquityStoreErrorCauseOpenActiveStore): Error Domain=NSCocoaErrorDomain Code=0 "The operation couldn’t be completed. (Cocoa error 0.)" UserInfo=0x15e8c2d0 {NSLocalizedFailureReason=Failed to load cloud store.}"#),
                 Sample.usm("Failed to load local store."),
              ]) { match in
-            .storeLoadFailed(location(match), error: Extract.error(in: match.message).flatMap { $0.code == 0 ? nil : $0 })
+            .storeLoadFailed(location(match), error: match.error().flatMap { $0.code == 0 ? nil : $0 })
         },
 
         Rule.message("store-load-retried", .storeManager, .storeLoadRetried,

@@ -47,7 +47,7 @@ enum StoreRules {
              samples: [
                 Sample.coreDataError("-addPersistentStoreWithType:SQLite configuration:(null) URL:file:///var/mobile/Applications/4C1F/Documents/Journal.sqlite options:{\n    NSPersistentStoreUbiquitousContentNameKey = JournalStore;\n} ... returned error Error Domain=NSCocoaErrorDomain Code=134100 \"The operation couldn’t be completed. (Cocoa error 134100.)\" UserInfo=0x15e81b30 {metadata={\n    NSPersistenceFrameworkVersion = 479;\n}, reason=The model used to open the store is incompatible with the one used to create the store} with userInfo dictionary {\n    reason = \"The model used to open the store is incompatible with the one used to create the store\";\n}"),
              ]) { match in
-            .storeAddFailed(storeType: match["storeType"], url: match["url"], error: Extract.error(in: match.message))
+            .storeAddFailed(storeType: match["storeType"], url: match["url"], error: match.error())
         },
 
         Rule.message("initial-sync-failed", .coreDataError, .initialSyncFailed,

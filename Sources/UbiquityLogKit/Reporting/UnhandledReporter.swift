@@ -57,17 +57,16 @@ public final class UnhandledReporter: Reporter {
 }
 
 /// Replaces what varies between two records of one message with placeholders.
-public struct TemplateFolder: Sendable {
-    private let regex: Regex?
+public final class TemplateFolder {
+    private let matcher: Matcher?
 
     public init() {
-        regex = try? Regex(#"(?<addr>0x[0-9A-Fa-f]+)|(?<uuid>[0-9A-Fa-f]{8}(?:-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12})|(?<path>(?:file://)?(?<!\w)/(?:[^\s,;)"'>]|[ ](?=Documents/))+)|(?<num>(?<![\w.])-?\d+(?:\.\d+)?(?![\w.]))"#)
+        matcher = (try? Regex(#"(?<addr>0x[0-9A-Fa-f]+)|(?<uuid>[0-9A-Fa-f]{8}(?:-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12})|(?<path>(?:file://)?(?<!\w)/(?:[^\s,;)"'>]|[ ](?=Documents/))+)|(?<num>(?<![\w.])-?\d+(?:\.\d+)?(?![\w.]))"#)).map { Matcher($0) }
     }
 
     public func fold(_ text: String) -> String {
-        guard let regex else { return text }
+        guard let matcher else { return text }
         let bytes = Array(text.utf8)
-        let matcher = Matcher(regex)
         var out: [UInt8] = []
         var position = 0
         return bytes.withUnsafeBytes { buffer in
