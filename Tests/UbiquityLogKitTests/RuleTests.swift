@@ -289,6 +289,11 @@ import TestSupport
         #expect(problem.kind == .importProblem)
         #expect(field(problem, "log") == .string("DAC8E3F1-2B4A-4C6D-8E9F-0A1B2C3D4E5F.1.cdt"))
         #expect(field(problem, "peer") == .string("mobile~A3D19B52-7E0C-4F8A-B1D6-5C2E9F04A7B3"))
+
+        let failed = try event("2014-03-02 09:14:07.318 Journal[412:60b] -[PFUbiquityRecordImportConflict resolveConflict:](301): CoreData: Ubiquity:  <PFUbiquityRecordImportConflict: 0x15ea0c10>\n\tubiquityRootLocation: <PFUbiquityLocation: 0x15e53120>: /var/mobile/Library/Mobile Documents/X/CoreDataLogs\n\ttransactionNumber: 7 aborting conflict resolution, unable to create snapshot for transaction entry: <PFUbiquityTransactionEntry: 0x1>")
+        #expect(failed.kind == .importConflictFailed)
+        #expect(field(failed, "ubiquityRoot") == .string("/var/mobile/Library/Mobile Documents/X/CoreDataLogs"))
+        #expect(field(failed, "transaction") == .int(7))
     }
 
     @Test func numbersAfterTheObjectDescription() throws {
@@ -342,5 +347,13 @@ import TestSupport
         let lineStart = Catalog.standardRules.filter { $0.channel == .ubiquity && $0.position == .lineStart }
         let guarded = lineStart.filter { LeadingBytes.of($0.pattern) != nil }
         #expect(guarded.count * 10 >= lineStart.count * 7, "\(guarded.count) of \(lineStart.count)")
+    }
+}
+
+extension CatalogueFactTests {
+    @Test func methodRulesTakeOnlyWhatTheirFormatsPrint() throws {
+        // An unknown error from a method whose bare `%@` message is routine stays unhandled.
+        let unknown = "2014-03-02 09:14:07.318 Journal[412:60b] -[PFUbiquitySetupAssistant finishSetupForStore:error:](1099): CoreData: Ubiquity:  <PFUbiquitySetupAssistant: 0x15d4e0a0>\nSomething new went wrong: Error Domain=NSCocoaErrorDomain Code=1 \"x\" UserInfo={}"
+        #expect(try classify(unknown).first?.classification.event == .unhandled(limitHit: false))
     }
 }

@@ -62,6 +62,9 @@ enum Piece {
     /// An object reference as an earlier OS prints it before the message on the same line:
     /// `<_PFUbiquityRecordsExporter: 0x1d5a3b40>: `.
     static let objectPrefix = #"(?:<[^>\n]{1,200}>:?[ ]*)?"#
+    /// A message that is nothing but an object's description: `<Class: 0x…>` and its
+    /// tab-indented fields (what methods that log a bare `%@` print).
+    static let descriptionOnly = #"\A<[^\n]*>[^\n]*(?:\n\t[^\n]*)*\z"#
     /// `store` → `cloud` or `local`.
     static let location = #"(?<store>cloud|local)"#
 }
@@ -161,19 +164,21 @@ enum Extract {
     }
 
     private static let factsRegex: Regex? = try? Regex(
-        #"(?<url>file://[^\s)"';,}]+)|(?<log>[\w-]+\.\d+\.cdt)\b|(?<![\w~])(?<peer>[\w.-]+~[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})\b"#)
+        #"(?<url>file://[^\s)"';,}]+)|(?<log>[\w-]+\.\d+\.cdt)\b|(?<![\w~])(?<peer>[\w.-]+~[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})\b|ubiquityRootLocation: (?:<[^>\n]{1,80}>: )?(?<root>[^\n]+)|transaction(?:Number| number): (?<transaction>\d+)"#)
 
     /// What a warning or error names besides its words: the first error (from `after`, where
-    /// the message's own text ends), transaction log file, store URL and peer in the message.
+    /// the message's own text ends), and the first transaction log file, URL, peer, ubiquity
+    /// root and transaction number in the message.
     static func facts(in message: UnsafeRawBufferPointer, after: Int, using matchers: Matchers) -> [Field] {
         var fields = FieldList()
         fields.add(error(in: message, from: min(after, message.count), using: matchers) ?? error(in: message, from: 0, using: matchers))
         guard let matcher = matchers.facts else { return fields.items }
         var found: [String: String] = [:]
         var position = 0
-        while found.count < 3, position < message.count, (try? matcher.matches(message, from: position)) == true,
+        let names = ["log", "url", "peer", "root", "transaction"]
+        while found.count < names.count, position < message.count, (try? matcher.matches(message, from: position)) == true,
               let whole = matcher.range(ofGroup: 0) {
-            for name in ["log", "url", "peer"] where found[name] == nil {
+            for name in names where found[name] == nil {
                 if let text = slice(message, matcher.range(ofGroup: name)) {
                     if name == "url", text.hasSuffix(".cdt") {
                         if found["log"] == nil { found["log"] = fileName(text) }
@@ -188,6 +193,8 @@ enum Extract {
         fields.add("log", found["log"])
         fields.add("url", found["url"])
         fields.add("peer", found["peer"])
+        fields.add("ubiquityRoot", found["root"])
+        fields.add("transaction", found["transaction"].flatMap { Int($0) })
         return fields.items
     }
 

@@ -58,7 +58,7 @@ enum FileAndMetadataRules {
             Sample.ios7("-[PFUbiquityFilePresenter processPendingURLs]", 502, "File isn't live yet: file://\(Sample.root)/\(Sample.logFile)"),
         ]),
 
-        Rule.phrases("file-status-by-method", .fileStatus, [#"(?s:.*)"#],
+        Rule.phrases("file-status-by-method", .fileStatus, [Piece.descriptionOnly, #"(?s:.*?)\n[ \t]*Status: "#],
             position: .method,
             methods: ["-[PFUbiquityFilePresenter printStatus:]", "-[PFUbiquityFilePresenter processPendingURLs]"],
             samples: [

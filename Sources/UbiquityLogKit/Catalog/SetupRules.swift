@@ -149,7 +149,7 @@ enum SetupAssistantRules {
             Sample.ios7("-[PFUbiquitySetupAssistant finishSetupForStore:error:]", 1060, "<PFUbiquitySetupAssistant: 0x15d4e0a0>\nStarted Monitor"),
         ]),
 
-        Rule.phrases("setup-progress-by-method", .setupProgress, [#"(?s:.*)"#],
+        Rule.phrases("setup-progress-by-method", .setupProgress, [Piece.descriptionOnly],
             position: .method,
             methods: ["-[PFUbiquitySetupAssistant finishSetupForStore:error:]",
                       "-[PFUbiquitySetupAssistant performCoordinatorPostStoreSetup:error:]",
