@@ -27,14 +27,19 @@ public final class HeaderParser {
 
     private let header: Matcher
     private let prefix: Matcher
-    /// Group numbers, looked up once: a header is parsed for every record.
-    private let groups: [Group: [Int]]
+    /// Group numbers, looked up once and indexed by `Group.index` (an array, not a
+    /// dictionary: this runs for every line).
+    private let groups: [[Int]]
     /// The last text made for each field: process, thread and device repeat on every line.
-    private var recent: [Group: (bytes: [UInt8], text: String)] = [:]
+    private var recent: [(bytes: [UInt8], text: String)?] = Array(repeating: nil, count: Group.allCases.count)
 
-    private enum Group: String, CaseIterable {
+    private enum Group: Int, CaseIterable {
         case date, time, frac, tz, mon, day, process, pid, thread, device, level
         case method, line, ubiquity, error, usm
+
+        var index: Int { rawValue }
+        /// The name of the pattern's group.
+        var name: String { String(describing: self) }
     }
 
     /// Styles that may start a record; a line in another style continues the open one.
@@ -50,15 +55,15 @@ public final class HeaderParser {
         } catch {
             fatalError("header patterns do not compile: \(error)")
         }
-        var groups: [Group: [Int]] = [:]
+        var groups = [[Int]](repeating: [], count: Group.allCases.count)
         for group in Group.allCases {
-            groups[group] = header.regex.groupNumbers[group.rawValue] ?? prefix.regex.groupNumbers[group.rawValue] ?? []
+            groups[group.index] = header.regex.groupNumbers[group.name] ?? prefix.regex.groupNumbers[group.name] ?? []
         }
         self.groups = groups
     }
 
-    private func range(_ group: Group) -> Range<Int>? { header.range(ofFirstOf: groups[group] ?? []) }
-    private func prefixRange(_ group: Group) -> Range<Int>? { prefix.range(ofFirstOf: groups[group] ?? []) }
+    private func range(_ group: Group) -> Range<Int>? { header.range(ofFirstOf: groups[group.index]) }
+    private func prefixRange(_ group: Group) -> Range<Int>? { prefix.range(ofFirstOf: groups[group.index]) }
 
     /// If `line` starts a record, its header and where the message body starts.
     public func parse(_ line: UnsafeRawBufferPointer) -> (header: Header, bodyStart: Int)? {
@@ -159,9 +164,9 @@ public final class HeaderParser {
     /// The text of `line[range]`, reusing the String made last time when the bytes are the same.
     private func remembered(_ line: UnsafeRawBufferPointer, _ range: Range<Int>, _ group: Group) -> String {
         let bytes = UnsafeRawBufferPointer(rebasing: line[range])
-        if let last = recent[group], last.bytes.elementsEqual(bytes) { return last.text }
+        if let last = recent[group.index], last.bytes.elementsEqual(bytes) { return last.text }
         let text = ByteText.string(bytes)
-        recent[group] = (Array(bytes), text)
+        recent[group.index] = (Array(bytes), text)
         return text
     }
 }
