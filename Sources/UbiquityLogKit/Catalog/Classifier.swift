@@ -67,7 +67,11 @@ public struct CompiledChannel: Sendable {
         // few hundred steps, not a million, and stays far below the match limit.
         var branches = lineStart
         if !afterObject.isEmpty {
-            branches.append(#"(?:[^\n]{0,400}?[ :])??[ ]?(?:"# + afterObject.joined(separator: "|") + ")")
+            // Where none of the phrases can start, the scan moves on after one class test.
+            let firsts = rules.filter { $0.position == .afterObject }.map { LeadingBytes.of($0.pattern) }
+            let union = firsts.contains { $0 == nil } ? nil : firsts.compactMap { $0 }.reduce(into: Set<UInt8>()) { $0.formUnion($1) }
+            let guardClass = union.map { "(?=" + LeadingBytes.characterClass($0) + ")" } ?? ""
+            branches.append(#"(?:[^\n]{0,400}?[ :])??[ ]?"# + guardClass + "(?:" + afterObject.joined(separator: "|") + ")")
         }
         let alternation = "(?:" + branches.joined(separator: "|") + ")"
         let joined: String

@@ -16,7 +16,7 @@ extension EventKind {
 enum ExportRules {
     static let all: [Rule] = [
         Rule("objects-exported", .ubiquity, .objectsExported,
-             Piece.objectPrefix + #"exporting (?<operation>inserted|updated|deleted) objects:"#, position: .afterObject,
+             #"exporting (?<operation>inserted|updated|deleted) objects:"#, position: .afterObject,
              samples: [
                 Sample.ios7("-[_PFUbiquityRecordsExporter createDictionaryForObjectsInSaveNotification:forTransactionOfType:withExportContext:andSaveSnapshot:]", 293,
                     """
@@ -37,7 +37,7 @@ enum ExportRules {
         },
 
         Rule("transaction-log-written", .ubiquity, .transactionLogWritten,
-             Piece.objectPrefix + #"Successfully wrote transaction log:"#, position: .afterObject,
+             #"Successfully wrote transaction log:"#, position: .afterObject,
              samples: [
                 Sample.ios7("-[_PFUbiquityRecordsExporter managedObjectContextDidSave:]", 446,
                     """
