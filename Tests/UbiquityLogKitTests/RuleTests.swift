@@ -330,11 +330,19 @@ import TestSupport
         #expect(LeadingBytes.of(#"(?:Scheduling|adding) root scan|Finished"#) == Set("SaF".utf8))
     }
 
+    @Test func anOptionalFirstItemAddsWhatFollows() {
+        #expect(LeadingBytes.of(Piece.objectPrefix + "Successfully wrote") == Set("<S".utf8))
+        #expect(LeadingBytes.of(#"[ ]*iCloud"#) == Set(" i".utf8))
+        #expect(LeadingBytes.of(#"(?:Truncated )?[Pp]ath: "#) == Set("TPp".utf8))
+        #expect(LeadingBytes.of(#"a{0,3}?b|c+d"#) == Set("abc".utf8))
+        #expect(LeadingBytes.of(#"(?:x)?"#) == nil, "a pattern that can match nothing")
+        #expect(LeadingBytes.of(#"a?|b"#) == nil)
+    }
+
     @Test func anythingHarderIsAny() {
-        #expect(LeadingBytes.of(Piece.objectPrefix + "Successfully wrote") == nil, "an optional group may be skipped")
-        #expect(LeadingBytes.of(#"[ ]*iCloud"#) == nil)
+        #expect(LeadingBytes.of(#"[^ ]x"#) == nil)
+        #expect(LeadingBytes.of(#"[a-z]x"#) == nil)
         #expect(LeadingBytes.of(#"(?i:not enough)"#) == nil)
-        #expect(LeadingBytes.of(#"a?b"#) == nil)
         #expect(LeadingBytes.of(#"\d+ logs"#) == nil)
         #expect(LeadingBytes.of(#"(?s:.*)"#) == nil)
     }

@@ -61,17 +61,17 @@ public struct CompiledChannel: Sendable {
                 captures += compiled[index].captureCount
             }
         }
-        // After-object phrases share one lazy scan of the line: it stops at each blank or colon
-        // once and tries all of them there, instead of each rule scanning alone. The scan is
-        // bounded (a description's last line is short) so that a hostile 1 MB line costs a
-        // few hundred steps, not a million, and stays far below the match limit.
+        // After-object phrases share one scan of the line: it jumps from one blank or colon to
+        // the next (a possessive run, not a character at a time) and tries all of them there,
+        // instead of each rule scanning alone. It stops after 40 separators (a description's
+        // last line has a handful), so a hostile line costs one pass, far below the match limit.
         var branches = lineStart
         if !afterObject.isEmpty {
             // Where none of the phrases can start, the scan moves on after one class test.
             let firsts = rules.filter { $0.position == .afterObject }.map { LeadingBytes.of($0.pattern) }
             let union = firsts.contains { $0 == nil } ? nil : firsts.compactMap { $0 }.reduce(into: Set<UInt8>()) { $0.formUnion($1) }
             let guardClass = union.map { "(?=" + LeadingBytes.characterClass($0) + ")" } ?? ""
-            branches.append(#"(?:[^\n]{0,400}?[ :])??[ ]?"# + guardClass + "(?:" + afterObject.joined(separator: "|") + ")")
+            branches.append(#"(?:[^ :\n]*+[ :]){0,40}?[ ]?"# + guardClass + "(?:" + afterObject.joined(separator: "|") + ")")
         }
         let alternation = "(?:" + branches.joined(separator: "|") + ")"
         let joined: String

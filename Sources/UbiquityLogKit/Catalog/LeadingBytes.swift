@@ -1,7 +1,7 @@
 // The bytes a pattern's match can start with, worked out from its text where that is easy
-// (literal phrases, groups, alternations) and "any" otherwise. The classifier puts them in a
-// lookahead before each rule, so that at a line start one class test skips a rule whose
-// dozens of phrases all start otherwise.
+// (literal phrases, groups, alternations, classes of plain characters, optional first items)
+// and "any" otherwise. The classifier puts them in a lookahead before each rule, so that at a
+// line start one class test skips a rule whose dozens of phrases all start otherwise.
 
 enum LeadingBytes {
     /// The ASCII bytes a match of `pattern` can start with; nil when any byte might.
@@ -35,8 +35,21 @@ enum LeadingBytes {
             }
         }
 
-        /// The first bytes of one alternative, leaving `index` somewhere inside it.
+        /// The first bytes of one alternative, leaving `index` somewhere inside it. An optional
+        /// first item (`(?:<…>)?`, `[ ]*`) adds the first bytes of what follows it.
         mutating func alternative() -> Set<UInt8>? {
+            guard let first = item() else { return nil }
+            guard skipQuantifier() else { return first }
+            // The item may match nothing: what follows can start the match too.
+            guard index < bytes.count, bytes[index] != UInt8(ascii: "|"), bytes[index] != UInt8(ascii: ")"),
+                  let rest = alternative()
+            else { return nil }
+            return first.union(rest)
+        }
+
+        /// The first bytes of the item at `index` (a group, an escaped or plain character, or a
+        /// class of plain characters), moving past it; nil when it cannot tell.
+        mutating func item() -> Set<UInt8>? {
             guard index < bytes.count else { return nil }
             let byte = bytes[index]
             switch byte {
@@ -61,31 +74,58 @@ enum LeadingBytes {
                 let inner = alternation()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ")") else { return nil }
                 index += 1
-                return isOptional() ? nil : inner
+                return inner
             case UInt8(ascii: "\\"):
                 guard index + 1 < bytes.count else { return nil }
                 let escaped = bytes[index + 1]
                 // Escaped punctuation is itself; letters are classes or special (\d, \s, \b...).
                 guard !isAlphanumeric(escaped), escaped < 0x80 else { return nil }
                 index += 2
-                return isOptional() ? nil : [escaped]
-            case UInt8(ascii: "["), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "$"), UInt8(ascii: ")"), UInt8(ascii: "|"):
+                return [escaped]
+            case UInt8(ascii: "["):
+                // A class of plain characters only: no negation, range or escape.
+                var end = index + 1
+                var members: Set<UInt8> = []
+                while end < bytes.count, bytes[end] != UInt8(ascii: "]") {
+                    let member = bytes[end]
+                    guard member < 0x80, member != UInt8(ascii: "^"), member != UInt8(ascii: "-"),
+                          member != UInt8(ascii: "\\"), member != UInt8(ascii: "[") else { return nil }
+                    members.insert(member)
+                    end += 1
+                }
+                guard end < bytes.count, !members.isEmpty else { return nil }
+                index = end + 1
+                return members
+            case UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "$"), UInt8(ascii: ")"), UInt8(ascii: "|"):
                 return nil
             default:
                 guard byte < 0x80 else { return nil }
                 index += 1
-                return isOptional() ? nil : [byte]
+                return [byte]
             }
         }
 
-        /// Whether the item just read may match nothing (`?`, `*`, `{0`).
-        func isOptional() -> Bool {
+        /// Moves past a quantifier after an item; whether it lets the item match nothing
+        /// (`?`, `*`, `{0…}`).
+        mutating func skipQuantifier() -> Bool {
             guard index < bytes.count else { return false }
+            var optional = false
             switch bytes[index] {
-            case UInt8(ascii: "?"), UInt8(ascii: "*"): return true
-            case UInt8(ascii: "{"): return index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "0")
-            default: return false
+            case UInt8(ascii: "?"), UInt8(ascii: "*"):
+                optional = true
+                index += 1
+            case UInt8(ascii: "+"):
+                index += 1
+            case UInt8(ascii: "{"):
+                guard let close = bytes[index...].firstIndex(of: UInt8(ascii: "}")) else { return false }
+                optional = index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "0")
+                index = close + 1
+            default:
+                return false
             }
+            // A lazy or possessive mark after the quantifier.
+            if index < bytes.count, bytes[index] == UInt8(ascii: "?") || bytes[index] == UInt8(ascii: "+") { index += 1 }
+            return optional
         }
 
         /// Moves to the `|` or `)` that ends the current alternative at this depth, or the end.
