@@ -34,6 +34,10 @@ public struct RunSummary: Sendable {
     /// Records passed over for lying outside `--since`/`--until` (counted in `records`).
     public var outsideTimeWindow = 0
     public var storeLoads = StoreLoadCounts()
+    /// Each store load attempt, the first `maxKeptFindings` of them.
+    public var storeLoadAttempts: [StoreLoad] = []
+    /// Switches from the fallback store to the iCloud store.
+    public var localStorageSwitches: [LocalStorageSwitch] = []
     public var transactionsExported = 0
     public var transactionsImported = 0
     public var objectChangesExported = 0
@@ -71,6 +75,11 @@ public struct SummaryBuilder {
 
     public var summary: RunSummary {
         var summary = counts
+        var loads = self.loads
+        loads.endInput()
+        summary.storeLoads = loads.counts
+        summary.storeLoadAttempts = loads.loads
+        summary.localStorageSwitches = loads.switches
         let reported = Set(counts.importFailures.map(\.input))
         let standIns = detectedImportFailures.filter { !reported.contains($0.input) }
         guard !standIns.isEmpty else { return summary }
@@ -81,12 +90,14 @@ public struct SummaryBuilder {
         summary.importFailureCount += standIns.count
         return summary
     }
-    /// The store load under way in each input, for attributing outcomes to attempts.
-    private var pendingLoad: [String: StoreLocation] = [:]
+    private var loads = StoreLoadTracker()
 
     public init() {}
 
-    public mutating func beginInput(_ name: String) { counts.inputs.append(name) }
+    public mutating func beginInput(_ name: String) {
+        loads.endInput()
+        counts.inputs.append(name)
+    }
     public mutating func inputFailed(_ error: InputError) { counts.unreadableInputs.append(error) }
     public mutating func countLines(_ count: Int) { counts.lines += count }
 
@@ -100,7 +111,7 @@ public struct SummaryBuilder {
         counts.countsByKind[event.kind.id, default: 0] += 1
         if record.isTruncated { counts.truncatedRecords += 1 }
         if event != .app { counts.ubiquityRecords += 1 }
-        countStoreLoad(event, input: record.input)
+        loads.add(record, event)
 
         switch event {
         case .unhandled(let limitHit):
@@ -130,29 +141,6 @@ public struct SummaryBuilder {
         } else if kind.category == .corruption, kind.severity == .error {
             counts.corruptionReportCount += 1
             if counts.corruptionReports.count < RunSummary.maxKeptFindings { counts.corruptionReports.append(finding) }
-        }
-    }
-
-    /// A load is one attempt from its start to its outcome. Core Data's own add-store failure
-    /// during a store manager's attempt belongs to that attempt; on its own it is an attempt.
-    private mutating func countStoreLoad(_ event: Event, input: String) {
-        switch event {
-        case .storeLoadStarted(let location, _):
-            counts.storeLoads.attempted += 1
-            pendingLoad[input] = location
-        case .storeLoadSucceeded(let location):
-            if pendingLoad.removeValue(forKey: input) == nil { counts.storeLoads.attempted += 1 }
-            counts.storeLoads.succeeded[location, default: 0] += 1
-        case .storeLoadFailed(let location, _):
-            if pendingLoad.removeValue(forKey: input) == nil { counts.storeLoads.attempted += 1 }
-            counts.storeLoads.failed[location, default: 0] += 1
-        case .storeAddFailed:
-            if pendingLoad[input] == nil {
-                counts.storeLoads.attempted += 1
-                counts.storeLoads.failed[.unknown, default: 0] += 1
-            }
-        default:
-            break
         }
     }
 }

@@ -89,7 +89,9 @@ public enum JSONSummary {
             pair.add("failed", summary.storeLoads.failed[location] ?? 0)
             loads.addRaw(location.rawValue, pair.text)
         }
+        loads.addRaw("attempts", "[" + summary.storeLoadAttempts.map { JSON.object($0.fields) }.joined(separator: ",") + "]")
         object.addRaw("storeLoads", loads.text)
+        object.addRaw("localStorageSwitches", "[" + summary.localStorageSwitches.map { JSON.object($0.fields) }.joined(separator: ",") + "]")
         object.addRaw("transactions", exportedImported(summary.transactionsExported, summary.transactionsImported))
         object.addRaw("objectChanges", exportedImported(summary.objectChangesExported, summary.objectChangesImported))
         object.add("importFailures", summary.importFailureCount)

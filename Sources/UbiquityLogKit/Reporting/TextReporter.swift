@@ -175,6 +175,8 @@ public enum SummaryText {
         public var value: String
         /// Findings listed under the row as evidence.
         public var evidence: [Finding] = []
+        /// Other lines under the row (the text summary's store loads and switches).
+        public var details: [String] = []
     }
 
     public static func rows(_ summary: RunSummary) -> [Row] {
@@ -187,7 +189,13 @@ public enum SummaryText {
             rows.append(Row(label: "unreadable", value: failure.description))
         }
         let loads = summary.storeLoads
-        rows.append(Row(label: "store loads", value: "\(loads.attempted) attempted, \(loads.totalSucceeded) succeeded\(byLocation(loads.succeeded)), \(loads.totalFailed) failed\(byLocation(loads.failed))"))
+        rows.append(Row(label: "store loads", value: "\(loads.attempted) attempted, \(loads.totalSucceeded) succeeded\(byLocation(loads.succeeded)), \(loads.totalFailed) failed\(byLocation(loads.failed))",
+                        details: summary.storeLoadAttempts.map(describe)))
+        if let first = summary.localStorageSwitches.first {
+            let more = summary.localStorageSwitches.count > 1 ? " (\(summary.localStorageSwitches.count) times)" : ""
+            rows.append(Row(label: "local storage", value: "fallback store, then the iCloud store" + (first.delayMilliseconds.map { " \(duration($0)) later" } ?? "") + more,
+                            details: summary.localStorageSwitches.map { "\($0.input):\($0.fallbackLine) Using local storage: 1, :\($0.cloudLine) Using local storage: 0" + ($0.delayMilliseconds.map { " (\(duration($0)))" } ?? "") }))
+        }
         rows.append(Row(label: "transactions", value: "\(summary.transactionsExported) exported, \(summary.transactionsImported) imported"))
         rows.append(Row(label: "object changes", value: "\(summary.objectChangesExported) exported, \(summary.objectChangesImported) imported"))
         rows.append(Row(label: "import failures", value: "\(summary.importFailureCount)", evidence: summary.importFailures))
@@ -212,13 +220,37 @@ public enum SummaryText {
         var lines = ["Summary"]
         for row in rows(summary) {
             lines.append("  " + row.label + String(repeating: " ", count: max(1, 17 - row.label.count)) + row.value)
-            lines += row.evidence.prefix(maxEvidence).map { "    \($0.input):\($0.line)  \($0.kind.id)  \($0.message)" }
-            if row.evidence.count > maxEvidence {
-                lines.append("    … and \(row.evidence.count - maxEvidence) more (all are in --format jsonl)")
+            let listed = row.evidence.map { "\($0.input):\($0.line)  \($0.kind.id)  \($0.message)" } + row.details
+            lines += listed.prefix(maxEvidence).map { "    " + $0 }
+            if listed.count > maxEvidence {
+                lines.append("    … and \(listed.count - maxEvidence) more (all are in --format jsonl)")
             }
         }
         lines.append("Result: " + result(summary))
         return lines
+    }
+
+    /// `fixtures/a.log:12  cloud store  failed after 1.2 s: NSCocoaErrorDomain 134080 (retry; after cloud-switched)`
+    static func describe(_ load: StoreLoad) -> String {
+        let store = load.store == .unknown ? "a store" : "\(load.store.rawValue) store"
+        var text = "\(load.input):\(load.line)  \(store)  \(load.outcome.rawValue)"
+        if let milliseconds = load.durationMilliseconds {
+            text += (load.outcome == .succeeded ? " in " : " after ") + duration(milliseconds)
+        }
+        if let error = load.error { text += ": " + error.oneLine }
+        var notes: [String] = []
+        if load.isRetry { notes.append("retry") }
+        if !load.setupRetryDelays.isEmpty { notes.append("set-up retried after " + load.setupRetryDelays.map { "\($0) s" }.joined(separator: ", ")) }
+        if !load.after.isEmpty { notes.append("after " + load.after.joined(separator: ", ")) }
+        if !notes.isEmpty { text += " (" + notes.joined(separator: "; ") + ")" }
+        return text
+    }
+
+    /// `350 ms`, `1.2 s`, `44.8 s`
+    static func duration(_ milliseconds: Int) -> String {
+        if abs(milliseconds) < 1000 { return "\(milliseconds) ms" }
+        let tenths = (milliseconds + (milliseconds < 0 ? -50 : 50)) / 100
+        return "\(tenths / 10).\(abs(tenths % 10)) s"
     }
 
     private static func byLocation(_ counts: [StoreLocation: Int]) -> String {

@@ -1,0 +1,196 @@
+// Store loads as stories: each attempt from its start to its outcome, with the store, how
+// long it took, what led to it (an account change, cloud switched on or off, a new cloud
+// store UUID, a retry after a failure) and the error when it failed; and the switch from the
+// fallback store to the iCloud store (`Using local storage: 1`, later `0`).
+
+/// One attempt to load a store.
+public struct StoreLoad: Sendable, Equatable {
+    public enum Outcome: String, Sendable {
+        case succeeded, failed
+        /// The input ended, or another attempt began, before this one had an outcome.
+        case unfinished
+    }
+
+    public var input: String
+    /// Where the attempt starts (its first event) and ends (its outcome).
+    public var line: Int
+    public var endLine: Int?
+    public var start: LogTime?
+    public var end: LogTime?
+    public var store: StoreLocation
+    public var storeURL: String?
+    public var storeUUID: String?
+    public var outcome: Outcome = .unfinished
+    public var error: ErrorInfo?
+    /// The kinds of the events since the previous attempt that explain this one, each once,
+    /// in order: `identity-token-changed`, `cloud-switched`, `store-uuid-changed`, …
+    public var after: [String] = []
+    /// Whether it follows a failed attempt (or was announced as a retry).
+    public var isRetry = false
+    /// The delays of Core Data's set-up retries during the attempt (`Retrying after delay: 60`).
+    public var setupRetryDelays: [Int] = []
+
+    public init(input: String, line: Int, start: LogTime?, store: StoreLocation) {
+        self.input = input
+        self.line = line
+        self.start = start
+        self.store = store
+    }
+
+    /// From start to outcome, when both were printed with a time.
+    public var durationMilliseconds: Int? {
+        guard let start, let end else { return nil }
+        return Int((end.microseconds(assumingYear: 2000) - start.microseconds(assumingYear: 2000)) / 1000)
+    }
+
+    /// The facts, named as in the JSON summary.
+    public var fields: [Field] {
+        var fields = FieldList()
+        fields.add("input", input)
+        fields.add("line", line)
+        fields.add("endLine", endLine)
+        fields.add("store", store.rawValue)
+        fields.add("outcome", outcome.rawValue)
+        fields.add("durationMs", durationMilliseconds)
+        fields.add("storeURL", storeURL)
+        fields.add("storeUUID", storeUUID)
+        fields.add(error)
+        if !after.isEmpty { fields.add("after", .list(after.map { .string($0) })) }
+        if isRetry { fields.add("retry", .bool(true)) }
+        if !setupRetryDelays.isEmpty { fields.add("setupRetryDelays", .list(setupRetryDelays.map { .int($0) })) }
+        return fields.items
+    }
+}
+
+/// The fallback (local) store in use until iCloud's initial import finished, then the switch.
+public struct LocalStorageSwitch: Sendable, Equatable {
+    public var input: String
+    /// `Using local storage: 1`
+    public var fallbackLine: Int
+    /// `Using local storage: 0`
+    public var cloudLine: Int
+    public var delayMilliseconds: Int?
+
+    public var fields: [Field] {
+        var fields = FieldList()
+        fields.add("input", input)
+        fields.add("fallbackLine", fallbackLine)
+        fields.add("cloudLine", cloudLine)
+        fields.add("delayMs", delayMilliseconds)
+        return fields.items
+    }
+}
+
+/// Follows store loads through the events of each input, one input at a time.
+struct StoreLoadTracker {
+    private(set) var counts = StoreLoadCounts()
+    /// Attempts, the first `RunSummary.maxKeptFindings` of them (counts stay exact).
+    private(set) var loads: [StoreLoad] = []
+    private(set) var switches: [LocalStorageSwitch] = []
+
+    private var current: StoreLoad?
+    private var context: [String] = []
+    private var lastFailed = false
+    private var fallbackSince: (line: Int, time: LogTime?)?
+
+    /// Kinds that, since the previous attempt, explain why a store is loaded (again).
+    private static let causes: Set<String> = [
+        EventKind.identityTokenChanged.id, EventKind.cloudSwitched.id, EventKind.storeUUIDChanged.id,
+        EventKind.cloudDeleted.id, EventKind.cloudStoreUnavailable.id, EventKind.storeLoadRetried.id,
+        EventKind.cloudContentRebuild.id, EventKind.accountChangeFailed.id,
+    ]
+
+    mutating func add(_ record: Record, _ event: Event) {
+        let time = record.header?.time
+        switch event {
+        case .storeLoadStarted(let location, let url):
+            close(as: .unfinished)
+            begin(record, time, location)
+            current?.storeURL = url
+        case .storeLoadSucceeded(let location):
+            // An attempt seen only by its outcome has no start, so no duration.
+            if current == nil { begin(record, nil, location) }
+            finish(record, time, .succeeded, location: location)
+        case .storeLoadFailed(let location, let error):
+            if current == nil { begin(record, nil, location) }
+            if let error { current?.error = error }
+            finish(record, time, .failed, location: location)
+        case .storeAddFailed(_, let url, let error):
+            // Core Data's own failure during an attempt belongs to it; alone, it is one.
+            if var load = current {
+                load.error = load.error ?? error
+                load.storeURL = load.storeURL ?? url
+                current = load
+            } else {
+                begin(record, nil, .unknown)
+                current?.storeURL = url
+                current?.error = error
+                finish(record, time, .failed, location: .unknown)
+            }
+        case .usingLocalStorage(let local, _, _):
+            if local {
+                if fallbackSince == nil { fallbackSince = (record.firstLine, time) }
+            } else if let since = fallbackSince {
+                var change = LocalStorageSwitch(input: record.input, fallbackLine: since.line, cloudLine: record.firstLine)
+                if let from = since.time, let to = time {
+                    change.delayMilliseconds = Int((to.microseconds(assumingYear: 2000) - from.microseconds(assumingYear: 2000)) / 1000)
+                }
+                if switches.count < RunSummary.maxKeptFindings { switches.append(change) }
+                fallbackSince = nil
+            }
+        case .message(let kind, let fields):
+            if kind == .storeLoadDetails {
+                for field in fields {
+                    guard case .string(let value) = field.value else { continue }
+                    if field.name == "storeUUID" { current?.storeUUID = value }
+                    if field.name == "storeURL" { current?.storeURL = value }
+                }
+            } else if kind == .setupRetry, case .int(let delay)? = fields.first(where: { $0.name == "delay" })?.value {
+                current?.setupRetryDelays.append(delay)
+            } else if StoreLoadTracker.causes.contains(kind.id), !context.contains(kind.id) {
+                context.append(kind.id)
+            }
+        default:
+            if StoreLoadTracker.causes.contains(event.kind.id), !context.contains(event.kind.id) {
+                context.append(event.kind.id)
+            }
+        }
+    }
+
+    /// The input ended: an attempt still under way stays unfinished.
+    mutating func endInput() {
+        close(as: .unfinished)
+        context = []
+        lastFailed = false
+        fallbackSince = nil
+    }
+
+    private mutating func begin(_ record: Record, _ time: LogTime?, _ location: StoreLocation) {
+        var load = StoreLoad(input: record.input, line: record.firstLine, start: time, store: location)
+        load.after = context
+        load.isRetry = lastFailed || context.contains(EventKind.storeLoadRetried.id)
+        context = []
+        counts.attempted += 1
+        current = load
+    }
+
+    private mutating func finish(_ record: Record, _ time: LogTime?, _ outcome: StoreLoad.Outcome, location: StoreLocation) {
+        current?.endLine = record.firstLine
+        current?.end = time
+        if current?.store == .unknown { current?.store = location }
+        switch outcome {
+        case .succeeded: counts.succeeded[location, default: 0] += 1
+        case .failed: counts.failed[location, default: 0] += 1
+        case .unfinished: break
+        }
+        close(as: outcome)
+    }
+
+    private mutating func close(as outcome: StoreLoad.Outcome) {
+        guard var load = current else { return }
+        load.outcome = outcome
+        lastFailed = outcome == .failed
+        if loads.count < RunSummary.maxKeptFindings { loads.append(load) }
+        current = nil
+    }
+}

@@ -1,0 +1,91 @@
+import Testing
+import TestSupport
+@testable import UbiquityLogKit
+
+/// Store loads as stories: attempts from start to outcome, what led to them, the switch
+/// from the fallback store to the iCloud store.
+@Suite struct StoreLoadTests {
+    private func line(_ time: String, _ message: String) -> String { "2014-03-02 09:14:\(time) Journal[412:60b] \(message)" }
+    private let error134080 = #"Error Domain=NSCocoaErrorDomain Code=134080 "x" UserInfo={reason=Unable to add the store}"#
+
+    @Test func aCloudLoadWithItsStoreAndDuration() throws {
+        let log = [
+            line("07.100", "UbiquityStoreManager: Will load cloud store."),
+            line("07.200", "UbiquityStoreManager: Loading cloud store: 6F0D0A1E-8C55-4F4C-9C3A-1D2E3F4A5B6C, v1 (definite)."),
+            line("08.350", "UbiquityStoreManager: Successfully loaded cloud store."),
+        ].joined(separator: "\n")
+        let summary = try summarize([("a.log", log)])
+        var expected = StoreLoad(input: "a.log", line: 1, start: summary.storeLoadAttempts.first?.start, store: .cloud)
+        expected.endLine = 3
+        expected.end = summary.storeLoadAttempts.first?.end
+        expected.storeUUID = "6F0D0A1E-8C55-4F4C-9C3A-1D2E3F4A5B6C"
+        expected.outcome = .succeeded
+        #expect(summary.storeLoadAttempts == [expected])
+        #expect(summary.storeLoadAttempts.first?.durationMilliseconds == 1250)
+        #expect(SummaryText.describe(summary.storeLoadAttempts[0]) == "a.log:1  cloud store  succeeded in 1.3 s")
+    }
+
+    @Test func aFailureWithCoreDataErrorThenARetry() throws {
+        let log = [
+            line("07.000", "UbiquityStoreManager: Identity token changed: (null) -> <_NSUbiquityIdentityToken: 0x1>"),
+            line("07.100", "UbiquityStoreManager: Will load cloud store."),
+            line("07.300", "CoreData: error: -addPersistentStoreWithType:SQLite configuration:(null) URL:file:///x/Journal.sqlite options:{} ... returned error \(error134080) with userInfo dictionary {}"),
+            line("07.400", "UbiquityStoreManager: Failed to load cloud store."),
+            line("07.500", "UbiquityStoreManager: Attempting recovery by rebuilding from cloud content."),
+            line("07.600", "UbiquityStoreManager: Will load cloud store."),
+            line("09.600", "UbiquityStoreManager: Successfully loaded cloud store."),
+        ].joined(separator: "\n")
+        let loads = try summarize([("b.log", log)]).storeLoadAttempts
+        try #require(loads.count == 2)
+        #expect(loads[0].outcome == .failed)
+        #expect(loads[0].error?.code == 134080)
+        #expect(loads[0].storeURL == "file:///x/Journal.sqlite")
+        #expect(loads[0].after == ["identity-token-changed"])
+        #expect(!loads[0].isRetry)
+        #expect(loads[1].outcome == .succeeded)
+        #expect(loads[1].isRetry)
+        #expect(loads[1].after == ["store-load-retried"])
+        #expect(loads[1].durationMilliseconds == 2000)
+        #expect(SummaryText.describe(loads[0]).hasPrefix("b.log:2  cloud store  failed after 300 ms: NSCocoaErrorDomain 134080: Unable to add the store (after identity-token-changed)"))
+    }
+
+    @Test func theSwitchFromTheFallbackStoreWithItsDelay() throws {
+        let log = [
+            line("07.000", "-[PFUbiquitySwitchboardEntryMetadata setUseLocalStorage:](808): CoreData: Ubiquity:  mobile~6F2C:JournalStore\nUsing local storage: 1"),
+            line("52.500", "-[PFUbiquitySwitchboardEntryMetadata setUseLocalStorage:](808): CoreData: Ubiquity:  mobile~6F2C:JournalStore\nUsing local storage: 0"),
+        ].joined(separator: "\n")
+        let summary = try summarize([("c.log", log)])
+        #expect(summary.localStorageSwitches == [LocalStorageSwitch(input: "c.log", fallbackLine: 1, cloudLine: 3, delayMilliseconds: 45_500)])
+        #expect(SummaryText.lines(summary).contains("  local storage    fallback store, then the iCloud store 45.5 s later"))
+    }
+
+    @Test func unfinishedAttemptsAndSetupRetries() throws {
+        let log = [
+            line("07.000", "UbiquityStoreManager: Will load cloud store."),
+            line("08.000", "-[PFUbiquitySetupAssistant finishSetupWithRetry:](930): CoreData: Ubiquity:  <PFUbiquitySetupAssistant: 0x1>: Retrying after delay: 60\n\(error134080)"),
+            line("09.000", "UbiquityStoreManager: Will load local store."),
+        ].joined(separator: "\n")
+        let summary = try summarize([("d.log", log), ("e.log", line("10.000", "UbiquityStoreManager: Successfully loaded local store."))])
+        let loads = summary.storeLoadAttempts
+        #expect(loads.map(\.outcome) == [.unfinished, .unfinished, .succeeded])
+        #expect(loads[0].setupRetryDelays == [60])
+        #expect(loads.map(\.input) == ["d.log", "d.log", "e.log"], "an attempt does not run on into the next input")
+        #expect(summary.storeLoads.attempted == 3)
+        #expect(loads[2].durationMilliseconds == nil, "seen only by its outcome: no start, no duration")
+        #expect(summary.storeLoads.succeeded == [.local: 1])
+    }
+
+    @Test func coreDataFailingAloneIsAnAttemptOfItsOwn() throws {
+        let log = line("07.000", "CoreData: error: -addPersistentStoreWithType:SQLite configuration:(null) URL:file:///x/Journal.sqlite options:{} ... returned error \(error134080) with userInfo dictionary {}")
+        let summary = try summarize([("f.log", log)])
+        #expect(summary.storeLoadAttempts.map(\.outcome) == [.failed])
+        #expect(summary.storeLoadAttempts.first?.store == .unknown)
+        #expect(summary.storeLoads.failed == [.unknown: 1])
+    }
+
+    @Test func durationsRead() {
+        #expect(SummaryText.duration(350) == "350 ms")
+        #expect(SummaryText.duration(1250) == "1.3 s", "tenths, rounded half up")
+        #expect(SummaryText.duration(44_800) == "44.8 s")
+    }
+}
