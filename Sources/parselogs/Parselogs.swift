@@ -121,7 +121,7 @@ struct Parselogs: ParsableCommand {
     var inputFormat: InputFormat = .auto
 
     @Option(name: .customLong("fail-on"), help: ArgumentHelp(
-        "Exit with 1 when an event matches: severities (error, warning, info, debug: that severity or higher), categories, kind ids, or none. Comma-separated.",
+        "Exit with 1 when an event matches: severities (error, warning, info, debug: that severity or higher), categories, kind ids; or when the verdict is broken (or, for degraded, degraded or broken); or none. Comma-separated.",
         valueName: "list"))
     var failOn = "error"
 

@@ -89,7 +89,8 @@ struct SchemaValidator {
         }
     }
 
-    @Test(arguments: ["example.log", "ios6-session.log", "device-console.log", "logshow.log", "logshow.ndjson", "fuzz/control-and-broken-utf8.bin"])
+    @Test(arguments: ["example.log", "ios6-session.log", "device-console.log", "logshow.log", "logshow.ndjson", "fuzz/control-and-broken-utf8.bin",
+                      "scenarios/account-logout.log", "scenarios/rebuild-iphone.log"])
     func everyLineIsValid(fixture: String) throws {
         let validator = SchemaValidator(root: try Self.schema())
         let kinds = Set(try Catalog.standard().kinds.map(\.id))

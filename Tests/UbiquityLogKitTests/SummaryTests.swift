@@ -95,7 +95,7 @@ import TestSupport
         let summary = try summarize([("a.log", String(repeating: failure, count: 15))])
         #expect(summary.importFailureCount == 15)
         let lines = SummaryText.lines(summary)
-        #expect(lines.filter { $0.contains("import-failed") }.count == 10)
+        #expect(lines.filter { $0.hasPrefix("    a.log:") && $0.contains("  import-failed  ") }.count == 10, "evidence rows, not the incident or verdict lines")
         #expect(lines.contains("    … and 5 more (all are in --format jsonl)"))
     }
 }

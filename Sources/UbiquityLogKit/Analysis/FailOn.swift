@@ -1,5 +1,6 @@
 // When a run counts as failed (exit status 1): `--fail-on LIST` names severities, categories
-// and kinds; the run fails when any event matches one of them.
+// and kinds, and the run fails when any event matches one of them; or verdicts, and the run
+// fails when its verdict is that one or worse.
 
 public struct FailOn: Sendable, Equatable {
     public enum Term: Sendable, Equatable {
@@ -7,6 +8,8 @@ public struct FailOn: Sendable, Equatable {
         case severity(Severity)
         case category(Category)
         case kind(String)
+        /// The run's verdict is this one or worse (`degraded`, `broken`).
+        case verdict(Verdict)
     }
 
     public let terms: [Term]
@@ -17,15 +20,17 @@ public struct FailOn: Sendable, Equatable {
 
     public init(terms: [Term]) { self.terms = terms }
 
-    /// Reads `error`, `corruption,import-failed`, `none`… Words are tried as a severity,
-    /// then a category, then a kind id of `catalog`.
+    /// Reads `error`, `corruption,import-failed`, `broken`, `none`… Words are tried as a
+    /// verdict, a severity, a category, then a kind id of `catalog`.
     public init(parsing list: String, catalog: Catalog) throws(FailOnError) {
         var terms: [Term] = []
         let kindIDs = Set(catalog.kinds.map(\.id))
         for raw in list.split(separator: ",", omittingEmptySubsequences: false) {
             let word = raw.trimmingCharacters(in: " ")
             if word == "none" { continue }
-            if let severity = Severity(rawValue: word) {
+            if let verdict = Verdict(rawValue: word), verdict != .healthy {
+                terms.append(.verdict(verdict))
+            } else if let severity = Severity(rawValue: word) {
                 terms.append(.severity(severity))
             } else if let category = Category(rawValue: word) {
                 terms.append(.category(category))
@@ -47,6 +52,7 @@ public struct FailOn: Sendable, Equatable {
             case .severity(let severity): kind.severity >= severity
             case .category(let category): kind.category == category
             case .kind(let id): kind.id == id
+            case .verdict: false
             }
         }
     }
@@ -55,6 +61,7 @@ public struct FailOn: Sendable, Equatable {
     public func matchCount(in summary: RunSummary, catalog: Catalog) -> Int {
         guard !terms.isEmpty else { return 0 }
         var count = 0
+        for case .verdict(let verdict) in terms where summary.verdict >= verdict { count += 1 }
         for kind in catalog.kinds where matches(kind) {
             count += summary.countsByKind[kind.id] ?? 0
         }
@@ -70,6 +77,6 @@ public struct FailOnError: Error, CustomStringConvertible, Sendable {
         if let reason { return reason }
         let severities = Severity.allCases.map(\.rawValue).joined(separator: ", ")
         let categories = Category.allCases.map(\.rawValue).joined(separator: ", ")
-        return "'\(word)' is not a severity (\(severities)), a category (\(categories)), an event kind (see the README) or 'none'"
+        return "'\(word)' is not a severity (\(severities)), a category (\(categories)), an event kind (see the README), a verdict (degraded, broken) or 'none'"
     }
 }

@@ -38,6 +38,11 @@ public struct RunSummary: Sendable {
     public var storeLoadAttempts: [StoreLoad] = []
     /// Switches from the fallback store to the iCloud store.
     public var localStorageSwitches: [LocalStorageSwitch] = []
+    /// Failures and corruption grouped with their outcome, the first `maxKeptFindings`.
+    public var incidents: [Incident] = []
+    /// Each input's verdict, in input order, and the run's (the worst of them).
+    public var verdicts: [InputVerdict] = []
+    public var verdict: Verdict = .healthy
     public var transactionsExported = 0
     public var transactionsImported = 0
     public var objectChangesExported = 0
@@ -80,6 +85,11 @@ public struct SummaryBuilder {
         summary.storeLoads = loads.counts
         summary.storeLoadAttempts = loads.loads
         summary.localStorageSwitches = loads.switches
+        var incidents = self.incidents
+        incidents.endInput()
+        summary.incidents = incidents.incidents
+        summary.verdicts = incidents.verdicts(inputs: counts.inputs)
+        summary.verdict = summary.verdicts.map(\.verdict).max() ?? .healthy
         let reported = Set(counts.importFailures.map(\.input))
         let standIns = detectedImportFailures.filter { !reported.contains($0.input) }
         guard !standIns.isEmpty else { return summary }
@@ -91,11 +101,13 @@ public struct SummaryBuilder {
         return summary
     }
     private var loads = StoreLoadTracker()
+    private var incidents = IncidentTracker()
 
     public init() {}
 
     public mutating func beginInput(_ name: String) {
         loads.endInput()
+        incidents.endInput()
         counts.inputs.append(name)
     }
     public mutating func inputFailed(_ error: InputError) { counts.unreadableInputs.append(error) }
@@ -112,6 +124,8 @@ public struct SummaryBuilder {
         if record.isTruncated { counts.truncatedRecords += 1 }
         if event != .app { counts.ubiquityRecords += 1 }
         loads.add(record, event)
+        incidents.add(event, input: record.input,
+                      finding: Finding(kind: event.kind, input: record.input, line: record.firstLine, time: record.header?.time, message: message()))
 
         switch event {
         case .unhandled(let limitHit):

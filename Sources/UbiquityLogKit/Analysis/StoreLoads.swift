@@ -7,6 +7,8 @@
 public struct StoreLoad: Sendable, Equatable {
     public enum Outcome: String, Sendable {
         case succeeded, failed
+        /// The cloud store cannot load without an iCloud account: the local store is loaded instead.
+        case unavailable
         /// The input ended, or another attempt began, before this one had an outcome.
         case unfinished
     }
@@ -139,6 +141,9 @@ struct StoreLoadTracker {
                 fallbackSince = nil
             }
         case .message(let kind, let fields):
+            if kind == .cloudStoreUnavailable, current?.store == .cloud {
+                finish(record, time, .unavailable, location: .cloud)
+            }
             if kind == .storeLoadDetails {
                 for field in fields {
                     guard case .string(let value) = field.value else { continue }
@@ -181,7 +186,7 @@ struct StoreLoadTracker {
         switch outcome {
         case .succeeded: counts.succeeded[location, default: 0] += 1
         case .failed: counts.failed[location, default: 0] += 1
-        case .unfinished: break
+        case .unavailable, .unfinished: break
         }
         close(as: outcome)
     }

@@ -201,6 +201,14 @@ public enum SummaryText {
         rows.append(Row(label: "import failures", value: "\(summary.importFailureCount)", evidence: summary.importFailures))
         rows.append(Row(label: "corruption", value: "\(summary.corruptionReportCount) report\(summary.corruptionReportCount == 1 ? "" : "s")",
                         evidence: summary.corruptionReports))
+        if !summary.incidents.isEmpty {
+            let outcomes = Incident.Outcome.allCases.compactMap { outcome -> String? in
+                let count = summary.incidents.filter { $0.outcome == outcome }.count
+                return count == 0 ? nil : "\(count) \(outcome.rawValue)"
+            }
+            rows.append(Row(label: "incidents", value: "\(summary.incidents.count) (" + outcomes.joined(separator: ", ") + ")",
+                            details: summary.incidents.map(describe)))
+        }
         let percent = (summary.unhandledPercent * 10).rounded() / 10
         rows.append(Row(label: "unhandled", value: "\(summary.unhandled) record\(summary.unhandled == 1 ? "" : "s") (\(percent)% of \(summary.ubiquityRecords) ubiquity records)"
                         + (summary.matchLimitHits > 0 ? ", \(summary.matchLimitHits) hit the match limit" : "")))
@@ -227,7 +235,31 @@ public enum SummaryText {
             }
         }
         lines.append("Result: " + result(summary))
+        lines += verdictLines(summary)
         return lines
+    }
+
+    /// `Verdict: broken`, then the lines that decide it (per input when there are several).
+    public static func verdictLines(_ summary: RunSummary) -> [String] {
+        var lines = ["Verdict: " + summary.verdict.rawValue]
+        if summary.verdicts.count == 1 {
+            lines += summary.verdicts[0].evidence.map { "  " + $0 }
+        } else {
+            for input in summary.verdicts {
+                lines.append("  \(input.input): \(input.verdict.rawValue)")
+                lines += input.evidence.map { "    " + $0 }
+            }
+        }
+        return lines
+    }
+
+    /// `a.log:85 import-failed, 3 problems: recovered (a.log:120 store-load-succeeded)`
+    static func describe(_ incident: Incident) -> String {
+        var text = "\(incident.input):\(incident.opening.line) \(incident.opening.kind.id)"
+        if incident.problemCount > 1 { text += ", \(incident.problemCount) problems" }
+        text += ": \(incident.outcome.rawValue)"
+        if let recovery = incident.recovery { text += " (:\(recovery.line) \(recovery.kind.id))" }
+        return text
     }
 
     /// `fixtures/a.log:12  cloud store  failed after 1.2 s: NSCocoaErrorDomain 134080 (retry; after cloud-switched)`
