@@ -68,7 +68,7 @@ public final class CapturedOutput {
     public init() {
         var template = Array("/tmp/parselogs-capture-XXXXXX".utf8CString)
         descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        path = String(cString: template)
+        path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         writer = OutputWriter(descriptor: descriptor)
     }
 

@@ -43,6 +43,13 @@ public struct RunSummary: Sendable {
     /// Each input's verdict, in input order, and the run's (the worst of them).
     public var verdicts: [InputVerdict] = []
     public var verdict: Verdict = .healthy
+    /// Transaction logs: who wrote each and how each import went (the first `maxKeptFindings`).
+    public var transactionLogs: [TransactionLogStory] = []
+    /// Object changes per entity.
+    public var entities: [String: EntityChanges] = [:]
+    /// One device per input, and the sentences that tie them together.
+    public var devices: [Device] = []
+    public var correlations: [String] = []
     public var transactionsExported = 0
     public var transactionsImported = 0
     public var objectChangesExported = 0
@@ -90,6 +97,10 @@ public struct SummaryBuilder {
         summary.incidents = incidents.incidents
         summary.verdicts = incidents.verdicts(inputs: counts.inputs)
         summary.verdict = summary.verdicts.map(\.verdict).max() ?? .healthy
+        summary.transactionLogs = logs.stories
+        summary.entities = logs.entities
+        summary.devices = logs.devices
+        summary.correlations = logs.correlations()
         let reported = Set(counts.importFailures.map(\.input))
         let standIns = detectedImportFailures.filter { !reported.contains($0.input) }
         guard !standIns.isEmpty else { return summary }
@@ -102,12 +113,14 @@ public struct SummaryBuilder {
     }
     private var loads = StoreLoadTracker()
     private var incidents = IncidentTracker()
+    private var logs = TransactionLogTracker()
 
     public init() {}
 
     public mutating func beginInput(_ name: String) {
         loads.endInput()
         incidents.endInput()
+        logs.beginInput(name)
         counts.inputs.append(name)
     }
     public mutating func inputFailed(_ error: InputError) { counts.unreadableInputs.append(error) }
@@ -124,6 +137,7 @@ public struct SummaryBuilder {
         if record.isTruncated { counts.truncatedRecords += 1 }
         if event != .app { counts.ubiquityRecords += 1 }
         loads.add(record, event)
+        logs.add(record, event)
         incidents.add(event, input: record.input,
                       finding: Finding(kind: event.kind, input: record.input, line: record.firstLine, time: record.header?.time, message: message()))
 

@@ -52,8 +52,11 @@ enum ExportRules {
                     \ttransactionLogLocation: \(Sample.location("\(Sample.root)/\(Sample.peer)/JournalStore/\(Sample.storeUUID)/\(Sample.logFile)"))
                     """),
              ]) { match in
-            .transactionLogWritten(transaction: Extract.field("transactionNumber", in: match.restBytes).flatMap { Int($0) },
-                                   log: Extract.fileName(Extract.field("transactionLogLocation", in: match.restBytes)))
+            // The entry's `transactionLogLocation:` field; or a location printed right after the words.
+            let location = Extract.field("transactionLogLocation", in: match.restBytes)
+                ?? match.rest.prefix { $0 != "\n" }.trimmingCharacters(in: " ")
+            return .transactionLogWritten(transaction: Extract.field("transactionNumber", in: match.restBytes).flatMap { Int($0) },
+                                          log: location.hasSuffix(".cdt") ? Extract.fileName(location) : nil)
         },
 
         Rule("store-will-commit", .ubiquity, .storeWillCommit,

@@ -227,13 +227,25 @@ enum ImportOperationRules {
             Sample.ios7("-[_PFUbiquityRecordImportOperation main]", 402, "<_PFUbiquityRecordImportOperation: 0x15e9c0d0>\nSuccessfully wrote changes."),
         ]),
 
+        // Names the log the operation imports: the changes it applies next (on its thread) are that log's.
+        Rule("import-log-parse", .ubiquity, .importProgress, #"Beginning parse of log file: (?<location>[^\n]*)"#,
+             position: .afterObject,
+             samples: [
+                Sample.ios7("-[_PFUbiquityRecordImportOperation main]", 188,
+                            "<_PFUbiquityRecordImportOperation: 0x15e9c0d0>: Beginning parse of log file: \(Sample.location("\(Sample.root)/\(Sample.otherPeer)/JournalStore/\(Sample.storeUUID)/\(Sample.logFile)"))"),
+             ]) { match in
+            var fields = [Field("what", .string("Beginning parse of log file"))]
+            if let log = Extract.fileName(match["location"]) { fields.append(Field("log", .string(log))) }
+            return .message(.importProgress, fields)
+        },
+
         Rule.phrases("import-progress-after-object", .importProgress, [
-            #"Beginning parse of log file:"#, #"- Cache KV: (?s:.*?) matches initial KV:"#, #"- Knowledge Vector mismatch, reloading cache"#,
+            #"- Cache KV: (?s:.*?) matches initial KV:"#, #"- Knowledge Vector mismatch, reloading cache"#,
             #"successfully applied changes for object with global id:"#, #"will process operation:"#, #"importing operations:"#,
             #"logs were scheduled:"#,
         ], position: .afterObject, samples: [
-            Sample.ios7("-[_PFUbiquityRecordImportOperation main]", 188,
-                        "<_PFUbiquityRecordImportOperation: 0x15e9c0d0>: Beginning parse of log file: \(Sample.location("\(Sample.root)/\(Sample.logFile)"))"),
+            Sample.ios7("-[_PFUbiquityRecordImportOperation main]", 191,
+                        "<_PFUbiquityRecordImportOperation: 0x15e9c0d0> - Knowledge Vector mismatch, reloading cache"),
         ]),
 
         Rule.phrases("import-conflict", .importConflict, [

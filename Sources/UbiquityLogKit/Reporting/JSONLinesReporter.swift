@@ -96,6 +96,12 @@ public enum JSONSummary {
         object.addRaw("objectChanges", exportedImported(summary.objectChangesExported, summary.objectChangesImported))
         object.add("importFailures", summary.importFailureCount)
         object.add("corruptionReports", summary.corruptionReportCount)
+        object.addRaw("transactionLogs", "[" + summary.transactionLogs.map { JSON.object($0.fields) }.joined(separator: ",") + "]")
+        object.addRaw("entities", JSON.object(summary.entities.sorted { $0.key < $1.key }.map { entity in
+            Field(entity.key, .object([Field("exported", .int(entity.value.exported)), Field("imported", .int(entity.value.imported))]))
+        }))
+        object.addRaw("devices", "[" + summary.devices.map { JSON.object($0.fields) }.joined(separator: ",") + "]")
+        object.addRaw("correlations", "[" + summary.correlations.map(JSON.quote).joined(separator: ",") + "]")
         object.addRaw("incidents", "[" + summary.incidents.map { JSON.object($0.fields) }.joined(separator: ",") + "]")
         object.add("verdict", summary.verdict.rawValue)
         object.addRaw("verdicts", "[" + summary.verdicts.map { JSON.object($0.fields) }.joined(separator: ",") + "]")

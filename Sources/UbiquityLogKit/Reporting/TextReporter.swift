@@ -197,10 +197,35 @@ public enum SummaryText {
                             details: summary.localStorageSwitches.map { "\($0.input):\($0.fallbackLine) Using local storage: 1, :\($0.cloudLine) Using local storage: 0" + ($0.delayMilliseconds.map { " (\(duration($0)))" } ?? "") }))
         }
         rows.append(Row(label: "transactions", value: "\(summary.transactionsExported) exported, \(summary.transactionsImported) imported"))
-        rows.append(Row(label: "object changes", value: "\(summary.objectChangesExported) exported, \(summary.objectChangesImported) imported"))
+        rows.append(Row(label: "object changes", value: "\(summary.objectChangesExported) exported, \(summary.objectChangesImported) imported",
+                        details: summary.entities.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.exported) exported, \($0.value.imported) imported" }))
+        if !summary.transactionLogs.isEmpty {
+            let imports = summary.transactionLogs.flatMap(\.imports)
+            let written = summary.transactionLogs.filter { $0.writtenIn != nil }.count
+            let outcomes = [TransactionLogStory.Import.Outcome.applied, .alreadyImported, .skipped, .failed].compactMap { outcome -> String? in
+                let count = imports.filter { $0.outcome == outcome }.count
+                return count == 0 ? nil : "\(count) \(outcome.rawValue)"
+            }
+            rows.append(Row(label: "transaction logs", value: "\(summary.transactionLogs.count): " + (["\(written) written"] + outcomes).joined(separator: ", "),
+                            details: summary.transactionLogs.filter { $0.imports.contains { $0.outcome == .failed || $0.outcome == .skipped } }.map(describe)))
+        }
         rows.append(Row(label: "import failures", value: "\(summary.importFailureCount)", evidence: summary.importFailures))
         rows.append(Row(label: "corruption", value: "\(summary.corruptionReportCount) report\(summary.corruptionReportCount == 1 ? "" : "s")",
                         evidence: summary.corruptionReports))
+        if summary.devices.count > 1 {
+            rows.append(Row(label: "devices", value: "\(summary.devices.count) inputs, one device each",
+                            details: summary.devices.map { device in
+                                var parts: [String] = []
+                                if !device.peers.isEmpty { parts.append("peer " + device.peers.joined(separator: ", ")) }
+                                if !device.storeUUIDs.isEmpty { parts.append("store " + device.storeUUIDs.joined(separator: ", ")) }
+                                if let verdict = summary.verdicts.first(where: { $0.input == device.input }) { parts.append(verdict.verdict.rawValue) }
+                                return "\(device.input): " + parts.joined(separator: "; ")
+                            }))
+        }
+        if !summary.correlations.isEmpty {
+            rows.append(Row(label: "across devices", value: "\(summary.correlations.count) link\(summary.correlations.count == 1 ? "" : "s")",
+                            details: summary.correlations))
+        }
         if !summary.incidents.isEmpty {
             let outcomes = Incident.Outcome.allCases.compactMap { outcome -> String? in
                 let count = summary.incidents.filter { $0.outcome == outcome }.count
@@ -251,6 +276,15 @@ public enum SummaryText {
             }
         }
         return lines
+    }
+
+    /// `0C9B….1.cdt (peer mobile~A3D1…): written at b.log:40; failed at a.log:85`
+    static func describe(_ story: TransactionLogStory) -> String {
+        let text = story.name + (story.peer.map { " (peer \($0))" } ?? "") + ":"
+        var parts: [String] = []
+        if let input = story.writtenIn, let line = story.writtenLine { parts.append("written at \(input):\(line)") }
+        parts += story.imports.map { "\($0.outcome.rawValue) at \($0.input):\($0.line)" }
+        return text + " " + parts.joined(separator: "; ")
     }
 
     /// `a.log:85 import-failed, 3 problems: recovered (a.log:120 store-load-succeeded)`

@@ -1,0 +1,230 @@
+// Transaction logs across the devices of a run: which peer wrote each, where it was imported
+// and how that went; object changes per entity; and what ties the inputs (devices) together:
+// a log that failed on one and was written by another, the cloud store one device rebuilt and
+// the others moved to.
+
+/// One transaction log as the run saw it.
+public struct TransactionLogStory: Sendable, Equatable {
+    public struct Import: Sendable, Equatable {
+        public enum Outcome: String, Sendable {
+            case applied, skipped, failed
+            case alreadyImported = "already-imported"
+        }
+        public var input: String
+        public var line: Int
+        public var outcome: Outcome
+    }
+
+    /// The file name, `DAC8E3F1-….1.cdt`.
+    public var name: String
+    /// The peer whose folder holds the log: the device that wrote it.
+    public var peer: String?
+    /// Where the run saw it written, when it did.
+    public var writtenIn: String?
+    public var writtenLine: Int?
+    public var transaction: Int?
+    public var imports: [Import] = []
+
+    public var fields: [Field] {
+        var fields = FieldList()
+        fields.add("name", name)
+        fields.add("peer", peer)
+        if let writtenIn, let writtenLine {
+            var written = FieldList()
+            written.add("input", writtenIn)
+            written.add("line", writtenLine)
+            written.add("transaction", transaction)
+            fields.add("written", .object(written.items))
+        }
+        fields.add("imports", .list(imports.map { .object([Field("input", .string($0.input)), Field("line", .int($0.line)),
+                                                            Field("outcome", .string($0.outcome.rawValue))]) }))
+        return fields.items
+    }
+}
+
+/// What the run learnt about the device behind one input.
+public struct Device: Sendable, Equatable {
+    public var input: String
+    /// Its own peer ids (as ubiquity names it: `mobile~6F2C…`).
+    public var peers: [String] = []
+    /// Cloud store UUIDs it loaded, wrote or moved to.
+    public var storeUUIDs: [String] = []
+    /// How UbiquityStoreManager judged its store when it found the cloud corrupt.
+    public var deviceStore: String?
+    /// Where it rebuilt the cloud content, and the store UUID it wrote then.
+    public var rebuildLine: Int?
+    public var writtenStoreUUID: (uuid: String, line: Int)?
+    /// Where it moved to another cloud store, and its UUID.
+    public var movedToStoreUUID: (uuid: String, line: Int)?
+
+    public init(input: String) { self.input = input }
+
+    public static func == (lhs: Device, rhs: Device) -> Bool {
+        lhs.input == rhs.input && lhs.peers == rhs.peers && lhs.storeUUIDs == rhs.storeUUIDs && lhs.deviceStore == rhs.deviceStore
+            && lhs.rebuildLine == rhs.rebuildLine && lhs.writtenStoreUUID?.uuid == rhs.writtenStoreUUID?.uuid
+            && lhs.movedToStoreUUID?.uuid == rhs.movedToStoreUUID?.uuid
+    }
+
+    public var fields: [Field] {
+        var fields = FieldList()
+        fields.add("input", input)
+        fields.add("peers", .list(peers.map { .string($0) }))
+        fields.add("storeUUIDs", .list(storeUUIDs.map { .string($0) }))
+        fields.add("deviceStore", deviceStore)
+        fields.add("rebuildLine", rebuildLine)
+        return fields.items
+    }
+}
+
+/// Object changes of one entity.
+public struct EntityChanges: Sendable, Equatable {
+    public var exported = 0
+    public var imported = 0
+}
+
+struct TransactionLogTracker {
+    private(set) var logs: [String: TransactionLogStory] = [:]
+    private(set) var order: [String] = []
+    private(set) var entities: [String: EntityChanges] = [:]
+    private(set) var devices: [Device] = []
+    /// The log each import operation is parsing (and the peer its path names), by input and thread.
+    private var parsing: [String: (log: String, peer: String?)] = [:]
+
+    /// Logs followed at most; counts elsewhere stay exact.
+    static let maxLogs = RunSummary.maxKeptFindings
+
+    mutating func beginInput(_ name: String) {
+        devices.append(Device(input: name))
+        parsing = [:]
+    }
+
+    mutating func add(_ record: Record, _ event: Event) {
+        let input = record.input
+        if devices.last?.input != input { beginInput(input) }
+        switch event {
+        case .transactionLogWritten(let transaction, let log?):
+            story(log, record) { story in
+                story.writtenIn = input
+                story.writtenLine = record.firstLine
+                story.transaction = transaction
+            }
+            if let peer = logs[log]?.peer { addPeer(peer) }
+        case .logAlreadyImported(let log?):
+            imported(log, record, .alreadyImported)
+        case .importFailed(let log?, _):
+            imported(log, record, .failed)
+        case .incompatibleOperationSkipped(_, let log?, _):
+            imported(log, record, .skipped)
+        case .changesImported(let changes):
+            for change in changes { entities[change.entity, default: EntityChanges()].imported += 1 }
+            if let parsed = parsing.removeValue(forKey: threadKey(record)) { imported(parsed.log, record, .applied, peer: parsed.peer) }
+        case .objectsExported(let changes):
+            for change in changes { entities[change.entity, default: EntityChanges()].exported += 1 }
+        case .usingLocalStorage(_, let peer?, _):
+            addPeer(peer)
+        case .cloudCorruptionDetected(let deviceStore):
+            devices[devices.count - 1].deviceStore = deviceStore
+        case .message(let kind, let fields):
+            let value = { (name: String) -> String? in
+                fields.first { $0.name == name }.flatMap { if case .string(let text) = $0.value { text } else { nil } }
+            }
+            switch kind {
+            case .importProgress:
+                if let log = value("log") { parsing[threadKey(record)] = (log, TransactionLogTracker.peer(holding: log, in: record)) }
+            case .storeLoadDetails:
+                if let uuid = value("storeUUID") { addStoreUUID(uuid) }
+            case .storeUUIDWritten:
+                if let uuid = value("storeUUID") {
+                    addStoreUUID(uuid)
+                    devices[devices.count - 1].writtenStoreUUID = (uuid, record.firstLine)
+                }
+            case .storeUUIDChanged:
+                if let uuid = value("to") {
+                    addStoreUUID(uuid)
+                    devices[devices.count - 1].movedToStoreUUID = (uuid, record.firstLine)
+                }
+            case .cloudContentRebuild:
+                if devices[devices.count - 1].rebuildLine == nil { devices[devices.count - 1].rebuildLine = record.firstLine }
+            default:
+                break
+            }
+        default:
+            break
+        }
+    }
+
+    /// The logs in the order the run first saw them.
+    var stories: [TransactionLogStory] { order.compactMap { logs[$0] } }
+
+    /// Sentences that tie the inputs together, each naming inputs and lines.
+    func correlations() -> [String] {
+        var sentences: [String] = []
+        for story in stories {
+            for failure in story.imports where failure.outcome == .failed {
+                if let writer = story.writtenIn, let line = story.writtenLine, writer != failure.input {
+                    sentences.append("\(story.name) failed to import on \(failure.input):\(failure.line); \(writer) wrote it (\(writer):\(line))")
+                } else if let peer = story.peer, let owner = devices.first(where: { $0.input != failure.input && $0.peers.contains(peer) }) {
+                    sentences.append("\(story.name) failed to import on \(failure.input):\(failure.line); it comes from \(owner.input) (peer \(peer))")
+                } else if let peer = story.peer, !(devices.first { $0.input == failure.input }?.peers.contains(peer) ?? false) {
+                    sentences.append("\(story.name) failed to import on \(failure.input):\(failure.line); peer \(peer) wrote it, which no input shows")
+                }
+            }
+        }
+        for device in devices {
+            if let line = device.rebuildLine {
+                let health = device.deviceStore.map { "its store was \($0); " } ?? ""
+                sentences.append("\(device.input): \(health)it rebuilt the cloud content (\(device.input):\(line))")
+            }
+            guard let moved = device.movedToStoreUUID else { continue }
+            if let builder = devices.first(where: { $0.input != device.input && $0.writtenStoreUUID?.uuid == moved.uuid }),
+               let written = builder.writtenStoreUUID {
+                sentences.append("\(device.input) moved to the cloud store \(builder.input) rebuilt, \(moved.uuid) (\(device.input):\(moved.line), \(builder.input):\(written.line))")
+            }
+        }
+        return sentences
+    }
+
+    private mutating func imported(_ log: String, _ record: Record, _ outcome: TransactionLogStory.Import.Outcome, peer: String? = nil) {
+        story(log, record, peer: peer) { story in
+            if story.imports.count < 100 { story.imports.append(.init(input: record.input, line: record.firstLine, outcome: outcome)) }
+        }
+    }
+
+    /// Updates the story of `log`, starting one (with the peer its path names) if need be.
+    private mutating func story(_ log: String, _ record: Record, peer: String? = nil, _ update: (inout TransactionLogStory) -> Void) {
+        if logs[log] == nil {
+            guard order.count < TransactionLogTracker.maxLogs else { return }
+            logs[log] = TransactionLogStory(name: log, peer: peer ?? TransactionLogTracker.peer(holding: log, in: record))
+            order.append(log)
+        } else if logs[log]?.peer == nil {
+            logs[log]?.peer = peer ?? TransactionLogTracker.peer(holding: log, in: record)
+        }
+        update(&logs[log]!)
+    }
+
+    private mutating func addPeer(_ peer: String) {
+        if !devices[devices.count - 1].peers.contains(peer) { devices[devices.count - 1].peers.append(peer) }
+    }
+
+    private mutating func addStoreUUID(_ uuid: String) {
+        if !devices[devices.count - 1].storeUUIDs.contains(uuid) { devices[devices.count - 1].storeUUIDs.append(uuid) }
+    }
+
+    private func threadKey(_ record: Record) -> String { record.input + "\u{0}" + (record.header?.thread ?? "") }
+
+    /// The peer folder in the path that leads to `log` in the record:
+    /// `…/CoreDataLogs/mobile~A3D1…/JournalStore/<store UUID>/<log>` → `mobile~A3D1…`.
+    static func peer(holding log: String, in record: Record) -> String? {
+        let text = ByteText.string(record.text[...])
+        guard let at = text.firstRange(of: "/" + log) else { return nil }
+        let path = text[..<at.lowerBound].split(separator: "\n").last ?? ""
+        return path.split(separator: "/").reversed().first(where: isPeerID).map(String.init)
+    }
+
+    /// `mobile~6F2C0E8A-1B7D-…`, `mobile.6F2C0E8A1B7D…`: a name, then `~` or `.`, then 32 hex digits.
+    static func isPeerID(_ component: Substring) -> Bool {
+        guard let separator = component.firstIndex(where: { $0 == "~" || $0 == "." }), separator > component.startIndex else { return false }
+        let id = component[component.index(after: separator)...]
+        return id.filter(\.isHexDigit).count == 32 && id.allSatisfy { $0.isHexDigit || $0 == "-" }
+    }
+}

@@ -1,0 +1,59 @@
+import Testing
+import TestSupport
+@testable import UbiquityLogKit
+
+/// Transaction logs across devices, object changes per entity, and the links between inputs.
+@Suite struct TransactionLogTests {
+    static let peerA = "mobile~6F2C0E8A-1B7D-4C55-9A34-2B8E1D0C7F11"
+    static let peerB = "mobile~A3D19B52-7E0C-4F8A-B1D6-5C2E9F04A7B3"
+    static let root = "/var/mobile/Library/Mobile Documents/X~com~example/CoreDataLogs"
+    static let log = "0C9B8A7F-6E5D-4C3B-2A19-F8E7D6C5B4A3.1.cdt"
+    static let path = "\(root)/\(peerB)/JournalStore/5A1E2F3B-7C8D-4E9F-A0B1-C2D3E4F5A6B7/\(log)"
+
+    private func at(_ thread: String, _ time: String, _ message: String) -> String {
+        "2014-06-12 10:15:\(time) Journal[412:\(thread)] \(message)"
+    }
+
+    @Test func anImportIsTiedToItsLogByTheThreadThatParsedIt() throws {
+        let log = [
+            at("4e13", "01.000", "-[_PFUbiquityRecordImportOperation main](188): CoreData: Ubiquity:  <_PFUbiquityRecordImportOperation: 0x1>: Beginning parse of log file: <PFUbiquityLocation: 0x2>: \(Self.path)"),
+            at("5a07", "01.500", "-[_PFUbiquityRecordImportOperation main](390): CoreData: Ubiquity:  Changes applied for transaction log content, managed object context changes: \n\tinserted: {(\n)}\n\tupdated: {(\n)}\n\tdeleted: {(\n)}."),
+            at("4e13", "02.000", "-[_PFUbiquityRecordImportOperation main](390): CoreData: Ubiquity:  Changes applied for transaction log content, managed object context changes: \n\tinserted: {(\n    <Entry: 0x3> (entity: Entry; id: 0x4 <x-coredata://S/Entry/p31> ; data: <fault>)\n)}\n\tupdated: {(\n)}\n\tdeleted: {(\n)}."),
+        ].joined(separator: "\n")
+        let summary = try summarize([("a.log", log)])
+        #expect(summary.transactionLogs == [TransactionLogStory(name: Self.log, peer: Self.peerB, imports: [.init(input: "a.log", line: 9, outcome: .applied)])])
+        #expect(summary.entities == ["Entry": EntityChanges(exported: 0, imported: 1)])
+    }
+
+    @Test func theFolderOfALogNamesItsPeer() throws {
+        let record = try #require(try assemble(at("4e13", "01.000", "CoreData: Ubiquity:  Skipping log because it has already been imported into the local store: <PFUbiquityLocation: 0x1>: \(Self.path)")).first)
+        #expect(TransactionLogTracker.peer(holding: Self.log, in: record) == Self.peerB)
+        #expect(TransactionLogTracker.isPeerID("mobile.6F2C0E8A1B7D4C559A342B8E1D0C7F11"))
+        #expect(!TransactionLogTracker.isPeerID("JournalStore"))
+        #expect(!TransactionLogTracker.isPeerID("5A1E2F3B-7C8D-4E9F-A0B1-C2D3E4F5A6B7"))
+    }
+
+    @Test func devicesAreLinkedByTheLogsTheyWroteAndTheStoresTheyRebuilt() throws {
+        let failure = at("4e13", "44.807", "-[_PFUbiquityRecordsImporter operation:failedWithError:](1489): CoreData: Ubiquity:  Import operation encountered had trouble importing log file, Error Domain=NSCocoaErrorDomain Code=134302 \"x\" UserInfo=0x1 {}\n User Info: {\n}\n The log file is at: \(Self.path).\nOperation: <_PFUbiquityRecordImportOperation: 0x2>")
+        let iphone = [
+            at("60b", "02.700", "-[PFUbiquitySwitchboardEntryMetadata setUseLocalStorage:](808): CoreData: Ubiquity:  \(Self.peerA):JournalStore\nUsing local storage: 0"),
+            failure,
+            at("1403", "50.000", "UbiquityStoreManager: StoreUUID changed 5A1E2F3B-7C8D-4E9F-A0B1-C2D3E4F5A6B7 -> 9B8C7D6E-5F40-4132-A3B4-C5D6E7F8A9B0"),
+        ].joined(separator: "\n")
+        let ipad = [
+            at("60b", "40.100", "-[PFUbiquitySwitchboardEntryMetadata setUseLocalStorage:](808): CoreData: Ubiquity:  \(Self.peerB):JournalStore\nUsing local storage: 0"),
+            at("3a07", "45.000", "UbiquityStoreManager: Cloud content corruption detected (device store is healthy)."),
+            at("3a07", "45.100", "UbiquityStoreManager: Will rebuild cloud content from the cloud store (using cloud logs)."),
+            at("3a07", "46.000", "UbiquityStoreManager: Writing new StoreUUID:9B8C7D6E-5F40-4132-A3B4-C5D6E7F8A9B0 to /x/StoreUUID (v1)."),
+        ].joined(separator: "\n")
+        let summary = try summarize([("iphone.log", iphone), ("ipad.log", ipad)])
+        #expect(summary.devices.map(\.peers) == [[Self.peerA], [Self.peerB]])
+        #expect(summary.devices[1].deviceStore == "healthy")
+        // Logs first, then the devices in input order.
+        #expect(summary.correlations == [
+            "\(Self.log) failed to import on iphone.log:3; it comes from ipad.log (peer \(Self.peerB))",
+            "iphone.log moved to the cloud store ipad.log rebuilt, 9B8C7D6E-5F40-4132-A3B4-C5D6E7F8A9B0 (iphone.log:8, ipad.log:5)",
+            "ipad.log: its store was healthy; it rebuilt the cloud content (ipad.log:4)",
+        ])
+    }
+}
