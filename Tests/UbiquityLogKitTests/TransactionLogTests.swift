@@ -21,8 +21,15 @@ import TestSupport
             at("4e13", "02.000", "-[_PFUbiquityRecordImportOperation main](390): CoreData: Ubiquity:  Changes applied for transaction log content, managed object context changes: \n\tinserted: {(\n    <Entry: 0x3> (entity: Entry; id: 0x4 <x-coredata://S/Entry/p31> ; data: <fault>)\n)}\n\tupdated: {(\n)}\n\tdeleted: {(\n)}."),
         ].joined(separator: "\n")
         let summary = try summarize([("a.log", log)])
-        #expect(summary.transactionLogs == [TransactionLogStory(name: Self.log, peer: Self.peerB, imports: [.init(input: "a.log", line: 9, outcome: .applied)])])
+        #expect(summary.transactionLogs == [TransactionLogStory(name: Self.log, peer: Self.peerB, imports: [.init(input: "a.log", line: 9, outcome: .applied, startLine: 1)])])
         #expect(summary.entities == ["Entry": EntityChanges(exported: 0, imported: 1)])
+    }
+
+    @Test func anImportThatNeverFinishedStaysStarted() throws {
+        let log = at("4e13", "01.000", "-[_PFUbiquityRecordImportOperation main](188): CoreData: Ubiquity:  <_PFUbiquityRecordImportOperation: 0x1>: Beginning parse of log file: <PFUbiquityLocation: 0x2>: \(Self.path)")
+        let summary = try summarize([("a.log", log)])
+        #expect(summary.transactionLogs.first?.imports == [.init(input: "a.log", line: 1, outcome: .started)])
+        #expect(SummaryText.lines(summary).contains("    \(Self.log) (peer \(Self.peerB)): started at a.log:1"))
     }
 
     @Test func theFolderOfALogNamesItsPeer() throws {

@@ -7,12 +7,17 @@
 public struct TransactionLogStory: Sendable, Equatable {
     public struct Import: Sendable, Equatable {
         public enum Outcome: String, Sendable {
+            /// An import operation began parsing it and nothing more was heard of it.
+            case started
             case applied, skipped, failed
             case alreadyImported = "already-imported"
         }
         public var input: String
+        /// Where the outcome was logged (where the import started, while it is `started`).
         public var line: Int
         public var outcome: Outcome
+        /// Where an import operation began parsing it, when the log shows that.
+        public var startLine: Int?
     }
 
     /// The file name, `DAC8E3F1-….1.cdt`.
@@ -36,8 +41,14 @@ public struct TransactionLogStory: Sendable, Equatable {
             written.add("transaction", transaction)
             fields.add("written", .object(written.items))
         }
-        fields.add("imports", .list(imports.map { .object([Field("input", .string($0.input)), Field("line", .int($0.line)),
-                                                            Field("outcome", .string($0.outcome.rawValue))]) }))
+        fields.add("imports", .list(imports.map { entry in
+            var fields = FieldList()
+            fields.add("input", entry.input)
+            fields.add("line", entry.line)
+            fields.add("outcome", entry.outcome.rawValue)
+            fields.add("startLine", entry.startLine)
+            return .object(fields.items)
+        }))
         return fields.items
     }
 }
@@ -130,7 +141,11 @@ struct TransactionLogTracker {
             }
             switch kind {
             case .importProgress:
-                if let log = value("log") { parsing[threadKey(record)] = (log, TransactionLogTracker.peer(holding: log, in: record)) }
+                if let log = value("log") {
+                    let peer = TransactionLogTracker.peer(holding: log, in: record)
+                    parsing[threadKey(record)] = (log, peer)
+                    imported(log, record, .started, peer: peer)
+                }
             case .storeLoadDetails:
                 if let uuid = value("storeUUID") { addStoreUUID(uuid) }
             case .storeUUIDWritten:
@@ -186,7 +201,14 @@ struct TransactionLogTracker {
 
     private mutating func imported(_ log: String, _ record: Record, _ outcome: TransactionLogStory.Import.Outcome, peer: String? = nil) {
         story(log, record, peer: peer) { story in
-            if story.imports.count < 100 { story.imports.append(.init(input: record.input, line: record.firstLine, outcome: outcome)) }
+            // An outcome completes the import of this log that started in this input.
+            if outcome != .started, let index = story.imports.lastIndex(where: { $0.input == record.input && $0.outcome == .started }) {
+                story.imports[index].startLine = story.imports[index].line
+                story.imports[index].line = record.firstLine
+                story.imports[index].outcome = outcome
+            } else if story.imports.count < 100 {
+                story.imports.append(.init(input: record.input, line: record.firstLine, outcome: outcome))
+            }
         }
     }
 

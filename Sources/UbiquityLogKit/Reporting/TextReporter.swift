@@ -202,12 +202,12 @@ public enum SummaryText {
         if !summary.transactionLogs.isEmpty {
             let imports = summary.transactionLogs.flatMap(\.imports)
             let written = summary.transactionLogs.filter { $0.writtenIn != nil }.count
-            let outcomes = [TransactionLogStory.Import.Outcome.applied, .alreadyImported, .skipped, .failed].compactMap { outcome -> String? in
+            let outcomes = [TransactionLogStory.Import.Outcome.started, .applied, .alreadyImported, .skipped, .failed].compactMap { outcome -> String? in
                 let count = imports.filter { $0.outcome == outcome }.count
                 return count == 0 ? nil : "\(count) \(outcome.rawValue)"
             }
             rows.append(Row(label: "transaction logs", value: "\(summary.transactionLogs.count): " + (["\(written) written"] + outcomes).joined(separator: ", "),
-                            details: summary.transactionLogs.filter { $0.imports.contains { $0.outcome == .failed || $0.outcome == .skipped } }.map(describe)))
+                            details: summary.transactionLogs.filter { $0.imports.contains { [.failed, .skipped, .started].contains($0.outcome) } }.map(describe)))
         }
         rows.append(Row(label: "import failures", value: "\(summary.importFailureCount)", evidence: summary.importFailures))
         rows.append(Row(label: "corruption", value: "\(summary.corruptionReportCount) report\(summary.corruptionReportCount == 1 ? "" : "s")",
@@ -283,7 +283,9 @@ public enum SummaryText {
         let text = story.name + (story.peer.map { " (peer \($0))" } ?? "") + ":"
         var parts: [String] = []
         if let input = story.writtenIn, let line = story.writtenLine { parts.append("written at \(input):\(line)") }
-        parts += story.imports.map { "\($0.outcome.rawValue) at \($0.input):\($0.line)" }
+        parts += story.imports.map { entry in
+            "\(entry.outcome.rawValue) at \(entry.input):" + (entry.startLine.map { "\($0)-" } ?? "") + "\(entry.line)"
+        }
         return text + " " + parts.joined(separator: "; ")
     }
 
