@@ -94,10 +94,16 @@ struct IncidentTracker {
         EventKind.sideLoad.id, EventKind.storeUUIDChanged.id,
     ]
 
-    mutating func add(_ event: Event, input: String, finding: @autoclosure () -> Finding) {
+    /// Whether an incident is open: then any event may be its recovery.
+    var isOpen: Bool { open != nil }
+
+    /// A warning or error, or any event while an incident is open (routine events matter only
+    /// as a recovery).
+    mutating func add(_ event: Event, _ finding: Finding) {
         let kind = event.kind
+        let input = finding.input
         if kind.severity == .error || IncidentTracker.troubleWarnings.contains(kind.id) {
-            let problem = finding()
+            let problem = finding
             if open == nil {
                 open = Incident(input: problem.input, opening: problem, problems: [], problemCount: 0)
                 lastStrategy = nil
@@ -105,14 +111,14 @@ struct IncidentTracker {
             open?.problemCount += 1
             if (open?.problems.count ?? 0) < Incident.maxEvidence { open?.problems.append(problem) }
         } else if kind.severity == .warning, kind != .unhandled, warnings[input] == nil {
-            warnings[input] = finding()
+            warnings[input] = finding
         }
         guard open != nil else { return }
         if kind == .corruptionHandling, case .message(_, let fields) = event {
             lastStrategy = fields.first { $0.name == "strategy" }.flatMap { if case .string(let text) = $0.value { text } else { nil } }
         }
         if IncidentTracker.recoveries.contains(kind.id) || isCloudStoreInUse(event) {
-            open?.recovery = finding()
+            open?.recovery = finding
             close(as: .recovered)
         }
     }

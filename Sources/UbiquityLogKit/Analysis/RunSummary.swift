@@ -138,8 +138,13 @@ public struct SummaryBuilder {
         if event != .app { counts.ubiquityRecords += 1 }
         loads.add(record, event)
         logs.add(record, event)
-        incidents.add(event, input: record.input,
-                      finding: Finding(kind: event.kind, input: record.input, line: record.firstLine, time: record.header?.time, message: message()))
+        // A finding (its message is costly) is made once, for what needs one: warnings and
+        // errors, and any event while an incident is open (it may be the recovery).
+        let kind = event.kind
+        let finding = kind.severity >= .warning || incidents.isOpen
+            ? Finding(kind: kind, input: record.input, line: record.firstLine, time: record.header?.time, message: message())
+            : nil
+        if let finding { incidents.add(event, finding) }
 
         switch event {
         case .unhandled(let limitHit):
@@ -156,10 +161,8 @@ public struct SummaryBuilder {
             break
         }
 
-        let kind = event.kind
-        guard kind.severity >= .warning, kind != .unhandled else { return }
+        guard kind.severity >= .warning, kind != .unhandled, let finding else { return }
         if kind.severity == .error { counts.errors += 1 } else { counts.warnings += 1 }
-        let finding = Finding(kind: kind, input: record.input, line: record.firstLine, time: record.header?.time, message: message())
         if counts.findings.count < RunSummary.maxKeptFindings { counts.findings.append(finding) }
         if kind == .importFailed {
             counts.importFailureCount += 1

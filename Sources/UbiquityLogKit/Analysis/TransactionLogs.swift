@@ -142,7 +142,8 @@ struct TransactionLogTracker {
             switch kind {
             case .importProgress:
                 if let log = value("log") {
-                    let peer = TransactionLogTracker.peer(holding: log, in: record)
+                    // The path is in this record only: find the peer now if the log is new.
+                    let peer = logs[log]?.peer ?? (logs[log] == nil ? TransactionLogTracker.peer(holding: log, in: record) : nil)
                     parsing[threadKey(record)] = (log, peer)
                     imported(log, record, .started, peer: peer)
                 }
@@ -214,12 +215,13 @@ struct TransactionLogTracker {
 
     /// Updates the story of `log`, starting one (with the peer its path names) if need be.
     private mutating func story(_ log: String, _ record: Record, peer: String? = nil, _ update: (inout TransactionLogStory) -> Void) {
+        // The peer is looked for once, when the run first meets the log (it costs a scan of the record).
         if logs[log] == nil {
             guard order.count < TransactionLogTracker.maxLogs else { return }
             logs[log] = TransactionLogStory(name: log, peer: peer ?? TransactionLogTracker.peer(holding: log, in: record))
             order.append(log)
-        } else if logs[log]?.peer == nil {
-            logs[log]?.peer = peer ?? TransactionLogTracker.peer(holding: log, in: record)
+        } else if let peer, logs[log]?.peer == nil {
+            logs[log]?.peer = peer
         }
         update(&logs[log]!)
     }
