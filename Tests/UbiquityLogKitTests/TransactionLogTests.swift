@@ -4,11 +4,10 @@ import TestSupport
 
 /// Transaction logs across devices, object changes per entity, and the links between inputs.
 @Suite struct TransactionLogTests {
-    static let peerA = "mobile~6F2C0E8A-1B7D-4C55-9A34-2B8E1D0C7F11"
-    static let peerB = "mobile~A3D19B52-7E0C-4F8A-B1D6-5C2E9F04A7B3"
-    static let root = "/var/mobile/Library/Mobile Documents/X~com~example/CoreDataLogs"
-    static let log = "0C9B8A7F-6E5D-4C3B-2A19-F8E7D6C5B4A3.1.cdt"
-    static let path = "\(root)/\(peerB)/JournalStore/5A1E2F3B-7C8D-4E9F-A0B1-C2D3E4F5A6B7/\(log)"
+    static let peerA = Sample.peer
+    static let peerB = Sample.otherPeer
+    static let log = Sample.logFile
+    static let path = "\(Sample.root)/\(peerB)/JournalStore/\(Sample.storeUUID)/\(log)"
 
     private func at(_ thread: String, _ time: String, _ message: String) -> String {
         "2014-06-12 10:15:\(time) Journal[412:\(thread)] \(message)"
