@@ -104,3 +104,14 @@ import TestSupport
         #expect(throws: FailOnError.self) { try FailOn(parsing: "healthy", catalog: catalog) }
     }
 }
+
+extension IncidentTests {
+    @Test func theVerdictHoldsPastTheKeptIncidents() throws {
+        let recovered = [usm("14:07.000", "Will load cloud store."), usm("14:07.500", "Failed to load cloud store."), usm("14:08.000", "Successfully loaded cloud store.")]
+        var lines = Array(repeating: recovered, count: RunSummary.maxKeptFindings).flatMap { $0 }
+        lines.append(importFailure)
+        let summary = try run([("g.log", lines)])
+        #expect(summary.incidents.count == RunSummary.maxKeptFindings)
+        #expect(summary.verdict == .broken, "the unrecovered incident after the kept ones still decides")
+    }
+}

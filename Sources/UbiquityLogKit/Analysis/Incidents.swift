@@ -82,6 +82,10 @@ struct IncidentTracker {
     private var open: Incident?
     private var lastStrategy: String?
     private var warnings: [String: Finding] = [:]
+    /// Per input, the first incident and the first that leaves it broken: kept apart from the
+    /// capped list, so that verdicts hold however many incidents a log has.
+    private var firstIncident: [String: Incident] = [:]
+    private var firstBroken: [String: Incident] = [:]
 
     /// Warnings that open an incident as errors do: they mean Core Data is repairing something.
     private static let troubleWarnings: Set<String> = [
@@ -103,13 +107,12 @@ struct IncidentTracker {
         let kind = event.kind
         let input = finding.input
         if kind.severity == .error || IncidentTracker.troubleWarnings.contains(kind.id) {
-            let problem = finding
             if open == nil {
-                open = Incident(input: problem.input, opening: problem, problems: [], problemCount: 0)
+                open = Incident(input: input, opening: finding, problems: [], problemCount: 0)
                 lastStrategy = nil
             }
             open?.problemCount += 1
-            if (open?.problems.count ?? 0) < Incident.maxEvidence { open?.problems.append(problem) }
+            if (open?.problems.count ?? 0) < Incident.maxEvidence { open?.problems.append(finding) }
         } else if kind.severity == .warning, kind != .unhandled, warnings[input] == nil {
             warnings[input] = finding
         }
@@ -132,12 +135,11 @@ struct IncidentTracker {
     /// The verdict of each input, in the order given.
     func verdicts(inputs: [String]) -> [InputVerdict] {
         inputs.map { input in
-            let own = incidents.filter { $0.input == input }
-            if let failed = own.first(where: { $0.outcome != .recovered && $0.hasError }) {
+            if let failed = firstBroken[input] {
                 let how = failed.outcome == .waiting ? "waiting for another device to rebuild the cloud content" : "unresolved at the end of the log"
                 return InputVerdict(input: input, verdict: .broken, evidence: [IncidentTracker.cite(failed.opening) + ", \(how)"])
             }
-            if let repaired = own.first {
+            if let repaired = firstIncident[input] {
                 var evidence = [IncidentTracker.cite(repaired.opening)]
                 if let recovery = repaired.recovery { evidence.append("recovered: " + IncidentTracker.cite(recovery)) }
                 if repaired.outcome != .recovered { evidence[0] += ", \(repaired.outcome == .waiting ? "waiting for another device" : "unresolved")" }
@@ -162,6 +164,8 @@ struct IncidentTracker {
         guard var incident = open else { return }
         incident.outcome = outcome
         if incidents.count < RunSummary.maxKeptFindings { incidents.append(incident) }
+        if firstIncident[incident.input] == nil { firstIncident[incident.input] = incident }
+        if outcome != .recovered, incident.hasError, firstBroken[incident.input] == nil { firstBroken[incident.input] = incident }
         open = nil
         lastStrategy = nil
     }
