@@ -87,6 +87,8 @@ import TestSupport
         #expect(summary.verdict == .broken)
         #expect(summary.incidents.map(\.input) == ["iphone.log"], "an incident does not run on into the next input")
         let lines = SummaryText.lines(summary)
+        #expect(lines.contains("    iphone.log: 1 import failure; 1 corruption report; 1 incident (unresolved); broken"))
+        #expect(lines.contains("    ipad.log: 1 load (1 succeeded); healthy"))
         #expect(lines.contains("  iphone.log: broken"))
         #expect(lines.contains("  ipad.log: healthy"))
     }

@@ -214,13 +214,7 @@ public enum SummaryText {
                         evidence: summary.corruptionReports))
         if summary.devices.count > 1 {
             rows.append(Row(label: "devices", value: "\(summary.devices.count) inputs, one device each",
-                            details: summary.devices.map { device in
-                                var parts: [String] = []
-                                if !device.peers.isEmpty { parts.append("peer " + device.peers.joined(separator: ", ")) }
-                                if !device.storeUUIDs.isEmpty { parts.append("store " + device.storeUUIDs.joined(separator: ", ")) }
-                                if let verdict = summary.verdicts.first(where: { $0.input == device.input }) { parts.append(verdict.verdict.rawValue) }
-                                return "\(device.input): " + parts.joined(separator: "; ")
-                            }))
+                            details: summary.devices.map { describe($0, in: summary) }))
         }
         if !summary.correlations.isEmpty {
             rows.append(Row(label: "across devices", value: "\(summary.correlations.count) link\(summary.correlations.count == 1 ? "" : "s")",
@@ -276,6 +270,31 @@ public enum SummaryText {
             }
         }
         return lines
+    }
+
+    /// One device's own story: `a.log: peer mobile~6F2C…; store 9B8C…; 2 loads (2 succeeded);
+    /// 1 import failure; 1 corruption report; 1 incident (recovered); degraded`
+    static func describe(_ device: Device, in summary: RunSummary) -> String {
+        func counted(_ count: Int, _ noun: String) -> String? { count == 0 ? nil : "\(count) \(noun)\(count == 1 ? "" : "s")" }
+        var parts: [String] = []
+        if !device.peers.isEmpty { parts.append("peer " + device.peers.joined(separator: ", ")) }
+        if !device.storeUUIDs.isEmpty { parts.append("store " + device.storeUUIDs.joined(separator: ", ")) }
+        let loads = summary.storeLoadAttempts.filter { $0.input == device.input }
+        if let text = counted(loads.count, "load") {
+            let outcomes = [StoreLoad.Outcome.succeeded, .failed, .unavailable, .unfinished].compactMap { outcome -> String? in
+                let count = loads.filter { $0.outcome == outcome }.count
+                return count == 0 ? nil : "\(count) \(outcome.rawValue)"
+            }
+            parts.append(text + " (" + outcomes.joined(separator: ", ") + ")")
+        }
+        parts += [counted(summary.importFailures.filter { $0.input == device.input }.count, "import failure"),
+                  counted(summary.corruptionReports.filter { $0.input == device.input }.count, "corruption report")].compactMap { $0 }
+        let incidents = summary.incidents.filter { $0.input == device.input }
+        if let text = counted(incidents.count, "incident") {
+            parts.append(text + " (" + incidents.map(\.outcome.rawValue).joined(separator: ", ") + ")")
+        }
+        if let verdict = summary.verdicts.first(where: { $0.input == device.input }) { parts.append(verdict.verdict.rawValue) }
+        return "\(device.input): " + parts.joined(separator: "; ")
     }
 
     /// `0C9B….1.cdt (peer mobile~A3D1…): written at b.log:40; failed at a.log:85`
