@@ -112,7 +112,7 @@ enum ObjectDump {
             let piece = current.trimmingCharacters(in: " ")
             current = ""
             guard !piece.isEmpty else { return }
-            if let equals = piece.firstRange(of: " = ") {
+            if let equals = piece.firstRange(ofASCII: " = ") {
                 attributes.append(.init(name: String(piece[..<equals.lowerBound]),
                                         value: collapseSpaces(String(piece[equals.upperBound...])).trimmingCharacters(in: " ")))
             } else {
@@ -139,7 +139,7 @@ enum ObjectDump {
     static func shortenReferences(_ text: String) -> String {
         var result = ""
         var rest = Substring(text)
-        while let start = rest.firstRange(of: "<x-coredata://") {
+        while let start = rest.firstRange(ofASCII: "<x-coredata://") {
             guard let end = rest[start.upperBound...].firstIndex(of: ">") else { break }
             var before = rest[..<start.lowerBound]
             // Drop the `"0x15e4f120 ` that precedes the URI, and its closing quote after.

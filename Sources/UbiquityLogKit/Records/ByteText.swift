@@ -1,10 +1,23 @@
 // Turning log bytes into text that is safe to show: valid UTF-8 passes through, every byte
 // that is not part of valid UTF-8 becomes `\xNN`, so nothing is lost or silently replaced.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 enum ByteText {
     /// The bytes as a String, invalid UTF-8 written as `\xNN`.
     static func string<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        if let valid = String(validating: bytes, as: UTF8.self) { return valid }
+        // Contiguous bytes (nearly always) are validated in one pass over a buffer; the
+        // generic path below only runs for invalid UTF-8.
+        let contiguous = bytes.withContiguousStorageIfAvailable { buffer -> String? in
+            String(validating: buffer, as: UTF8.self)
+        }
+        if case .some(.some(let valid)) = contiguous { return valid }
+        if contiguous == nil, let valid = String(validating: bytes, as: UTF8.self) { return valid }
         var result = ""
         result.reserveCapacity(bytes.count + 16)
         var pending: [UInt8] = []
@@ -82,5 +95,23 @@ enum ByteText {
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
         return (value < 0x20 && value != 0x09) || value == 0x7F || (0x80...0x9F).contains(value)
+    }
+}
+
+/// Searching bytes for bytes: memchr finds each candidate first byte, memcmp checks the rest.
+enum ByteSearch {
+    static func firstOffset(of needle: UnsafeRawBufferPointer, in haystack: UnsafeRawBufferPointer) -> Int? {
+        guard let first = needle.first, let base = haystack.baseAddress, needle.count <= haystack.count else {
+            return needle.isEmpty ? 0 : nil
+        }
+        var offset = 0
+        let last = haystack.count - needle.count
+        while offset <= last {
+            guard let hit = memchr(base + offset, Int32(first), last - offset + 1) else { return nil }
+            offset = UnsafeRawPointer(hit) - base
+            if memcmp(base + offset, needle.baseAddress!, needle.count) == 0 { return offset }
+            offset += 1
+        }
+        return nil
     }
 }

@@ -1,6 +1,9 @@
 // Tells whether a line starts a record and, when it does, reads its header: time,
 // process, pid, thread, device, level, then the logging method and the marker.
 import PCRE2
+#if canImport(Glibc)
+import Glibc
+#endif
 
 public final class HeaderParser {
     /// The header styles, in the order of the `(*MARK:n)` numbers in `headerPattern`.
@@ -164,7 +167,10 @@ public final class HeaderParser {
     /// The text of `line[range]`, reusing the String made last time when the bytes are the same.
     private func remembered(_ line: UnsafeRawBufferPointer, _ range: Range<Int>, _ group: Group) -> String {
         let bytes = UnsafeRawBufferPointer(rebasing: line[range])
-        if let last = recent[group.index], last.bytes.elementsEqual(bytes) { return last.text }
+        if let last = recent[group.index], last.bytes.count == bytes.count,
+           bytes.isEmpty || last.bytes.withUnsafeBytes({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }) {
+            return last.text
+        }
         let text = ByteText.string(bytes)
         recent[group.index] = (Array(bytes), text)
         return text

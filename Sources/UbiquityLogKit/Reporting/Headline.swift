@@ -82,8 +82,8 @@ public enum Headline {
 
     /// `Error (cause:C): Error Domain=… {NSLocalizedFailureReason=MESSAGE}` → `MESSAGE (cause: C)`.
     private static func storeManagerErrorMessage(_ line: String) -> String? {
-        guard line.hasPrefix("Error (cause:"), let causeEnd = line.firstRange(of: "): "),
-              let reason = line.firstRange(of: "NSLocalizedFailureReason=") else { return nil }
+        guard line.hasPrefix("Error (cause:"), let causeEnd = line.firstRange(ofASCII: "): "),
+              let reason = line.firstRange(ofASCII: "NSLocalizedFailureReason=") else { return nil }
         let cause = line[line.index(line.startIndex, offsetBy: 13)..<causeEnd.lowerBound]
         let message = line[reason.upperBound...].prefix(while: { $0 != "}" && $0 != ";" })
         return "\(message) (cause: \(cause))"
