@@ -1,5 +1,6 @@
 // Wires the stages for one run over several inputs:
-// bytes → LineReader → RecordAssembler → Classifier → summary and reporters.
+// bytes → LineReader → RecordAssembler → Classifier → summary and reporters,
+// the three parts of that chain on three threads (see RunStages).
 
 public final class LogRun {
     public struct Limits: Sendable {
@@ -8,6 +9,9 @@ public final class LogRun {
         /// On a live input (a pipe), a record whose writer has gone quiet this long is shown
         /// without waiting for the next record to start.
         public var idleFlushMilliseconds: Int32 = 200
+        /// Records read before they are handed to the classifying thread together (see
+        /// `RunStages`; a batch also ends at 1 MB of text and after each read(2)).
+        public var batchRecords = 512
         public init() {}
     }
 
@@ -19,8 +23,12 @@ public final class LogRun {
     private var parsers: [InputFormat: HeaderParser] = [:]
     private let limits: Limits
     private var builder = SummaryBuilder()
-    /// Set when reading should stop early (the output's reader went away).
+    /// Set when reading should stop early (the output's reader went away). Called on the
+    /// thread that summarises.
     public var shouldStop: () -> Bool = { false }
+    /// Whether reading, classifying and summarising run on threads of their own (see
+    /// `RunStages`); the results are the same either way.
+    public var usesThreads = true
     /// Which records the reporters see (all when nil); the summary counts every record.
     public var filter: DisplayFilter?
     /// Records before `since` or after `until` are passed over entirely (only their lines are
@@ -46,28 +54,31 @@ public final class LogRun {
         let parser = headerParser(for: inputFormat)
         let assembler = RecordAssembler(input: name, parser: parser, limits: limits.records)
         let events = NDJSONRecords(input: name, parser: parser)
-        defer {
-            if let last = assembler.finish() { handle(last) }
-            builder.countLines(reader.linesRead)
-        }
+        let stages = RunStages(run: self, threads: usesThreads, batchRecords: limits.batchRecords)
+        var failure: InputError?
         do {
-            let idle = LineReader.IdlePolicy(milliseconds: limits.idleFlushMilliseconds) { [self] in
-                if let pending = assembler.finish() { handle(pending) }
-                for reporter in reporters { reporter.flush() }
+            let idle = LineReader.IdlePolicy(milliseconds: limits.idleFlushMilliseconds) {
+                if let pending = assembler.finish() { stages.send(pending) }
+                stages.flushReporters()
             }
-            try reader.readLines(from: &source, idle: idle) { line in
+            try reader.readLines(from: &source, idle: idle, chunkEnd: stages.passOn) { line in
                 if format == nil { format = InputFormat.detect(firstLine: line.bytes) }
                 let record = format == .ndjson ? events.record(line) : assembler.append(line)
                 if let record {
-                    handle(record)
-                    if shouldStop() || Interruption.requested { throw Stopped() }
+                    stages.send(record)
+                    if stages.stopped || Interruption.requested { throw Stopped() }
                 }
             }
         } catch is Stopped {
-            return
         } catch let error as InputError {
-            failed(error)
-            throw error
+            failure = error
+        }
+        if let last = assembler.finish() { stages.send(last) }
+        stages.finish()
+        builder.countLines(reader.linesRead)
+        if let failure {
+            failed(failure)
+            throw failure
         }
     }
 
@@ -85,18 +96,31 @@ public final class LogRun {
         return summary
     }
 
-    private func handle(_ record: Record) {
+    /// The classifying stage: the record's class, or nil when it lies outside the time window.
+    func classified(_ record: Record) -> ClassifiedRecord? {
         if since != nil || until != nil {
             if let time = record.header?.time { lastTime = time }
-            if !isInWindow(lastTime) {
-                builder.countOutsideWindow()
-                return
-            }
+            if !isInWindow(lastTime) { return nil }
         }
-        let item = ClassifiedRecord(record: record, classification: classifier.classify(record))
-        builder.add(record, item.event, message: Headline.of(item))
-        if let filter, !filter.shows(item) { return }
-        for reporter in reporters { reporter.report(item) }
+        return ClassifiedRecord(record: record, classification: classifier.classify(record))
+    }
+
+    /// The summarising stage: the summary counts the record, reporters show it. Whether the
+    /// run should stop (the output's reader went away).
+    func summarize(_ item: ClassifiedRecord?) -> Bool {
+        guard let item else {
+            builder.countOutsideWindow()
+            return false
+        }
+        builder.add(item.record, item.event, message: Headline.of(item))
+        if filter?.shows(item) ?? true {
+            for reporter in reporters { reporter.report(item) }
+        }
+        return shouldStop()
+    }
+
+    func flushReporters() {
+        for reporter in reporters { reporter.flush() }
     }
 
     private func headerParser(for format: InputFormat) -> HeaderParser {

@@ -60,8 +60,10 @@ final class SpanCollector: Reporter {
 @Suite struct PropertyTests {
     static let seeds: [UInt64] = Array(1...300)
 
-    private func run(_ bytes: [UInt8], chunkSize: Int, output: Int32? = nil) throws -> (RunSummary, [(first: Int, count: Int, kind: String)]) {
+    private func run(_ bytes: [UInt8], chunkSize: Int, output: Int32? = nil, threads: Bool = true, batchRecords: Int = 512)
+        throws -> (RunSummary, [(first: Int, count: Int, kind: String)]) {
         var limits = LogRun.Limits()
+        limits.batchRecords = batchRecords
         limits.lines = LineReader.Limits(chunkSize: chunkSize, maxLineLength: 200)
         limits.records = RecordAssembler.Limits(maxLines: 9, maxBytes: 600)
         let collector = SpanCollector()
@@ -71,6 +73,7 @@ final class SpanCollector: Reporter {
             reporters.append(JSONLinesReporter(output: OutputWriter(descriptor: output)))
         }
         let logRun = LogRun(catalog: try Catalog.standard(), reporters: reporters, limits: limits)
+        logRun.usesThreads = threads
         var source = MemorySource(bytes, chunkSize: chunkSize)
         try logRun.process(&source, name: "random.log")
         return (logRun.finish(), collector.spans)
@@ -103,24 +106,42 @@ final class SpanCollector: Reporter {
     func outputIsTheSameEveryTime(seed: UInt64) throws {
         var generator = SeededGenerator(state: seed)
         let bytes = RandomLog.make(&generator)
-        func render() throws -> [UInt8] {
-            let file = tmpfile()
-            defer { fclose(file) }
-            let descriptor = fileno(file)
-            _ = try run(bytes, chunkSize: 7, output: descriptor)
-            var output: [UInt8] = []
-            lseek(descriptor, 0, SEEK_SET)
-            var buffer = [UInt8](repeating: 0, count: 1 << 16)
-            while true {
-                let count = read(descriptor, &buffer, buffer.count)
-                if count <= 0 { break }
-                output += buffer[0..<count]
-            }
-            return output
-        }
-        let first = try render()
+        let first = try render(bytes)
         #expect(!first.isEmpty)
-        #expect(try render() == first, "seed \(seed)")
+        #expect(try render(bytes) == first, "seed \(seed)")
+    }
+
+    /// Reading, classifying and summarising on three threads, with batches of any size, gives
+    /// byte for byte what one thread gives.
+    @Test(arguments: seeds.prefix(60))
+    func threadsChangeNothing(seed: UInt64) throws {
+        var generator = SeededGenerator(state: seed)
+        let bytes = RandomLog.make(&generator)
+        let batch = Int.random(in: 1...9, using: &generator)
+        let alone = try render(bytes, threads: false)
+        #expect(try render(bytes, threads: true, batchRecords: batch) == alone, "seed \(seed), batches of \(batch)")
+        let (summary, spans) = try run(bytes, chunkSize: 5, threads: true, batchRecords: batch)
+        let (expected, expectedSpans) = try run(bytes, chunkSize: 5, threads: false)
+        #expect(spans.map(\.first) == expectedSpans.map(\.first), "seed \(seed)")
+        #expect(spans.map(\.kind) == expectedSpans.map(\.kind), "seed \(seed)")
+        #expect(summary.records == expected.records && summary.lines == expected.lines)
+    }
+
+    /// What the text and JSON Lines reporters write for `bytes`.
+    private func render(_ bytes: [UInt8], threads: Bool = true, batchRecords: Int = 512) throws -> [UInt8] {
+        let file = tmpfile()
+        defer { fclose(file) }
+        let descriptor = fileno(file)
+        _ = try run(bytes, chunkSize: 7, output: descriptor, threads: threads, batchRecords: batchRecords)
+        var output: [UInt8] = []
+        lseek(descriptor, 0, SEEK_SET)
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = read(descriptor, &buffer, buffer.count)
+            if count <= 0 { break }
+            output += buffer[0..<count]
+        }
+        return output
     }
 
     /// Hostile inputs kept in fixtures/fuzz/ (and any crash the fuzzer finds, once added).

@@ -57,9 +57,12 @@ public final class LineReader {
 
     /// Reads `source` to its end, calling `body` for each line in order. A last line
     /// without a newline is still a line. Lines are numbered from 1 for each source.
+    /// `chunkEnd` runs after the lines of each read(2) have been handed out, before the next
+    /// read, which may wait: the moment to pass on what has been gathered.
     public func readLines<Source: ByteSource>(
         from source: inout Source,
         idle: IdlePolicy? = nil,
+        chunkEnd: () throws -> Void = {},
         _ body: (Line) throws -> Void
     ) throws {
         linesRead = 0
@@ -118,6 +121,7 @@ public final class LineReader {
                 skippingRest = true
                 start = end
             }
+            try chunkEnd()
         }
         if end > start, !skippingRest {
             try emit(base, from: start, to: end, truncated: false, body)

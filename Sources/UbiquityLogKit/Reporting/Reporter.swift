@@ -2,10 +2,17 @@
 // when the summary is done. Neither decides the exit status.
 
 /// A record with what the classifier made of it.
-public struct ClassifiedRecord {
+/// A class, not a struct: it passes through every stage and reporter, and a copy of a record
+/// retains each of its texts, a copy of this only the one reference.
+public final class ClassifiedRecord: Sendable {
     public let record: Record
     public let classification: Classification
     public var event: Event { classification.event }
+
+    public init(record: Record, classification: Classification) {
+        self.record = record
+        self.classification = classification
+    }
 }
 
 public protocol Reporter: AnyObject {

@@ -1,0 +1,117 @@
+// The two primitives the run's stages need to work on separate threads: a bounded queue
+// that hands batches from one thread to the next, and a thread that runs one closure.
+// pthreads rather than Swift concurrency: each stage is a loop that blocks on its queue,
+// which is what a thread is for, and no executor may sit between a record and the next.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A first-in, first-out queue of bounded length between one producing and one consuming
+/// thread. `push` waits while the queue is full (so a fast reader cannot run ahead of the
+/// classifier and fill memory); `pop` waits while it is empty and returns nil once it is
+/// closed and drained.
+final class Handoff<Element>: @unchecked Sendable {
+    private let capacity: Int
+    private var items: [Element?]
+    private var head = 0
+    private var count = 0
+    private var closed = false
+    // Heap-allocated: pthread objects must not move, which a stored property may.
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let notEmpty = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let notFull = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+    init(capacity: Int) {
+        self.capacity = max(1, capacity)
+        items = Array(repeating: nil, count: self.capacity)
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(notEmpty, nil)
+        pthread_cond_init(notFull, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(notFull)
+        pthread_cond_destroy(notEmpty)
+        pthread_mutex_destroy(mutex)
+        notFull.deallocate()
+        notEmpty.deallocate()
+        mutex.deallocate()
+    }
+
+    /// Adds `element`, waiting for room. After `close`, the element is dropped.
+    func push(_ element: Element) {
+        pthread_mutex_lock(mutex)
+        while count == capacity, !closed { pthread_cond_wait(notFull, mutex) }
+        if !closed {
+            items[(head + count) % capacity] = element
+            count += 1
+            pthread_cond_signal(notEmpty)
+        }
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// The oldest element, waiting for one; nil when the queue is closed and empty.
+    func pop() -> Element? {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while count == 0, !closed { pthread_cond_wait(notEmpty, mutex) }
+        guard count > 0 else { return nil }
+        let element = items[head].take()
+        head = (head + 1) % capacity
+        count -= 1
+        pthread_cond_signal(notFull)
+        return element
+    }
+
+    /// No more elements will come: `pop` returns what is left, then nil.
+    func close() {
+        pthread_mutex_lock(mutex)
+        closed = true
+        pthread_cond_broadcast(notEmpty)
+        pthread_cond_broadcast(notFull)
+        pthread_mutex_unlock(mutex)
+    }
+}
+
+/// A thread running one closure; `join` waits for it to return.
+final class StageThread {
+    private var thread: pthread_t?
+
+    /// Starts `body` on a new thread, with SIGINT blocked there: Ctrl-C must reach the reading
+    /// thread, whose blocked read(2) it interrupts (see `Interruption`). Nil when the system
+    /// cannot make a thread.
+    init?(_ body: @escaping () -> Void) {
+        let context = Unmanaged.passRetained(Box(body)).toOpaque()
+        var blocked = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&blocked)
+        sigaddset(&blocked, SIGINT)
+        pthread_sigmask(SIG_BLOCK, &blocked, &previous)  // the new thread inherits the mask
+        var handle = pthread_t()
+        let started = pthread_create(&handle, nil, { context in
+            guard let context else { return nil }
+            Unmanaged<Box>.fromOpaque(context).takeRetainedValue().body()
+            return nil
+        }, context)
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
+        guard started == 0 else {
+            Unmanaged<Box>.fromOpaque(context).release()
+            return nil
+        }
+        thread = handle
+    }
+
+    func join() {
+        if let thread { pthread_join(thread, nil) }
+        thread = nil
+    }
+
+    private final class Box {
+        let body: () -> Void
+        init(_ body: @escaping () -> Void) { self.body = body }
+    }
+}

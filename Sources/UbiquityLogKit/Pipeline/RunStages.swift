@@ -1,0 +1,125 @@
+// The run's three stages on three threads, so that a machine's second core does half the work:
+//
+//   caller's thread:  read(2) → lines → records (LineReader, RecordAssembler)
+//   classifier:       records → events (time window, Classifier)
+//   summariser:       events → summary and reporters (SummaryBuilder, Reporter)
+//
+// Records travel in batches (a few hundred, or 1 MB of text, or whatever one read(2) gave:
+// on a live pipe that is a record or two, so nothing waits for a batch to fill). Each stage
+// is one thread and each queue is first-in, first-out, so every stage sees the records in
+// input order and the output is the same as on one thread. The queues are short: a stage
+// that runs ahead waits, and memory stays bounded whatever the input's size.
+import Synchronization
+
+final class RunStages {
+    private enum Parcel<Item> {
+        case items([Item])
+        /// The input went quiet: reporters show what they hold (live use).
+        case flush
+    }
+
+    /// A batch is passed on at `batchRecords` records or this many bytes of record text.
+    static let batchBytes = 1 << 20
+    /// Batches a queue holds before its producer waits.
+    static let queueLength = 2
+
+    private unowned let run: LogRun
+    private let batchRecords: Int
+    private var batch: [Record] = []
+    private var batchBytes = 0
+    private let toClassifier: Handoff<Parcel<Record>>?
+    private var threads: [StageThread] = []
+    /// Set by the summariser when the run should stop (the output's reader went away).
+    private let stopFlag = StopFlag()
+
+    /// With `threads` false, or when the system makes no thread, each record goes through the
+    /// three stages at once on the caller's thread.
+    init(run: LogRun, threads: Bool, batchRecords: Int) {
+        self.run = run
+        self.batchRecords = max(1, batchRecords)
+        guard threads else {
+            toClassifier = nil
+            return
+        }
+        let toClassifier = Handoff<Parcel<Record>>(capacity: RunStages.queueLength)
+        let toSummariser = Handoff<Parcel<ClassifiedRecord?>>(capacity: RunStages.queueLength)
+        let stopFlag = stopFlag
+        guard let summariser = StageThread({
+            while let parcel = toSummariser.pop() {
+                guard !stopFlag.isSet else { continue }  // drain, so no producer waits
+                switch parcel {
+                case .items(let items):
+                    for item in items where run.summarize(item) {
+                        stopFlag.set()
+                        break
+                    }
+                case .flush:
+                    run.flushReporters()
+                }
+            }
+        }) else {
+            self.toClassifier = nil
+            return
+        }
+        guard let classifier = StageThread({
+            while let parcel = toClassifier.pop() {
+                switch parcel {
+                case .items(let records): toSummariser.push(.items(records.map(run.classified)))
+                case .flush: toSummariser.push(.flush)
+                }
+            }
+            toSummariser.close()
+        }) else {
+            toSummariser.close()
+            summariser.join()
+            self.toClassifier = nil
+            return
+        }
+        self.toClassifier = toClassifier
+        self.threads = [classifier, summariser]
+    }
+
+    /// Whether the summariser asked the run to stop.
+    var stopped: Bool { stopFlag.isSet }
+
+    func send(_ record: Record) {
+        guard toClassifier != nil else {
+            if !stopped, run.summarize(run.classified(record)) { stopFlag.set() }
+            return
+        }
+        batchBytes += record.text.count
+        batch.append(record)
+        if batch.count >= batchRecords || batchBytes >= RunStages.batchBytes { passOn() }
+    }
+
+    /// Hands the records gathered so far to the classifier.
+    func passOn() {
+        guard let toClassifier, !batch.isEmpty else { return }
+        toClassifier.push(.items(batch))
+        batch = []
+        batch.reserveCapacity(batchRecords)
+        batchBytes = 0
+    }
+
+    /// Reporters show what they hold, after every record sent before.
+    func flushReporters() {
+        guard let toClassifier else { return run.flushReporters() }
+        passOn()
+        toClassifier.push(.flush)
+    }
+
+    /// Waits until every record sent has been summarised and reported.
+    func finish() {
+        passOn()
+        toClassifier?.close()
+        for thread in threads { thread.join() }
+        threads = []
+    }
+}
+
+/// A flag one thread sets and others read.
+final class StopFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    var isSet: Bool { value.load(ordering: .relaxed) }
+    func set() { value.store(true, ordering: .relaxed) }
+}

@@ -1,0 +1,61 @@
+// The queue between the run's threads: order, bounds and closing.
+import Glibc
+import Synchronization
+import Testing
+@testable import UbiquityLogKit
+
+@Suite struct HandoffTests {
+    @Test func everythingArrivesInOrderThroughAShortQueue() throws {
+        let queue = Handoff<Int>(capacity: 3)
+        let received = Collected()
+        let consumer = try #require(StageThread {
+            while let value = queue.pop() { received.append(value) }
+        })
+        for value in 0..<20_000 { queue.push(value) }
+        queue.close()
+        consumer.join()
+        #expect(received.values == Array(0..<20_000))
+    }
+
+    @Test func aClosedQueueGivesWhatItHoldsThenNil() {
+        let queue = Handoff<String>(capacity: 4)
+        queue.push("a")
+        queue.push("b")
+        queue.close()
+        queue.push("dropped after close")
+        #expect(queue.pop() == "a")
+        #expect(queue.pop() == "b")
+        #expect(queue.pop() == nil)
+    }
+
+    @Test func aFullQueueMakesItsProducerWait() throws {
+        let queue = Handoff<Int>(capacity: 2)
+        let pushed = Collected()
+        let producer = try #require(StageThread {
+            for value in 0..<5 {
+                queue.push(value)
+                pushed.append(value)
+            }
+        })
+        // Nothing is taken yet: the producer gets two in, then waits on the third.
+        var waited = 0
+        while pushed.values.count < 2, waited < 5_000 {
+            usleep(1_000)
+            waited += 1
+        }
+        usleep(50_000)
+        #expect(pushed.values == [0, 1])
+        var taken: [Int] = []
+        while taken.count < 5, let value = queue.pop() { taken.append(value) }
+        producer.join()
+        #expect(taken == [0, 1, 2, 3, 4])
+        #expect(pushed.values == [0, 1, 2, 3, 4])
+    }
+}
+
+/// Values one thread appends while another reads them.
+private final class Collected: Sendable {
+    private let storage = Mutex<[Int]>([])
+    func append(_ value: Int) { storage.withLock { $0.append(value) } }
+    var values: [Int] { storage.withLock { $0 } }
+}
