@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TestSupport
 @testable import UbiquityLogKit
@@ -8,6 +9,63 @@ import TestSupport
         return bytes.withUnsafeBytes { buffer in
             HeaderParser().parse(buffer).map { ($0.header, String(decoding: bytes[$0.bodyStart...], as: UTF8.self)) }
         }
+    }
+
+    /// The hand-written NSLog and prefix readers give what the patterns give, on every line of
+    /// the fixtures and on headers and prefixes bent every way one byte can bend them.
+    @Test func nslogByHandAgreesWithThePattern() throws {
+        let byHand = HeaderParser()
+        let byPattern = HeaderParser()
+        byPattern.readsByHand = false
+        var lines: [[UInt8]] = []
+        for name in ["example.log", "ios6-session.log", "device-console.log", "logshow.log"] {
+            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: Binary.fixture(name))))
+            lines += bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { Array($0) }
+        }
+        let seeds = [
+            "2014-03-02 09:14:07.318 Journal[412:60b] -[PFUbiquitySetupAssistant finishSetup](95): CoreData: Ubiquity:  x",
+            "2014-03-02 09:14:07:318 My App[412:1203] UbiquityStoreManager: y",
+            "2014-03-02 09:14:07,123456 Journal[412] CoreData: error: z",
+            "2014-03-02 09:14:07 Journal[412:0x1a2b]hello",
+            "2014-03-02 09:14:07.318+0100 Journal[412:60b] w",
+            "2014-03-02 09:14:07.318 J[1:2] __52-[_PFUbiquityRecordsImporter x:]_block_invoke_2(1003): CoreData: Ubiquity: CoreData: Ubiquity:\t v",
+            "2014-03-02 09:14:07.318 J[1:2] +[PFUbiquityLocation y](12):CoreData: fault: u",
+            "2014-03-02 09:14:07.318 J[1:2] -[A b]_block_invoke(7): CoreData: Illegal attempt to return an error",
+            "Mar  2 09:14:07 iPad J[1] <Warning>: -[A b:](3): UbiquityStoreManager:Loading",
+        ]
+        let alphabet = Array("0123456789 .:,+-[]()_xaZ\t".utf8) + [0xC3, 0x0A]
+        var generator = SeededGenerator(state: 7)
+        for seed in seeds {
+            let bytes = Array(seed.utf8)
+            lines.append(bytes)
+            for _ in 0..<600 {
+                var bent = bytes
+                let at = Int.random(in: 0..<min(bent.count, 120), using: &generator)
+                switch Int.random(in: 0..<3, using: &generator) {
+                case 0: bent[at] = alphabet.randomElement(using: &generator)!
+                case 1: bent.insert(alphabet.randomElement(using: &generator)!, at: at)
+                default: bent.remove(at: at)
+                }
+                lines.append(bent)
+            }
+        }
+        lines.append(Array("2014-03-02 09:14:07.1234567 Journal[412:60b] seven digits".utf8))
+        lines.append(Array("2014-03-02 09:14:07. Journal[412:60b] no digits".utf8))
+        lines.append(Array(("2014-03-02 09:14:07.318 " + String(repeating: "p", count: 200) + "[1:2] x").utf8))
+        lines.append(Array(("2014-03-02 09:14:07.318 " + String(repeating: "p", count: 201) + "[1:2] x").utf8))
+        lines.append(Array(("2014-03-02 09:14:07.318 P[1:" + String(repeating: "a", count: 20) + "] x").utf8))
+        lines.append(Array(("2014-03-02 09:14:07.318 P[1:" + String(repeating: "a", count: 21) + "] x").utf8))
+        var nslog = 0
+        for line in lines {
+            line.withUnsafeBytes { buffer in
+                let hand = byHand.parse(buffer)
+                let pattern = byPattern.parse(buffer)
+                #expect(hand?.header == pattern?.header, "\(String(decoding: line, as: UTF8.self))")
+                #expect(hand?.bodyStart == pattern?.bodyStart, "\(String(decoding: line, as: UTF8.self))")
+                if hand?.header.style == .nslog { nslog += 1 }
+            }
+        }
+        #expect(nslog > 500)
     }
 
     @Test func xcodeNSLogWithMillisecondsMethodAndMarker() throws {

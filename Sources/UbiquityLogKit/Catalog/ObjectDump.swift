@@ -104,13 +104,12 @@ enum ObjectDump {
     static func attributes(from text: String) -> [ObjectChange.Attribute] {
         let compact = shortenReferences(text)
         var attributes: [ObjectChange.Attribute] = []
-        var current = ""
-        var depth = 0
-        var quoted = false
-        var escaped = false
-        func finish() {
-            let piece = current.trimmingCharacters(in: " ")
-            current = ""
+        // Scanned as UTF-8 bytes: every byte that matters is ASCII, which never occurs inside
+        // a multi-byte character, and a piece is a slice, not a String built a character at a time.
+        let bytes = compact.utf8
+        var pieceStart = bytes.startIndex
+        func finish(_ end: String.Index) {
+            let piece = compact[pieceStart..<end].trimmingCharacters(in: " ")
             guard !piece.isEmpty else { return }
             if let equals = piece.firstRange(ofASCII: " = ") {
                 attributes.append(.init(name: String(piece[..<equals.lowerBound]),
@@ -119,19 +118,29 @@ enum ObjectDump {
                 attributes.append(.init(name: piece, value: ""))
             }
         }
-        for character in compact {
-            if escaped { escaped = false; current.append(character); continue }
-            switch character {
-            case "\\" where quoted: escaped = true
-            case "\"": quoted.toggle()
-            case "(" where !quoted, "{" where !quoted: depth += 1
-            case ")" where !quoted, "}" where !quoted: depth = max(0, depth - 1)
-            case ";" where !quoted && depth == 0: finish(); continue
-            default: break
+        var depth = 0
+        var quoted = false
+        var escaped = false
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            let byte = bytes[index]
+            if escaped {
+                escaped = false
+            } else {
+                switch byte {
+                case UInt8(ascii: "\\") where quoted: escaped = true
+                case UInt8(ascii: "\""): quoted.toggle()
+                case UInt8(ascii: "(") where !quoted, UInt8(ascii: "{") where !quoted: depth += 1
+                case UInt8(ascii: ")") where !quoted, UInt8(ascii: "}") where !quoted: depth = max(0, depth - 1)
+                case UInt8(ascii: ";") where !quoted && depth == 0:
+                    finish(index)
+                    pieceStart = bytes.index(after: index)
+                default: break
+                }
             }
-            current.append(character)
+            index = bytes.index(after: index)
         }
-        finish()
+        finish(bytes.endIndex)
         return attributes
     }
 
