@@ -142,17 +142,23 @@ enum JSON {
                 guard byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F else { continue }
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
                 runStart = index + 1
+                // Appended a byte at a time: an array literal per escape cost an allocation,
+                // and record texts have a newline on nearly every line.
+                output.append(0x5C)
                 switch byte {
-                case 0x22: output += [0x5C, 0x22]
-                case 0x5C: output += [0x5C, 0x5C]
-                case 0x0A: output += [0x5C, UInt8(ascii: "n")]
-                case 0x0D: output += [0x5C, UInt8(ascii: "r")]
-                case 0x09: output += [0x5C, UInt8(ascii: "t")]
-                case 0x08: output += [0x5C, UInt8(ascii: "b")]
-                case 0x0C: output += [0x5C, UInt8(ascii: "f")]
+                case 0x22, 0x5C: output.append(byte)
+                case 0x0A: output.append(UInt8(ascii: "n"))
+                case 0x0D: output.append(UInt8(ascii: "r"))
+                case 0x09: output.append(UInt8(ascii: "t"))
+                case 0x08: output.append(UInt8(ascii: "b"))
+                case 0x0C: output.append(UInt8(ascii: "f"))
                 default:
-                    let hex = Array("0123456789abcdef".utf8)
-                    output += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+                    let hex: StaticString = "0123456789abcdef"
+                    output.append(UInt8(ascii: "u"))
+                    output.append(UInt8(ascii: "0"))
+                    output.append(UInt8(ascii: "0"))
+                    output.append(hex.utf8Start[Int(byte >> 4)])
+                    output.append(hex.utf8Start[Int(byte & 0x0F)])
                 }
             }
             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
