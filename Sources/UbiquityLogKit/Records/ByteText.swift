@@ -101,7 +101,8 @@ enum ByteText {
 /// Searching bytes for bytes: memchr finds each candidate first byte, memcmp checks the rest.
 enum ByteSearch {
     static func firstOffset(of needle: UnsafeRawBufferPointer, in haystack: UnsafeRawBufferPointer) -> Int? {
-        guard let first = needle.first, let base = haystack.baseAddress, needle.count <= haystack.count else {
+        guard let first = needle.first, let wanted = needle.baseAddress, let base = haystack.baseAddress,
+              needle.count <= haystack.count else {
             return needle.isEmpty ? 0 : nil
         }
         var offset = 0
@@ -109,9 +110,18 @@ enum ByteSearch {
         while offset <= last {
             guard let hit = memchr(base + offset, Int32(first), last - offset + 1) else { return nil }
             offset = UnsafeRawPointer(hit) - base
-            if memcmp(base + offset, needle.baseAddress!, needle.count) == 0 { return offset }
+            if memcmp(base + offset, wanted, needle.count) == 0 { return offset }
             offset += 1
         }
         return nil
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    /// Whether these bytes are those of `array`.
+    func equals(_ array: [UInt8]) -> Bool {
+        guard count == array.count else { return false }
+        guard let base = baseAddress else { return true }
+        return array.withUnsafeBytes { other in other.baseAddress.map { memcmp($0, base, count) == 0 } ?? false }
     }
 }

@@ -202,10 +202,7 @@ public final class HeaderParser {
 
     private func recentMethod(_ line: UnsafeRawBufferPointer, _ range: Range<Int>) -> String {
         let bytes = UnsafeRawBufferPointer(rebasing: line[range])
-        for known in methods where known.bytes.count == bytes.count
-            && known.bytes.withUnsafeBytes({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }) {
-            return known.text
-        }
+        for known in methods where bytes.equals(known.bytes) { return known.text }
         let text = ByteText.string(bytes)
         if methods.count < 64 {
             methods.append((Array(bytes), text))
@@ -219,10 +216,7 @@ public final class HeaderParser {
     /// The text of `line[range]`, reusing the String made last time when the bytes are the same.
     private func remembered(_ line: UnsafeRawBufferPointer, _ range: Range<Int>, _ group: Group) -> String {
         let bytes = UnsafeRawBufferPointer(rebasing: line[range])
-        if let last = recent[group.index], last.bytes.count == bytes.count,
-           bytes.isEmpty || last.bytes.withUnsafeBytes({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }) {
-            return last.text
-        }
+        if let last = recent[group.index], bytes.equals(last.bytes) { return last.text }
         let text = ByteText.string(bytes)
         recent[group.index] = (Array(bytes), text)
         return text
