@@ -72,6 +72,9 @@ public final class LogRun {
         } catch is Stopped {
         } catch let error as InputError {
             failure = error
+        } catch {
+            stages.finish()  // no thread is left waiting on its queue
+            throw error
         }
         if let last = assembler.finish() { stages.send(last) }
         stages.finish()
