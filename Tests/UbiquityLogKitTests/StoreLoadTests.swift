@@ -83,6 +83,22 @@ import TestSupport
         #expect(summary.storeLoads.failed == [.unknown: 1])
     }
 
+    @Test func aDurationAcrossHeaderStylesWithAndWithoutAYear() throws {
+        // A device console line (no year) and an NSLog line (2014) in one input: the clock's
+        // 1.5 s, not the 14 years between the fallback year and 2014.
+        let log = [
+            "Mar  2 09:14:07 Joes-iPad Journal[412] <Warning>: UbiquityStoreManager: Will load cloud store.",
+            line("08.500", "UbiquityStoreManager: Successfully loaded cloud store."),
+            "Mar  2 09:14:09 Joes-iPad Journal[412] <Warning>: UbiquityStoreManager: Will load local store.",
+            "Mar  2 09:14:11 Joes-iPad Journal[412] <Warning>: UbiquityStoreManager: Successfully loaded local store.",
+            line("11.000", "-[PFUbiquitySwitchboardEntryMetadata setUseLocalStorage:](808): CoreData: Ubiquity:  mobile~6F2C:JournalStore\nUsing local storage: 1"),
+            "Mar  2 09:14:13 Joes-iPad Journal[412] <Warning>: -[PFUbiquitySwitchboardEntryMetadata setUseLocalStorage:](808): CoreData: Ubiquity:  mobile~6F2C:JournalStore\nUsing local storage: 0",
+        ].joined(separator: "\n")
+        let summary = try summarize([("g.log", log)])
+        #expect(summary.storeLoadAttempts.map(\.durationMilliseconds) == [1500, 2000])
+        #expect(summary.localStorageSwitches.map(\.delayMilliseconds) == [2000])
+    }
+
     @Test func durationsRead() {
         #expect(SummaryText.duration(350) == "350 ms")
         #expect(SummaryText.duration(1250) == "1.3 s", "tenths, rounded half up")

@@ -31,6 +31,16 @@ import TestSupport
         #expect(SummaryText.lines(summary).contains("    \(Self.log) (peer \(Self.peerB)): started at a.log:1"))
     }
 
+    @Test func aLogImportedManyTimesIsOneLineOfCountsWithTheFirstPlaces() {
+        var story = TransactionLogStory(name: Self.log, peer: Self.peerB, writtenIn: "b.log", writtenLine: 40)
+        story.imports = (1...80).map { .init(input: "a.log", line: $0, outcome: .alreadyImported) }
+            + (1...7).map { .init(input: "a.log", line: 100 + $0, outcome: .failed) }
+            + [.init(input: "a.log", line: 200, outcome: .applied, startLine: 190),
+               .init(input: "a.log", line: 210, outcome: .skipped)]
+        #expect(SummaryText.describe(story) == "\(Self.log) (peer \(Self.peerB)): written at b.log:40; "
+                + "7 failed at a.log:101, a.log:102, a.log:103 and 4 more; skipped at a.log:210; applied at a.log:190-200; 80 already-imported")
+    }
+
     @Test func theFolderOfALogNamesItsPeer() throws {
         let record = try #require(try assemble(at("4e13", "01.000", "CoreData: Ubiquity:  Skipping log because it has already been imported into the local store: <PFUbiquityLocation: 0x1>: \(Self.path)")).first)
         #expect(TransactionLogTracker.peer(holding: Self.log, in: record) == Self.peerB)

@@ -42,7 +42,7 @@ public struct StoreLoad: Sendable, Equatable {
     /// From start to outcome, when both were printed with a time.
     public var durationMilliseconds: Int? {
         guard let start, let end else { return nil }
-        return Int((end.microseconds(assumingYear: 2000) - start.microseconds(assumingYear: 2000)) / 1000)
+        return Int(end.microseconds(since: start) / 1000)
     }
 
     /// The facts, named as in the JSON summary.
@@ -135,7 +135,7 @@ struct StoreLoadTracker {
             } else if let since = fallbackSince {
                 var change = LocalStorageSwitch(input: record.input, fallbackLine: since.line, cloudLine: record.firstLine)
                 if let from = since.time, let to = time {
-                    change.delayMilliseconds = Int((to.microseconds(assumingYear: 2000) - from.microseconds(assumingYear: 2000)) / 1000)
+                    change.delayMilliseconds = Int(to.microseconds(since: from) / 1000)
                 }
                 if switches.count < RunSummary.maxKeptFindings { switches.append(change) }
                 fallbackSince = nil

@@ -42,6 +42,14 @@ public struct LogTime: Sendable, Equatable, Comparable {
         return seconds * 1_000_000 + Int64(microsecond)
     }
 
+    /// Microseconds from `earlier` to this time. A header without a year (syslog) next to one
+    /// with a year (one input mixing styles) is read in the known year, so the difference is
+    /// the clock's, not the years' between the fallback and the real year.
+    public func microseconds(since earlier: LogTime) -> Int64 {
+        let year = year ?? earlier.year ?? 2000
+        return microseconds(assumingYear: year) - earlier.microseconds(assumingYear: earlier.year ?? year)
+    }
+
     public static func < (lhs: LogTime, rhs: LogTime) -> Bool {
         lhs.microsecondsSinceEpoch < rhs.microsecondsSinceEpoch
     }

@@ -115,9 +115,7 @@ public final class TextReporter: Reporter {
     private func trackGap(_ time: LogTime?) {
         guard let time else { return }
         if let lastTime {
-            // A header without a year (syslog) next to one with a year: read both in the known year.
-            let year = time.year ?? lastTime.year ?? 2000
-            let delta = time.microseconds(assumingYear: year) - lastTime.microseconds(assumingYear: year)
+            let delta = time.microseconds(since: lastTime)
             if delta > 0 { gapSinceShown += delta }
         }
         lastTime = time
@@ -297,13 +295,31 @@ public enum SummaryText {
         return "\(device.input): " + parts.joined(separator: "; ")
     }
 
-    /// `0C9B….1.cdt (peer mobile~A3D1…): written at b.log:40; failed at a.log:85`
+    /// Import outcomes of one log listed with their places, at most this many each (a log
+    /// imported over and over is one line of counts, not hundreds of places).
+    static let maxImportPlaces = 3
+
+    /// `0C9B….1.cdt (peer mobile~A3D1…): written at b.log:40; failed at a.log:85`, or with
+    /// many imports `…: 7 failed at a.log:85, a.log:90, a.log:97 and 4 more; 77 already-imported`.
+    /// Failed, skipped and unfinished imports name their places; the others only when few.
     static func describe(_ story: TransactionLogStory) -> String {
+        typealias Outcome = TransactionLogStory.Import.Outcome
         let text = story.name + (story.peer.map { " (peer \($0))" } ?? "") + ":"
         var parts: [String] = []
         if let input = story.writtenIn, let line = story.writtenLine { parts.append("written at \(input):\(line)") }
-        parts += story.imports.map { entry in
-            "\(entry.outcome.rawValue) at \(entry.input):" + (entry.startLine.map { "\($0)-" } ?? "") + "\(entry.line)"
+        for outcome in [Outcome.failed, .skipped, .started, .applied, .alreadyImported] {
+            let entries = story.imports.filter { $0.outcome == outcome }
+            guard !entries.isEmpty else { continue }
+            let count = entries.count == 1 ? "" : "\(entries.count) "
+            guard [.failed, .skipped, .started].contains(outcome) || entries.count <= maxImportPlaces else {
+                parts.append(count + outcome.rawValue)
+                continue
+            }
+            let places = entries.prefix(maxImportPlaces).map { entry in
+                "\(entry.input):" + (entry.startLine.map { "\($0)-" } ?? "") + "\(entry.line)"
+            }
+            let more = entries.count > maxImportPlaces ? " and \(entries.count - maxImportPlaces) more" : ""
+            parts.append(count + outcome.rawValue + " at " + places.joined(separator: ", ") + more)
         }
         return text + " " + parts.joined(separator: "; ")
     }
