@@ -79,7 +79,9 @@ public struct InputVerdict: Sendable, Equatable {
 /// Groups problems into incidents as events arrive, one input at a time.
 struct IncidentTracker {
     private(set) var incidents: [Incident] = []
-    private var open: Incident?
+    private var open: Incident? {
+        didSet { isOpen = open != nil }
+    }
     private var lastStrategy: String?
     private var warnings: [String: Finding] = [:]
     /// Per input, the first incident and the first that leaves it broken: kept apart from the
@@ -88,25 +90,24 @@ struct IncidentTracker {
     private var firstBroken: [String: Incident] = [:]
 
     /// Warnings that open an incident as errors do: they mean Core Data is repairing something.
-    private static let troubleWarnings: Set<String> = [
-        EventKind.metadataRecoveryStarted.id, EventKind.baselineRollResponseFailed.id,
-        EventKind.baselineRecoveryScheduled.id, EventKind.containerForked.id, EventKind.storeLoadRetried.id,
+    private static let troubleWarnings: Set<EventKind> = [
+        .metadataRecoveryStarted, .baselineRollResponseFailed, .baselineRecoveryScheduled, .containerForked, .storeLoadRetried,
     ]
     /// What sets an incident right.
-    private static let recoveries: Set<String> = [
-        EventKind.storeLoadSucceeded.id, EventKind.metadataRecovered.id, EventKind.baselineAdopted.id,
-        EventKind.sideLoad.id, EventKind.storeUUIDChanged.id,
+    private static let recoveries: Set<EventKind> = [
+        .storeLoadSucceeded, .metadataRecovered, .baselineAdopted, .sideLoad, .storeUUIDChanged,
     ]
 
-    /// Whether an incident is open: then any event may be its recovery.
-    var isOpen: Bool { open != nil }
+    /// Whether an incident is open: then any event may be its recovery. Kept beside `open`
+    /// because it is asked for every record, and reading the optional copies the incident.
+    private(set) var isOpen = false
 
     /// A warning or error, or any event while an incident is open (routine events matter only
-    /// as a recovery).
-    mutating func add(_ event: Event, _ finding: Finding) {
+    /// as a recovery). `finding` is asked for only when it is kept: its message is costly.
+    mutating func add(_ event: Event, input: String, finding: () -> Finding) {
         let kind = event.kind
-        let input = finding.input
-        if kind.severity == .error || IncidentTracker.troubleWarnings.contains(kind.id) {
+        if kind.severity == .error || IncidentTracker.troubleWarnings.contains(kind) {
+            let finding = finding()
             if open == nil {
                 open = Incident(input: input, opening: finding, problems: [], problemCount: 0)
                 lastStrategy = nil
@@ -114,14 +115,14 @@ struct IncidentTracker {
             open?.problemCount += 1
             if (open?.problems.count ?? 0) < Incident.maxEvidence { open?.problems.append(finding) }
         } else if kind.severity == .warning, kind != .unhandled, warnings[input] == nil {
-            warnings[input] = finding
+            warnings[input] = finding()
         }
-        guard open != nil else { return }
+        guard isOpen else { return }
         if kind == .corruptionHandling, case .message(_, let fields) = event {
             lastStrategy = fields.first { $0.name == "strategy" }.flatMap { if case .string(let text) = $0.value { text } else { nil } }
         }
-        if IncidentTracker.recoveries.contains(kind.id) || isCloudStoreInUse(event) {
-            open?.recovery = finding
+        if IncidentTracker.recoveries.contains(kind) || isCloudStoreInUse(event) {
+            open?.recovery = finding()
             close(as: .recovered)
         }
     }

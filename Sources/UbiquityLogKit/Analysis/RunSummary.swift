@@ -84,9 +84,12 @@ public struct SummaryBuilder {
     /// better evidence (it names the log and the error); a detection stands in for it only
     /// in an input where Core Data reported none (its verbose logging was off).
     private var detectedImportFailures: [Finding] = []
+    /// Records per kind, by the kind's ordinal (an array: no hashing per record).
+    private var kindCounts: [(kind: EventKind, count: Int)] = []
 
     public var summary: RunSummary {
         var summary = counts
+        for (kind, count) in kindCounts where count > 0 { summary.countsByKind[kind.id] = count }
         var loads = self.loads
         loads.endInput()
         summary.storeLoads = loads.counts
@@ -133,18 +136,24 @@ public struct SummaryBuilder {
 
     public mutating func add(_ record: Record, _ event: Event, message: @autoclosure () -> String) {
         counts.records += 1
-        counts.countsByKind[event.kind.id, default: 0] += 1
+        let kind = event.kind
+        if kind.ordinal >= kindCounts.count { kindCounts += Array(repeating: (kind, 0), count: kind.ordinal + 1 - kindCounts.count) }
+        if kindCounts[kind.ordinal].count == 0 { kindCounts[kind.ordinal].kind = kind }
+        kindCounts[kind.ordinal].count += 1
         if record.isTruncated { counts.truncatedRecords += 1 }
         if event != .app { counts.ubiquityRecords += 1 }
         loads.add(record, event)
         logs.add(record, event)
-        // A finding (its message is costly) is made once, for what needs one: warnings and
-        // errors, and any event while an incident is open (it may be the recovery).
-        let kind = event.kind
-        let finding = kind.severity >= .warning || incidents.isOpen
-            ? Finding(kind: kind, input: record.input, line: record.firstLine, time: record.header?.time, message: message())
-            : nil
-        if let finding { incidents.add(event, finding) }
+        // A finding (its message is costly) is made once, for what keeps one: warnings and
+        // errors, and the event that ends an open incident.
+        var made: Finding?
+        func finding() -> Finding {
+            if let made { return made }
+            let finding = Finding(kind: kind, input: record.input, line: record.firstLine, time: record.header?.time, message: message())
+            made = finding
+            return finding
+        }
+        if kind.severity >= .warning || incidents.isOpen { incidents.add(event, input: record.input, finding: finding) }
 
         switch event {
         case .unhandled(let limitHit):
@@ -161,7 +170,8 @@ public struct SummaryBuilder {
             break
         }
 
-        guard kind.severity >= .warning, kind != .unhandled, let finding else { return }
+        guard kind.severity >= .warning, kind != .unhandled else { return }
+        let finding = finding()
         if kind.severity == .error { counts.errors += 1 } else { counts.warnings += 1 }
         if counts.findings.count < RunSummary.maxKeptFindings { counts.findings.append(finding) }
         if kind == .importFailed {

@@ -96,10 +96,9 @@ struct StoreLoadTracker {
     private var fallbackSince: (line: Int, time: LogTime?)?
 
     /// Kinds that, since the previous attempt, explain why a store is loaded (again).
-    private static let causes: Set<String> = [
-        EventKind.identityTokenChanged.id, EventKind.cloudSwitched.id, EventKind.storeUUIDChanged.id,
-        EventKind.cloudDeleted.id, EventKind.cloudStoreUnavailable.id, EventKind.storeLoadRetried.id,
-        EventKind.cloudContentRebuild.id, EventKind.accountChangeFailed.id,
+    private static let causes: Set<EventKind> = [
+        .identityTokenChanged, .cloudSwitched, .storeUUIDChanged, .cloudDeleted, .cloudStoreUnavailable,
+        .storeLoadRetried, .cloudContentRebuild, .accountChangeFailed,
     ]
 
     mutating func add(_ record: Record, _ event: Event) {
@@ -152,11 +151,11 @@ struct StoreLoadTracker {
                 }
             } else if kind == .setupRetry, case .int(let delay)? = fields.first(where: { $0.name == "delay" })?.value {
                 current?.setupRetryDelays.append(delay)
-            } else if StoreLoadTracker.causes.contains(kind.id), !context.contains(kind.id) {
+            } else if StoreLoadTracker.causes.contains(kind), !context.contains(kind.id) {
                 context.append(kind.id)
             }
         default:
-            if StoreLoadTracker.causes.contains(event.kind.id), !context.contains(event.kind.id) {
+            if StoreLoadTracker.causes.contains(event.kind), !context.contains(event.kind.id) {
                 context.append(event.kind.id)
             }
         }

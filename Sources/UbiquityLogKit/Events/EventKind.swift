@@ -1,5 +1,6 @@
 // The public vocabulary: every event has a kind with a stable kebab-case id, a category,
 // a severity, and the verbosity tier at which the timeline shows it.
+import Synchronization
 
 public enum Severity: String, Sendable, Comparable, CaseIterable {
     case debug, info, warning, error
@@ -42,7 +43,10 @@ public enum Tier: Int, Sendable, Comparable {
     public static func < (lhs: Tier, rhs: Tier) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
-public struct EventKind: Sendable, Hashable, CustomStringConvertible {
+/// A kind is made once (the catalogue's `static let`s) and compared and counted for every
+/// record: it is a class, so passing it on is one retain, and its `ordinal` (one per id)
+/// makes comparing and hashing an integer operation instead of a string one.
+public final class EventKind: Sendable, Hashable, CustomStringConvertible {
     /// Stable kebab-case id: the name used in JSON output and on the command line.
     public let id: String
     public let category: Category
@@ -50,6 +54,8 @@ public struct EventKind: Sendable, Hashable, CustomStringConvertible {
     public let tier: Tier
     /// One line on what the event means, in the words a person debugging sync would use.
     public let summary: String
+    /// Small and dense, the same for kinds of one id: an index for per-kind counts.
+    public let ordinal: Int
 
     public init(_ id: String, _ category: Category, _ severity: Severity, _ tier: Tier, _ summary: String) {
         self.id = id
@@ -57,10 +63,17 @@ public struct EventKind: Sendable, Hashable, CustomStringConvertible {
         self.severity = severity
         self.tier = tier
         self.summary = summary
+        self.ordinal = EventKind.ordinals.withLock { ordinals in
+            if let known = ordinals[id] { return known }
+            ordinals[id] = ordinals.count
+            return ordinals.count - 1
+        }
     }
+
+    private static let ordinals = Mutex<[String: Int]>([:])
 
     public var description: String { id }
 
-    public static func == (lhs: EventKind, rhs: EventKind) -> Bool { lhs.id == rhs.id }
-    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+    public static func == (lhs: EventKind, rhs: EventKind) -> Bool { lhs.ordinal == rhs.ordinal }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ordinal) }
 }
