@@ -20,6 +20,9 @@ public struct CompiledChannel: Sendable {
     let groupBases: [Int]
     /// Each rule's own group names and numbers.
     let groupNumbers: [[String: [Int]]]
+    /// Each rule's named groups in the order of their numbers: a builder's fields without
+    /// walking and sorting the dictionary for every record.
+    let orderedGroups: [[RuleMatch.NamedGroup]]
     /// `.method` rules by logging method, each compiled alone: they are tried only when the
     /// joined pattern finds nothing, so they cost nothing on other records.
     let methodRules: [String: [(index: Int, regex: Regex)]]
@@ -91,6 +94,10 @@ public struct CompiledChannel: Sendable {
         }
         groupBases = bases
         groupNumbers = names
+        orderedGroups = names.map { groups in
+            groups.map { RuleMatch.NamedGroup(name: $0.key, numbers: $0.value) }
+                .sorted { ($0.numbers.first ?? 0) < ($1.numbers.first ?? 0) }
+        }
         methodRules = byMethod
     }
 
@@ -182,6 +189,7 @@ public final class Classifier {
             let rule = compiled.rules[index]
             let found = RuleMatch(record: record, subject: body, matcher: used,
                                   groupBase: compiled.groupBases[index], groupNumbers: compiled.groupNumbers[index],
+                                  orderedGroups: compiled.orderedGroups[index],
                                   extraction: extraction)
             let start = used.range(ofGroup: 0).map { bodyStart + $0.lowerBound }
             return .matched(Classification(event: rule.build(found), rule: rule, matchStart: start))

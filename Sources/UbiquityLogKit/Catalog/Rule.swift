@@ -100,6 +100,8 @@ public struct RuleMatch {
     /// Added to the rule's own group numbers to find them in the joined pattern.
     let groupBase: Int
     let groupNumbers: [String: [Int]]
+    /// The same groups ordered by their first number.
+    let orderedGroups: [NamedGroup]
     /// The classifier's matchers for errors and facts, reused by every builder.
     let extraction: Extract.Matchers
 
@@ -151,17 +153,27 @@ public struct RuleMatch {
         return nil
     }
 
-    /// Every named group that matched, in the order of the group numbers.
+    struct NamedGroup: Sendable {
+        let name: String
+        let numbers: [Int]
+    }
+
+    /// Every named group that matched, in the order of the group numbers (of a name used by
+    /// several groups, the first that matched says where it stands).
     func fields(numeric: Set<String>, skipping skipped: String? = nil) -> [Field] {
-        var named: [(Int, String)] = []
-        for (name, numbers) in groupNumbers where name != skipped {
-            if let number = numbers.first(where: { matcher.range(ofGroup: groupBase + $0) != nil }) {
-                named.append((number, name))
+        var named: [(number: Int, name: String, range: Range<Int>)] = []
+        for group in orderedGroups where group.name != skipped {
+            for number in group.numbers {
+                if let range = matcher.range(ofGroup: groupBase + number) {
+                    named.append((number, group.name, range))
+                    break
+                }
             }
         }
-        return named.sorted { $0.0 < $1.0 }.compactMap { _, name in
-            if numeric.contains(name), let value = int(name) { return Field(name, .int(value)) }
-            return self[name].map { Field(name, .string($0)) }
+        if named.count > 1 { named.sort { $0.number < $1.number } }
+        return named.map { _, name, range in
+            if numeric.contains(name), let value = decimal(subject, range) { return Field(name, .int(value)) }
+            return Field(name, .string(ByteText.string(UnsafeRawBufferPointer(rebasing: subject[range]))))
         }
     }
 }
