@@ -53,6 +53,47 @@ import TestSupport
         return results[0].classification.event
     }
 
+    @Test func referencesShortenedAsTheCharacterReadingDid() {
+        // Random texts of the pieces that matter (URIs, object ids with and without quotes,
+        // stray slashes and brackets, a multi-byte letter) read both ways.
+        let pieces = ["<x-coredata://", "8F3A/", "Tag/", "p3", ">", "/", "\"", " ", "\"0x15e4f120 ", "0x1 ", "0x", "é", "(", ")", "\n", "a"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<5000 {
+            let text = (0..<Int.random(in: 0...14, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined()
+            #expect(ObjectDump.shortenReferences(text) == shortenReferencesByCharacters(text), "\(text.debugDescription)")
+        }
+        #expect(ObjectDump.shortenReferences(#"( "0x15e4f120 <x-coredata://8F3A/Tag/p3>" )"#) == "( Tag/p3 )")
+    }
+
+    /// The Character-based implementation the byte-level one replaced: the reference it must agree with.
+    private func shortenReferencesByCharacters(_ text: String) -> String {
+        var result = ""
+        var rest = Substring(text)
+        while let start = rest.firstRange(ofASCII: "<x-coredata://") {
+            guard let end = rest[start.upperBound...].firstIndex(of: ">") else { break }
+            var before = rest[..<start.lowerBound]
+            // Drop the `"0x15e4f120 ` that precedes the URI, and its closing quote after.
+            var closingQuote = false
+            if let space = before.lastIndex(of: " "), before[before.index(after: space)...].isEmpty {
+                let token = before[..<space]
+                if let quote = token.lastIndex(of: "\""), token[token.index(after: quote)...].hasPrefix("0x") {
+                    before = token[..<quote]
+                    closingQuote = true
+                } else if let spaceBefore = token.lastIndex(of: " "), token[token.index(after: spaceBefore)...].hasPrefix("0x") {
+                    before = token[...spaceBefore]
+                }
+            }
+            let parts = rest[start.upperBound..<end].split(separator: "/")
+            result += before
+            result += parts.suffix(2).joined(separator: "/")
+            rest = rest[rest.index(after: end)...]
+            if closingQuote, rest.first == "\"" { rest = rest.dropFirst() }
+        }
+        result += rest
+        return result
+    }
+
+
     @Test func usingLocalStorage() throws {
         let sample = "2014-03-02 09:14:07.318 Journal[412:60b] -[PFUbiquitySwitchboardEntryMetadata setUseLocalStorage:](808): CoreData: Ubiquity:  mobile~6F2C0E8A:JournalStore\nUsing local storage: 0"
         #expect(try event(sample) == .usingLocalStorage(false, peer: "mobile~6F2C0E8A", store: "JournalStore"))

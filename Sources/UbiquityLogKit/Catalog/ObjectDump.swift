@@ -146,30 +146,66 @@ enum ObjectDump {
 
     /// `"0x15e4f120 <x-coredata://8F3A…/Tag/p3>"` → `Tag/p3`.
     static func shortenReferences(_ text: String) -> String {
-        var result = ""
-        var rest = Substring(text)
-        while let start = rest.firstRange(ofASCII: "<x-coredata://") {
-            guard let end = rest[start.upperBound...].firstIndex(of: ">") else { break }
-            var before = rest[..<start.lowerBound]
-            // Drop the `"0x15e4f120 ` that precedes the URI, and its closing quote after.
-            var closingQuote = false
-            if let space = before.lastIndex(of: " "), before[before.index(after: space)...].isEmpty {
-                let token = before[..<space]
-                if let quote = token.lastIndex(of: "\""), token[token.index(after: quote)...].hasPrefix("0x") {
-                    before = token[..<quote]
-                    closingQuote = true
-                } else if let spaceBefore = token.lastIndex(of: " "), token[token.index(after: spaceBefore)...].hasPrefix("0x") {
-                    before = token[...spaceBefore]
+        // Bytes, not Characters: every byte looked for is ASCII, so cutting at one keeps the
+        // UTF-8 whole, and no Character is formed (relationship values run to many lines).
+        var text = text
+        return text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return "" }
+            let bytes = UnsafeRawBufferPointer(start: base, count: bytes.count)
+            var result: [UInt8] = []
+            result.reserveCapacity(bytes.count)
+            var rest = 0
+            while let start = Bytes.find(Bytes.uriStart, in: bytes, range: rest..<bytes.count) {
+                let uri = start + Bytes.uriStart.count
+                guard let end = Bytes.find(UInt8(ascii: ">"), in: bytes, from: uri) else { break }
+                var before = rest..<start
+                // Drop the `"0x15e4f120 ` that precedes the URI, and its closing quote after.
+                var closingQuote = false
+                if let space = before.last, bytes[space] == 0x20 {
+                    let token = before.lowerBound..<space
+                    if let quote = lastIndex(of: UInt8(ascii: "\""), in: bytes, token),
+                       Bytes.hasPrefix(bytes, quote + 1..<token.upperBound, hexPrefix) {
+                        before = token.lowerBound..<quote
+                        closingQuote = true
+                    } else if let spaceBefore = lastIndex(of: 0x20, in: bytes, token),
+                              Bytes.hasPrefix(bytes, spaceBefore + 1..<token.upperBound, hexPrefix) {
+                        before = token.lowerBound..<spaceBefore + 1
+                    }
                 }
+                result.append(contentsOf: bytes[before])
+                // The last two non-empty path components: `Tag/p3`.
+                var parts: [Range<Int>] = []
+                var partEnd = end
+                var index = end
+                while index > uri, parts.count < 2 {
+                    index -= 1
+                    if bytes[index] == UInt8(ascii: "/") {
+                        if index + 1 < partEnd { parts.append(index + 1..<partEnd) }
+                        partEnd = index
+                    }
+                }
+                if parts.count < 2, uri < partEnd { parts.append(uri..<partEnd) }
+                for (number, part) in parts.reversed().enumerated() {
+                    if number > 0 { result.append(UInt8(ascii: "/")) }
+                    result.append(contentsOf: bytes[part])
+                }
+                rest = end + 1
+                if closingQuote, rest < bytes.count, bytes[rest] == UInt8(ascii: "\"") { rest += 1 }
             }
-            let parts = rest[start.upperBound..<end].split(separator: "/")
-            result += before
-            result += parts.suffix(2).joined(separator: "/")
-            rest = rest[rest.index(after: end)...]
-            if closingQuote, rest.first == "\"" { rest = rest.dropFirst() }
+            result.append(contentsOf: bytes[rest...])
+            return String(decoding: result, as: UTF8.self)
         }
-        result += rest
-        return result
+    }
+
+    private static let hexPrefix = Array("0x".utf8)
+
+    private static func lastIndex(of byte: UInt8, in bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int? {
+        var index = range.upperBound
+        while index > range.lowerBound {
+            index -= 1
+            if bytes[index] == byte { return index }
+        }
+        return nil
     }
 
     private static func collapseSpaces(_ text: String) -> String {
