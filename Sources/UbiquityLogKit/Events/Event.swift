@@ -147,7 +147,9 @@ public struct Field: Sendable, Equatable {
     }
 }
 
-public indirect enum FieldValue: Sendable, Equatable {
+/// Not `indirect`: the nested cases hold arrays, which already live on the heap, so a plain
+/// string or number field costs no box of its own.
+public enum FieldValue: Sendable, Equatable {
     case string(String)
     case int(Int)
     case bool(Bool)
