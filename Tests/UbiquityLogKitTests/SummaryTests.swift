@@ -59,6 +59,31 @@ import TestSupport
 
     @Test func jsonEscaping() {
         #expect(JSON.quote("a\"b\\c\nd\u{01}é") == #""a\"b\\c\nd\u0001é""#)
+        // Every byte JSON escapes, at every place in texts longer than the eight bytes the
+        // writer checks at once, next to multi-byte letters.
+        func reference(_ text: String) -> String {
+            "\"" + text.unicodeScalars.map { scalar -> String in
+                switch scalar.value {
+                case 0x22: return "\\\""
+                case 0x5C: return "\\\\"
+                case 0x0A: return "\\n"
+                case 0x0D: return "\\r"
+                case 0x09: return "\\t"
+                case 0x08: return "\\b"
+                case 0x0C: return "\\f"
+                case 0..<0x20, 0x7F: return String(format: "\\u%04x", scalar.value)
+                default: return String(scalar)
+                }
+            }.joined() + "\""
+        }
+        for special in ["\u{00}", "\u{1F}", "\"", "\\", "\u{7F}", "\n", "\t", "\u{0B}"] {
+            for position in 0..<20 {
+                var characters = Array("abcdefghijé klmnopqrstuvwxyz~ ".map(String.init))
+                characters.insert(special, at: position)
+                let text = characters.joined()
+                #expect(JSON.quote(text) == reference(text), "\(text.debugDescription)")
+            }
+        }
         #expect(JSON.object([Field("n", .int(3)), Field("l", .list([.bool(true), .string("x")]))]) == #"{"n":3,"l":[true,"x"]}"#)
     }
 
@@ -70,6 +95,10 @@ import TestSupport
         #expect(syslog.iso8601 == "--03-02T09:14:07")
         let zoned = LogTime(year: 2016, month: 9, day: 30, hour: 10, minute: 1, second: 2, microsecond: 123_456, fractionDigits: 6, utcOffsetMinutes: -330)
         #expect(zoned.iso8601 == "2016-09-30T10:01:02.123456-05:30")
+        #expect(zoned.clock(maxFractionDigits: 3) == "10:01:02.123")
+        let early = LogTime(year: 7, month: 1, day: 9, hour: 0, minute: 0, second: 0, microsecond: 5_000, fractionDigits: 2, utcOffsetMinutes: 60)
+        #expect(early.iso8601 == "0007-01-09T00:00:00.00+01:00", "zeros kept in every field, the fraction's leading ones too")
+        #expect(LogTime(year: 2014, month: 3, day: 2, hour: 9, minute: 14, second: 7, microsecond: 7, fractionDigits: 6).clock == "09:14:07.000007")
         #expect(LogTime(year: 2014, month: 3, day: 2, hour: 0, minute: 0, second: 1).microsecondsSinceEpoch
                 - LogTime(year: 2014, month: 3, day: 1, hour: 23, minute: 59, second: 59).microsecondsSinceEpoch == 2_000_000)
     }

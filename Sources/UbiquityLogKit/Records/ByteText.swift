@@ -41,6 +41,28 @@ enum ByteText {
         return result
     }
 
+    /// Whether the bytes are valid UTF-8, without making a String. ASCII (nearly all of a log)
+    /// is checked eight bytes at a time.
+    static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { buffer in
+            var index = 0
+            while index + 8 <= buffer.count,
+                  buffer.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                index += 8
+            }
+            while index < buffer.count {
+                if buffer[index] < 0x80 {
+                    index += 1
+                    continue
+                }
+                let length = validSequenceLength(buffer, at: index)
+                guard length > 0 else { return false }
+                index += length
+            }
+            return true
+        }
+    }
+
     static func hexEscape(_ byte: UInt8) -> String {
         let digits = Array("0123456789ABCDEF")
         return "\\x" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0x0F)])

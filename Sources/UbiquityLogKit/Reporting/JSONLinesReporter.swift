@@ -27,24 +27,32 @@ public final class JSONLinesReporter: Reporter {
 
     public func beginInput(_ name: String) { begin() }
 
+    /// One record's object is written into this buffer, reused from record to record: no
+    /// String is made per member, per key or per escape (see `JSONText`).
+    private var json = JSONText()
+
     public func report(_ item: ClassifiedRecord) {
         begin()
         let record = item.record
         let event = item.event
-        var object = JSONObject()
-        object.add("type", "record")
-        object.add("input", record.input)
-        object.add("line", record.firstLine)
-        object.add("lines", record.lineCount)
-        object.add("time", record.header?.time?.iso8601)
-        object.add("kind", event.kind.id)
-        object.add("category", event.kind.category.rawValue)
-        object.add("severity", event.kind.severity.rawValue)
-        object.add("message", Headline.matchedLine(item))
-        if record.isTruncated { object.add("truncated", true) }
-        object.addRaw("fields", JSON.object(event.fields))
-        object.addRaw("raw", JSON.data(record.text))
-        out.line(object.text)
+        json.removeAll()
+        json.openObject()
+        json.member("type", "record")
+        json.member("input", record.input)
+        json.member("line", record.firstLine)
+        json.member("lines", record.lineCount)
+        json.member("time", record.header?.time?.iso8601)
+        json.member("kind", event.kind.id)
+        json.member("category", event.kind.category.rawValue)
+        json.member("severity", event.kind.severity.rawValue)
+        json.member("message", Headline.matchedLine(item))
+        if record.isTruncated { json.member("truncated", true) }
+        json.key("fields")
+        json.object(event.fields)
+        json.key("raw")
+        json.data(record.text)
+        json.closeObject()
+        out.line(bytes: json.bytes)
     }
 
     public func flush() { out.flush() }
@@ -126,78 +134,248 @@ private func exportedImported(_ exported: Int, _ imported: Int) -> String {
 }
 
 /// JSON text per RFC 8259, written by hand: the output is small objects, and this keeps
-/// key order stable and Foundation out of the hot path.
+/// key order stable and Foundation out of the hot path. These make Strings, for the summary
+/// and tests; records are written with `JSONText` directly.
 enum JSON {
-    /// A JSON string literal. Works on UTF-8 bytes, copying runs that need no escape whole:
-    /// record text is most of what --format jsonl writes.
+    /// A JSON string literal.
     static func quote(_ text: String) -> String {
-        var text = text
-        return text.withUTF8 { bytes in
-            var output: [UInt8] = []
-            output.reserveCapacity(bytes.count + 2)
-            output.append(UInt8(ascii: "\""))
-            var runStart = 0
-            for index in 0..<bytes.count {
-                let byte = bytes[index]
-                guard byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F else { continue }
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                runStart = index + 1
-                // Appended a byte at a time: an array literal per escape cost an allocation,
-                // and record texts have a newline on nearly every line.
-                output.append(0x5C)
-                switch byte {
-                case 0x22, 0x5C: output.append(byte)
-                case 0x0A: output.append(UInt8(ascii: "n"))
-                case 0x0D: output.append(UInt8(ascii: "r"))
-                case 0x09: output.append(UInt8(ascii: "t"))
-                case 0x08: output.append(UInt8(ascii: "b"))
-                case 0x0C: output.append(UInt8(ascii: "f"))
-                default:
-                    let hex: StaticString = "0123456789abcdef"
-                    output.append(UInt8(ascii: "u"))
-                    output.append(UInt8(ascii: "0"))
-                    output.append(UInt8(ascii: "0"))
-                    output.append(hex.utf8Start[Int(byte >> 4)])
-                    output.append(hex.utf8Start[Int(byte & 0x0F)])
-                }
-            }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
-            output.append(UInt8(ascii: "\""))
-            return String(decoding: output, as: UTF8.self)
-        }
+        var json = JSONText()
+        json.string(text)
+        return json.text
     }
 
     static func value(_ value: FieldValue) -> String {
-        switch value {
-        case .string(let text): quote(text)
-        case .int(let number): String(number)
-        case .bool(let flag): flag ? "true" : "false"
-        case .list(let items): "[" + items.map(JSON.value).joined(separator: ",") + "]"
-        case .object(let fields): object(fields)
-        }
+        var json = JSONText()
+        json.value(value)
+        return json.text
     }
 
     /// Bytes as ripgrep carries them: `{"text":"…"}` when they are UTF-8, else
     /// `{"bytes":"BASE64"}`, so nothing is lost or replaced.
-    static func data<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        if let text = String(validating: bytes, as: UTF8.self) { return #"{"text":"# + quote(text) + "}" }
-        return #"{"bytes":""# + Base64.encode(bytes) + #""}"#
+    static func data(_ bytes: [UInt8]) -> String {
+        var json = JSONText()
+        json.data(bytes)
+        return json.text
     }
 
     static func object(_ fields: [Field]) -> String {
-        "{" + fields.map { quote($0.name) + ":" + value($0.value) }.joined(separator: ",") + "}"
+        var json = JSONText()
+        json.object(fields)
+        return json.text
     }
 }
 
+/// JSON written into bytes as it is produced: keys, strings (escaped a run at a time),
+/// numbers, nested values. Objects and arrays are opened and closed by the caller, who
+/// gives members in order; the commas between them are this type's business.
+struct JSONText {
+    private(set) var bytes: [UInt8] = []
+    /// Per open object or array: whether a member has been written (the next needs a comma).
+    private var hasMember: [Bool] = []
+
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        hasMember.removeAll(keepingCapacity: true)
+    }
+
+    mutating func openObject() { open(UInt8(ascii: "{")) }
+    mutating func closeObject() { close(UInt8(ascii: "}")) }
+    mutating func openArray() { open(UInt8(ascii: "[")) }
+    mutating func closeArray() { close(UInt8(ascii: "]")) }
+
+    /// `"key":`, after a comma when the object has members already.
+    mutating func key(_ key: String) {
+        separate()
+        string(key)
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    mutating func member(_ key: String, _ value: String?) {
+        self.key(key)
+        if let value { string(value) } else { raw("null") }
+    }
+
+    mutating func member(_ key: String, _ value: Int) {
+        self.key(key)
+        int(value)
+    }
+
+    mutating func member(_ key: String, _ value: Bool) {
+        self.key(key)
+        raw(value ? "true" : "false")
+    }
+
+    /// A member whose value is JSON text already.
+    mutating func member(_ key: String, json: String) {
+        self.key(key)
+        bytes.append(contentsOf: json.utf8)
+    }
+
+    /// An array element (or a top-level value) that is JSON text already.
+    mutating func element(json: String) {
+        separate()
+        bytes.append(contentsOf: json.utf8)
+    }
+
+    mutating func value(_ value: FieldValue) {
+        switch value {
+        case .string(let text): string(text)
+        case .int(let number): int(number)
+        case .bool(let flag): raw(flag ? "true" : "false")
+        case .list(let items):
+            openArray()
+            for item in items {
+                separate()
+                self.value(item)
+            }
+            closeArray()
+        case .object(let fields): object(fields)
+        }
+    }
+
+    mutating func object(_ fields: [Field]) {
+        openObject()
+        for field in fields {
+            key(field.name)
+            value(field.value)
+        }
+        closeObject()
+    }
+
+    /// See `JSON.data`.
+    mutating func data(_ data: [UInt8]) {
+        if ByteText.isValidUTF8(data) {
+            raw(#"{"text":"#)
+            data.withUnsafeBufferPointer { string(utf8: $0) }
+            raw("}")
+        } else {
+            raw(#"{"bytes":""# + Base64.encode(data) + #""}"#)
+        }
+    }
+
+    mutating func string(_ text: String) {
+        var text = text
+        text.withUTF8 { string(utf8: $0) }
+    }
+
+    /// A string literal of valid UTF-8. Runs that need no escape are copied whole: record
+    /// text is most of what --format jsonl writes.
+    mutating func string(utf8 source: UnsafeBufferPointer<UInt8>) {
+        bytes.reserveCapacity(bytes.count + source.count + 16)
+        bytes.append(UInt8(ascii: "\""))
+        var runStart = 0
+        var index = 0
+        while index < source.count {
+            // Eight bytes at a time while none of them needs an escape.
+            if index + 8 <= source.count, !JSONText.mayNeedEscape(UnsafeRawBufferPointer(source).loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                index += 8
+                continue
+            }
+            let byte = source[index]
+            index += 1
+            guard byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F else { continue }
+            let escaped = index - 1
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[runStart..<escaped]))
+            runStart = index
+            // Appended a byte at a time: an array literal per escape cost an allocation,
+            // and record texts have a newline on nearly every line.
+            bytes.append(0x5C)
+            switch byte {
+            case 0x22, 0x5C: bytes.append(byte)
+            case 0x0A: bytes.append(UInt8(ascii: "n"))
+            case 0x0D: bytes.append(UInt8(ascii: "r"))
+            case 0x09: bytes.append(UInt8(ascii: "t"))
+            case 0x08: bytes.append(UInt8(ascii: "b"))
+            case 0x0C: bytes.append(UInt8(ascii: "f"))
+            default:
+                let hex: StaticString = "0123456789abcdef"
+                bytes.append(UInt8(ascii: "u"))
+                bytes.append(UInt8(ascii: "0"))
+                bytes.append(UInt8(ascii: "0"))
+                bytes.append(hex.utf8Start[Int(byte >> 4)])
+                bytes.append(hex.utf8Start[Int(byte & 0x0F)])
+            }
+        }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[runStart...]))
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether any of the eight bytes in `word` may be a control character, `"`, `\\` or DEL
+    /// (the bytes JSON strings escape): bit tricks that find a byte below 0x20 or equal to a
+    /// value in all eight lanes at once. They may say yes wrongly (a borrow between lanes),
+    /// never no wrongly; a yes sends the bytes through the byte-by-byte test.
+    @inline(__always)
+    private static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
+        let below0x20 = (word &- ones &* 0x20) & ~word & highs != 0
+        return below0x20 || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
+            || hasZeroByte(word ^ (ones &* 0x7F))
+    }
+
+    mutating func int(_ number: Int) {
+        // Digits written backwards into a small buffer: no String per number.
+        var magnitude = number.magnitude
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            if number < 0 { bytes.append(UInt8(ascii: "-")) }
+            bytes.append(contentsOf: buffer[(20 - count)...])
+        }
+    }
+
+    private mutating func raw(_ text: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    private mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
+
+    private mutating func open(_ bracket: UInt8) {
+        bytes.append(bracket)
+        hasMember.append(false)
+    }
+
+    private mutating func close(_ bracket: UInt8) {
+        bytes.append(bracket)
+        hasMember.removeLast()
+        // The closed object or array was itself a member of the one around it.
+        if !hasMember.isEmpty { hasMember[hasMember.count - 1] = true }
+    }
+
+    /// A comma before every member but the first of the innermost open object or array.
+    private mutating func separate() {
+        guard let last = hasMember.last else { return }
+        if last { bytes.append(UInt8(ascii: ",")) }
+        hasMember[hasMember.count - 1] = true
+    }
+}
+
+/// An object built member by member into JSON text (the summary's objects).
 struct JSONObject {
-    private var members: [String] = []
+    private var json = JSONText()
 
-    mutating func add(_ key: String, _ value: String?) { addRaw(key, value.map(JSON.quote) ?? "null") }
-    mutating func add(_ key: String, _ value: Int) { addRaw(key, String(value)) }
-    mutating func add(_ key: String, _ value: Bool) { addRaw(key, value ? "true" : "false") }
-    mutating func addRaw(_ key: String, _ json: String) { members.append(JSON.quote(key) + ":" + json) }
+    init() { json.openObject() }
 
-    var text: String { "{" + members.joined(separator: ",") + "}" }
+    mutating func add(_ key: String, _ value: String?) { json.member(key, value) }
+    mutating func add(_ key: String, _ value: Int) { json.member(key, value) }
+    mutating func add(_ key: String, _ value: Bool) { json.member(key, value) }
+    mutating func addRaw(_ key: String, _ json: String) { self.json.member(key, json: json) }
+
+    var text: String {
+        var closed = json
+        closed.closeObject()
+        return closed.text
+    }
 }
 
 enum Base64 {

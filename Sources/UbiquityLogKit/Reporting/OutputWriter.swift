@@ -43,6 +43,14 @@ public final class OutputWriter {
         if lineBuffered || buffer.count >= capacity { flush() }
     }
 
+    /// Writes `bytes` (text already) and a newline.
+    public func line(bytes: [UInt8]) {
+        guard !isClosed else { return }
+        buffer.append(contentsOf: bytes)
+        buffer.append(0x0A)
+        if lineBuffered || buffer.count >= capacity { flush() }
+    }
+
     public func flush() {
         guard !isClosed, !buffer.isEmpty else { buffer.removeAll(keepingCapacity: true); return }
         var offset = 0

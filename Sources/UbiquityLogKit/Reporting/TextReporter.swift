@@ -123,7 +123,8 @@ public final class TextReporter: Reporter {
 
     private func timeColumn(_ time: LogTime?) -> String {
         let text = time?.clock(maxFractionDigits: 3) ?? ""
-        return text.count >= 12 ? text : text + String(repeating: " ", count: 12 - text.count)
+        let width = text.utf8.count  // ASCII: bytes are characters, and counting bytes is O(1)
+        return width >= 12 ? text : text + String(repeating: " ", count: 12 - width)
     }
 
     private func tag(_ severity: Severity) -> String {
