@@ -185,45 +185,53 @@ struct JSONText {
     mutating func openArray() { open(UInt8(ascii: "[")) }
     mutating func closeArray() { close(UInt8(ascii: "]")) }
 
-    /// `"key":`, after a comma when the object has members already.
-    mutating func key(_ key: String) {
+    /// `"key":`, after a comma when the object has members already. The key is written as
+    /// it is: keys in the code are plain words, which need no escape.
+    mutating func key(_ key: StaticString) {
         separate()
-        string(key)
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        bytes.append(UInt8(ascii: "\""))
         bytes.append(UInt8(ascii: ":"))
     }
 
-    mutating func member(_ key: String, _ value: String?) {
-        self.key(key)
-        if let value { string(value) } else { raw("null") }
+    /// `"name":` for a name made at run time (a field's, an entity's), escaped as needed.
+    mutating func key(name: String) {
+        separate()
+        string(name)
+        bytes.append(UInt8(ascii: ":"))
     }
 
-    mutating func member(_ key: String, _ value: Int) {
+    mutating func member(_ key: StaticString, _ value: String?) {
+        self.key(key)
+        optionalString(value)
+    }
+
+    mutating func member(_ key: StaticString, _ value: Int) {
         self.key(key)
         int(value)
     }
 
-    mutating func member(_ key: String, _ value: Bool) {
+    mutating func member(_ key: StaticString, _ value: Bool) {
         self.key(key)
-        raw(value ? "true" : "false")
+        bool(value)
     }
 
-    /// A member whose value is JSON text already.
-    mutating func member(_ key: String, json: String) {
-        self.key(key)
-        bytes.append(contentsOf: json.utf8)
+    /// A string, or null.
+    mutating func optionalString(_ value: String?) {
+        if let value { string(value) } else { raw("null") }
     }
 
-    /// An array element (or a top-level value) that is JSON text already.
-    mutating func element(json: String) {
-        separate()
-        bytes.append(contentsOf: json.utf8)
-    }
+    mutating func bool(_ value: Bool) { raw(value ? "true" : "false") }
+
+    /// JSON text written as it is.
+    mutating func json(_ text: String) { bytes.append(contentsOf: text.utf8) }
 
     mutating func value(_ value: FieldValue) {
         switch value {
         case .string(let text): string(text)
         case .int(let number): int(number)
-        case .bool(let flag): raw(flag ? "true" : "false")
+        case .bool(let flag): bool(flag)
         case .list(let items):
             openArray()
             for item in items {
@@ -238,7 +246,7 @@ struct JSONText {
     mutating func object(_ fields: [Field]) {
         openObject()
         for field in fields {
-            key(field.name)
+            key(name: field.name)
             value(field.value)
         }
         closeObject()
@@ -366,10 +374,25 @@ struct JSONObject {
 
     init() { json.openObject() }
 
-    mutating func add(_ key: String, _ value: String?) { json.member(key, value) }
-    mutating func add(_ key: String, _ value: Int) { json.member(key, value) }
-    mutating func add(_ key: String, _ value: Bool) { json.member(key, value) }
-    mutating func addRaw(_ key: String, _ json: String) { self.json.member(key, json: json) }
+    mutating func add(_ key: String, _ value: String?) {
+        json.key(name: key)
+        json.optionalString(value)
+    }
+
+    mutating func add(_ key: String, _ value: Int) {
+        json.key(name: key)
+        json.int(value)
+    }
+
+    mutating func add(_ key: String, _ value: Bool) {
+        json.key(name: key)
+        json.bool(value)
+    }
+
+    mutating func addRaw(_ key: String, _ text: String) {
+        json.key(name: key)
+        json.json(text)
+    }
 
     var text: String {
         var closed = json
