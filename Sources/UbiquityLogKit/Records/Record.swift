@@ -43,20 +43,22 @@ public struct Header: Sendable, Equatable {
     public init(style: HeaderStyle) { self.style = style }
 }
 
-public struct Record: Sendable {
+/// A class: a record passes from the reader to the classifier, the summary and the reporters,
+/// and a copy of a struct of arrays and strings cost a retain and a release of each.
+public final class Record: Sendable {
     /// The name of the input (a path, or `<stdin>`).
-    public var input: String
+    public let input: String
     /// Number of the record's first line in its input, from 1.
-    public var firstLine: Int
+    public let firstLine: Int
     /// How many input lines the record spans (at least 1), including any dropped by the cap.
-    public var lineCount: Int
+    public let lineCount: Int
     /// The record's lines joined by LF, line ends removed; bytes as read.
-    public var text: [UInt8]
-    public var header: Header?
+    public let text: [UInt8]
+    public let header: Header?
     /// Offset in `text` where the message starts (after the header, method and marker).
-    public var bodyStart: Int
+    public let bodyStart: Int
     /// Some of the record was not kept: too many lines or bytes, or an overlong line.
-    public var isTruncated: Bool
+    public let isTruncated: Bool
 
     public init(input: String, firstLine: Int, lineCount: Int, text: [UInt8], header: Header?, bodyStart: Int, isTruncated: Bool = false) {
         self.input = input
