@@ -22,7 +22,9 @@ public final class LogRun {
     public var inputFormat: InputFormat = .auto
     private var parsers: [InputFormat: HeaderParser] = [:]
     private let limits: Limits
-    private var builder = SummaryBuilder()
+    /// Updated by the summarising stage alone, one record at a time: Swift's run-time
+    /// exclusivity check on each access is left out.
+    @exclusivity(unchecked) private var builder = SummaryBuilder()
     /// Set when reading should stop early (the output's reader went away). Called on the
     /// thread that summarises.
     public var shouldStop: () -> Bool = { false }

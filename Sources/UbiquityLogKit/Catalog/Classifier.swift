@@ -121,7 +121,7 @@ public struct Classification: Sendable {
 
 public final class Classifier {
     public let catalog: Catalog
-    private var matchers: [Channel: (CompiledChannel, Matcher)] = [:]
+    private let matchers: [Channel: (CompiledChannel, Matcher)]
     /// Records on which a rule gave up because it hit PCRE2's match limit.
     public private(set) var limitHits = 0
 
@@ -133,9 +133,11 @@ public final class Classifier {
     public init(catalog: Catalog, limits: MatchLimits = .standard) {
         self.catalog = catalog
         self.limits = limits
+        var matchers: [Channel: (CompiledChannel, Matcher)] = [:]
         for compiled in catalog.channels {
             matchers[compiled.channel] = (compiled, Matcher(compiled.regex, limits: limits))
         }
+        self.matchers = matchers
     }
 
     public func classify(_ record: Record) -> Classification {

@@ -25,7 +25,9 @@ final class RunStages {
 
     private unowned let run: LogRun
     private let batchRecords: Int
-    private var batch: [Record] = []
+    // Used by the reader's thread alone, never in overlapping accesses: Swift's run-time
+    // exclusivity check on each access is left out.
+    @exclusivity(unchecked) private var batch: [Record] = []
     private var batchBytes = 0
     private let toClassifier: Handoff<Parcel<Record>>?
     private var threads: [StageThread] = []

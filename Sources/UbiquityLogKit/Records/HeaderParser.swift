@@ -34,7 +34,9 @@ public final class HeaderParser {
     /// dictionary: this runs for every line).
     private let groups: [[Int]]
     /// The last text made for each field: process, thread and device repeat on every line.
-    private var recent: [(bytes: [UInt8], text: String)?] = Array(repeating: nil, count: Group.allCases.count)
+    /// (Only the reader's thread uses a parser, and no access to this or `methods` overlaps
+    /// another: Swift's run-time exclusivity check on each access is left out.)
+    @exclusivity(unchecked) private var recent: [(bytes: [UInt8], text: String)?] = Array(repeating: nil, count: Group.allCases.count)
 
     private enum Group: Int, CaseIterable {
         case date, time, frac, tz, mon, day, process, pid, thread, device, level
@@ -197,7 +199,7 @@ public final class HeaderParser {
     }
 
     /// The last methods seen (a log alternates between a few dozen): their texts are reused.
-    private var methods: [(bytes: [UInt8], text: String)] = []
+    @exclusivity(unchecked) private var methods: [(bytes: [UInt8], text: String)] = []
     private var nextMethodSlot = 0
 
     private func recentMethod(_ line: UnsafeRawBufferPointer, _ range: Range<Int>) -> String {

@@ -18,8 +18,11 @@ public final class RecordAssembler {
     public let limits: Limits
     private let parser: HeaderParser
 
-    private var text: [UInt8] = []
-    private var header: Header?
+    // Only the reader's thread uses an assembler, and no access to these overlaps another:
+    // the run-time exclusivity check Swift makes on each access to a class's property cost
+    // more than the work on short lines.
+    @exclusivity(unchecked) private var text: [UInt8] = []
+    @exclusivity(unchecked) private var header: Header?
     private var bodyStart = 0
     private var firstLine = 0
     private var lineCount = 0

@@ -16,8 +16,9 @@ public final class OutputWriter {
     private let capacity: Int
     /// Flush after every line (a terminal, or `--line-buffered`).
     public var lineBuffered: Bool
-    /// The reader closed the pipe (EPIPE); nothing more can be written.
-    public private(set) var isClosed = false
+    /// The reader closed the pipe (EPIPE); nothing more can be written. (Read after every
+    /// record, by the thread that writes: Swift's run-time exclusivity check is left out.)
+    @exclusivity(unchecked) public private(set) var isClosed = false
 
     public init(descriptor: Int32, capacity: Int = 1 << 16, lineBuffered: Bool = false) {
         self.descriptor = descriptor
