@@ -27,7 +27,9 @@ public enum RulePosition: Sendable {
     case method
 }
 
-public struct Rule: Sendable {
+/// A class: every classified record keeps its rule, and a copy of the struct retained (and
+/// later released) each of its strings, arrays and its builder.
+public final class Rule: Sendable {
     /// Unique id of the rule (several rules can produce one kind).
     public let id: String
     public let channel: Channel
