@@ -83,10 +83,8 @@ public final class Rule: Sendable {
         return Rule(id, channel, kind, pattern, position: position, methods: methods, samples: samples) { match in
             // `what` is the outermost group: it comes first, and only its first line is kept
             // (made from the bytes: it can span a whole message).
-            var fields = match.fields(numeric: numeric, skipping: "what")
-            if let range = match.range("what") {
-                fields.insert(Field("what", .string(Extract.phrase(match.messageBytes, range))), at: 0)
-            }
+            let what = match.range("what").map { Field("what", .string(Extract.phrase(match.messageBytes, $0))) }
+            var fields = match.fields(numeric: numeric, skipping: "what", leading: what)
             if withFacts { fields += Extract.facts(in: match.messageBytes, after: match.matchEnd, using: match.extraction) }
             return .message(kind, fields)
         }
@@ -162,20 +160,37 @@ public struct RuleMatch {
 
     /// Every named group that matched, in the order of the group numbers (of a name used by
     /// several groups, the first that matched says where it stands).
-    func fields(numeric: Set<String>, skipping skipped: String? = nil) -> [Field] {
-        var named: [(number: Int, name: String, range: Range<Int>)] = []
-        for group in orderedGroups where group.name != skipped {
-            for number in group.numbers {
-                if let range = matcher.range(ofGroup: groupBase + number) {
-                    named.append((number, group.name, range))
-                    break
+    /// `leading` comes first; the group named `skipped` is left out. (The groups found are
+    /// gathered on the stack and the fields made in one array of the right size: this runs
+    /// for most records.)
+    func fields(numeric: Set<String>, skipping skipped: String? = nil, leading: Field? = nil) -> [Field] {
+        withUnsafeTemporaryAllocation(of: (number: Int, group: Int, range: Range<Int>).self,
+                                      capacity: orderedGroups.count) { named in
+            var count = 0
+            for (index, group) in orderedGroups.enumerated() where group.name != skipped {
+                for number in group.numbers {
+                    if let range = matcher.range(ofGroup: groupBase + number) {
+                        named.initializeElement(at: count, to: (number, index, range))
+                        count += 1
+                        break
+                    }
                 }
             }
-        }
-        if named.count > 1 { named.sort { $0.number < $1.number } }
-        return named.map { _, name, range in
-            if numeric.contains(name), let value = decimal(subject, range) { return Field(name, .int(value)) }
-            return Field(name, .string(ByteText.string(UnsafeRawBufferPointer(rebasing: subject[range]))))
+            var found = UnsafeMutableBufferPointer(rebasing: named[..<count])
+            if count > 1 { found.sort { $0.number < $1.number } }
+            var fields: [Field] = []
+            fields.reserveCapacity(count + (leading == nil ? 0 : 1))
+            if let leading { fields.append(leading) }
+            for (_, index, range) in found {
+                let name = orderedGroups[index].name
+                if numeric.contains(name), let value = decimal(subject, range) {
+                    fields.append(Field(name, .int(value)))
+                } else {
+                    fields.append(Field(name, .string(ByteText.string(UnsafeRawBufferPointer(rebasing: subject[range])))))
+                }
+            }
+            _ = found.deinitialize()
+            return fields
         }
     }
 }
