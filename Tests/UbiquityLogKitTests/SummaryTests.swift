@@ -51,6 +51,25 @@ import TestSupport
         #expect(ByteText.string([0xE2, 0x82]) == "\\xE2\\x82")  // cut short
     }
 
+    /// The byte check that lets text through undecoded accepts exactly what Swift's own
+    /// validation accepts: every lead byte, every second byte, and the edges of the range
+    /// for the bytes after.
+    @Test func theUTF8CheckAgreesWithSwifts() {
+        let tails: [UInt8] = [0x41, 0x80, 0xBF, 0xC0]
+        for first in UInt8(0x80)...0xFF {
+            for second in UInt8(0)...0xFF {
+                for third in tails {
+                    for fourth in tails {
+                        let bytes = [first, second, third, fourth]
+                        let swift = String(validating: bytes, as: UTF8.self)
+                        if ByteText.isValidUTF8(bytes) != (swift != nil) { Issue.record("\(bytes)"); return }
+                        if let swift, ByteText.string(bytes) != swift { Issue.record("\(bytes)"); return }
+                    }
+                }
+            }
+        }
+    }
+
     @Test func controlCharactersNeverReachTheTerminal() {
         #expect(ByteText.terminalSafe("a\u{1B}[31mb\tc") == "a\\x1B[31mb\tc")
         #expect(ByteText.terminalSafe("\u{9B}x") == "\\u{9B}x")
