@@ -117,3 +117,17 @@ extension IncidentTests {
         #expect(summary.verdict == .broken, "the unrecovered incident after the kept ones still decides")
     }
 }
+
+@Suite struct KindSetTests {
+    /// Every other kind of the catalogue in, the rest out (past 64 kinds: more than one word).
+    @Test func holdsExactlyItsKinds() throws {
+        let kinds = try Catalog.standard().kinds
+        #expect(kinds.map(\.ordinal).max() ?? 0 >= 64)
+        for parity in 0...1 {
+            let members = kinds.filter { $0.ordinal % 2 == parity }
+            let set = KindSet(members)
+            for kind in kinds { #expect(set.contains(kind) == (kind.ordinal % 2 == parity), "\(kind.id)") }
+        }
+        #expect(!KindSet([]).contains(kinds[0]))
+    }
+}

@@ -90,13 +90,13 @@ struct IncidentTracker {
     private var firstBroken: [String: Incident] = [:]
 
     /// Warnings that open an incident as errors do: they mean Core Data is repairing something.
-    private static let troubleWarnings: Set<EventKind> = [
+    private static let troubleWarnings = KindSet([
         .metadataRecoveryStarted, .baselineRollResponseFailed, .baselineRecoveryScheduled, .containerForked, .storeLoadRetried,
-    ]
+    ])
     /// What sets an incident right.
-    private static let recoveries: Set<EventKind> = [
+    private static let recoveries = KindSet([
         .storeLoadSucceeded, .metadataRecovered, .baselineAdopted, .sideLoad, .storeUUIDChanged,
-    ]
+    ])
 
     /// Whether an incident is open: then any event may be its recovery. Kept beside `open`
     /// because it is asked for every record, and reading the optional copies the incident.

@@ -96,10 +96,10 @@ struct StoreLoadTracker {
     private var fallbackSince: (line: Int, time: LogTime?)?
 
     /// Kinds that, since the previous attempt, explain why a store is loaded (again).
-    private static let causes: Set<EventKind> = [
+    private static let causes = KindSet([
         .identityTokenChanged, .cloudSwitched, .storeUUIDChanged, .cloudDeleted, .cloudStoreUnavailable,
         .storeLoadRetried, .cloudContentRebuild, .accountChangeFailed,
-    ]
+    ])
 
     mutating func add(_ record: Record, _ event: Event) {
         let time = record.header?.time

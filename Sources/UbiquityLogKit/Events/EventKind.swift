@@ -77,3 +77,22 @@ public final class EventKind: Sendable, Hashable, CustomStringConvertible {
     public static func == (lhs: EventKind, rhs: EventKind) -> Bool { lhs.ordinal == rhs.ordinal }
     public func hash(into hasher: inout Hasher) { hasher.combine(ordinal) }
 }
+
+/// A fixed set of kinds, asked about for every record: a bit per ordinal, so that asking is a
+/// shift and a mask instead of hashing.
+struct KindSet: Sendable {
+    private var words: [UInt64] = []
+
+    init(_ kinds: [EventKind]) {
+        for kind in kinds {
+            let word = kind.ordinal >> 6
+            if word >= words.count { words += Array(repeating: 0, count: word - words.count + 1) }
+            words[word] |= 1 << UInt64(kind.ordinal & 63)
+        }
+    }
+
+    func contains(_ kind: EventKind) -> Bool {
+        let word = kind.ordinal >> 6
+        return word < words.count && words[word] & (1 << UInt64(kind.ordinal & 63)) != 0
+    }
+}
