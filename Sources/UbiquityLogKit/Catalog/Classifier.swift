@@ -121,7 +121,8 @@ public struct Classification: Sendable {
 
 public final class Classifier {
     public let catalog: Catalog
-    private let matchers: [Channel: (CompiledChannel, Matcher)]
+    /// By `Channel.index`: a channel's hash is its raw value's, a string hashed per record.
+    private let matchers: [(CompiledChannel, Matcher)?]
     /// Records on which a rule gave up because it hit PCRE2's match limit.
     public private(set) var limitHits = 0
 
@@ -133,9 +134,9 @@ public final class Classifier {
     public init(catalog: Catalog, limits: MatchLimits = .standard) {
         self.catalog = catalog
         self.limits = limits
-        var matchers: [Channel: (CompiledChannel, Matcher)] = [:]
+        var matchers = [(CompiledChannel, Matcher)?](repeating: nil, count: Channel.allCases.count)
         for compiled in catalog.channels {
-            matchers[compiled.channel] = (compiled, Matcher(compiled.regex, limits: limits))
+            matchers[compiled.channel.index] = (compiled, Matcher(compiled.regex, limits: limits))
         }
         self.matchers = matchers
     }
@@ -169,7 +170,7 @@ public final class Classifier {
     }
 
     private func match(_ record: Record, on channel: Channel) -> Outcome {
-        guard let (compiled, matcher) = matchers[channel] else { return .none(limitHit: false) }
+        guard let (compiled, matcher) = matchers[channel.index] else { return .none(limitHit: false) }
         let bodyStart = min(record.bodyStart, record.text.count)
         return record.text.withUnsafeBytes { whole -> Outcome in
             let body = UnsafeRawBufferPointer(rebasing: whole[bodyStart...])

@@ -12,6 +12,15 @@ public enum Channel: String, Sendable, CaseIterable {
     /// UbiquityStoreManager's messages: with its own marker, or re-prefixed by an app's logger
     /// (so these rules are also tried, at the message start only, on the app's records).
     case storeManager
+
+    /// Dense, from 0: for tables by channel.
+    var index: Int {
+        switch self {
+        case .ubiquity: 0
+        case .coreDataError: 1
+        case .storeManager: 2
+        }
+    }
 }
 
 /// Where in a message a rule's pattern is tried.
