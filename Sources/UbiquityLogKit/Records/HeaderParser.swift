@@ -159,19 +159,26 @@ public final class HeaderParser {
 
     private func readTime(_ line: UnsafeRawBufferPointer, _ fields: TimeFields) -> LogTime? {
         guard let time = fields.time, time.count == 8 else { return nil }
-        let hour = decimal(line, time.lowerBound..<time.lowerBound + 2) ?? 0
-        let minute = decimal(line, time.lowerBound + 3..<time.lowerBound + 5) ?? 0
-        let second = decimal(line, time.lowerBound + 6..<time.lowerBound + 8) ?? 0
+        // The pattern or NSLogHeader found digits at these places: they are not checked again
+        // (this runs for every record).
+        func number(_ start: Int, _ count: Int) -> Int {
+            var value = 0
+            for index in start..<start + count { value = value &* 10 &+ Int(line[index] &- UInt8(ascii: "0")) }
+            return value
+        }
+        let hour = number(time.lowerBound, 2)
+        let minute = number(time.lowerBound + 3, 2)
+        let second = number(time.lowerBound + 6, 2)
         var year: Int?
         var month = 1
         var day = 1
-        if let date = fields.date {
-            year = decimal(line, date.lowerBound..<date.lowerBound + 4)
-            month = decimal(line, date.lowerBound + 5..<date.lowerBound + 7) ?? 1
-            day = decimal(line, date.lowerBound + 8..<date.lowerBound + 10) ?? 1
+        if let date = fields.date, date.count == 10 {
+            year = number(date.lowerBound, 4)
+            month = number(date.lowerBound + 5, 2)
+            day = number(date.lowerBound + 8, 2)
         } else if let name = fields.month, let dayRange = fields.day {
-            let monthName = String(decoding: UnsafeRawBufferPointer(rebasing: line[name]), as: UTF8.self)
-            month = (HeaderParser.monthNames.firstIndex(of: monthName) ?? 0) + 1
+            let monthName = UnsafeRawBufferPointer(rebasing: line[name])
+            month = (HeaderParser.monthNames.firstIndex { $0.utf8.elementsEqual(monthName) } ?? 0) + 1
             day = decimal(line, dayRange) ?? 1
         }
         var microsecond = 0
@@ -181,10 +188,10 @@ public final class HeaderParser {
             microsecond = (decimal(line, fraction) ?? 0) * HeaderParser.powersOfTen[6 - digits]
         }
         var offset: Int?
-        if let zone = fields.tz {
+        if let zone = fields.tz, zone.count >= 5 {
             let sign = line[zone.lowerBound] == UInt8(ascii: "-") ? -1 : 1
-            let hours = decimal(line, zone.lowerBound + 1..<zone.lowerBound + 3) ?? 0
-            let minutes = decimal(line, zone.upperBound - 2..<zone.upperBound) ?? 0
+            let hours = number(zone.lowerBound + 1, 2)
+            let minutes = number(zone.upperBound - 2, 2)
             offset = sign * (hours * 60 + minutes)
         }
         return LogTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
@@ -365,9 +372,13 @@ struct Prefix {
         guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+"),
               bytes[index + 1] == UInt8(ascii: "[") else { return nil }
         let nameStart = index + 2
-        index = nameStart
-        while index < bytes.count, bytes[index] != UInt8(ascii: "]"), bytes[index] != 0x0A, index - nameStart < 400 { index += 1 }
-        guard index < bytes.count, bytes[index] == UInt8(ascii: "]"), index > nameStart else { return nil }
+        // The first `]` among the next 401 bytes, with no line end before it (memchr, not a
+        // byte at a time: names run to dozens of bytes).
+        guard let base = bytes.baseAddress, nameStart < bytes.count else { return nil }
+        let window = min(bytes.count, nameStart + 401) - nameStart
+        guard let close = memchr(base + nameStart, Int32(UInt8(ascii: "]")), window) else { return nil }
+        index = base.distance(to: UnsafeRawPointer(close))
+        guard index > nameStart, memchr(base + nameStart, 0x0A, index - nameStart) == nil else { return nil }
         index += 1
         if has(bytes, index, "_block_invoke") {
             index += 13
