@@ -53,6 +53,20 @@ import TestSupport
         return results[0].classification.event
     }
 
+    @Test func fileNamesAndKnowledgeVectors() {
+        #expect(Extract.fileName(" /var/mobile/Library/Mobile Documents/x/4D3F~A1.1.cdt ") == "4D3F~A1.1.cdt")
+        #expect(Extract.fileName("/a/b/Journal Store/") == "Journal Store")
+        #expect(Extract.fileName("/a/ünïcødé/café.cdt") == "café.cdt")
+        #expect(Extract.fileName("name.cdt") == "name.cdt")
+        #expect(Extract.fileName("///") == nil)
+        #expect(Extract.fileName("") == nil)
+        #expect(Extract.fileName(nil) == nil)
+        #expect(Extract.knowledgeVector("<PFUbiquityKnowledgeVector: 0x1e5c>:{a:1, b:2}") == "{a:1, b:2}")
+        #expect(Extract.knowledgeVector("<é: 0x1>: {ü:3} ") == "{ü:3}")
+        #expect(Extract.knowledgeVector(" {a:1} ") == "{a:1}")
+        #expect(Extract.knowledgeVector("<> ") == nil)
+    }
+
     @Test func referencesShortenedAsTheCharacterReadingDid() {
         // Random texts of the pieces that matter (URIs, object ids with and without quotes,
         // stray slashes and brackets, a multi-byte letter) read both ways.
