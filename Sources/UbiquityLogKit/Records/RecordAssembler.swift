@@ -42,7 +42,7 @@ public final class RecordAssembler {
     public func append(_ line: Line) -> Record? {
         if let (lineHeader, start) = parser.parse(line.bytes) {
             let closed = finish()
-            open(line, header: lineHeader, bodyStart: start)
+            open(line, header: consume lineHeader, bodyStart: start)
             return closed
         }
         if lineCount == 0 {
@@ -65,15 +65,16 @@ public final class RecordAssembler {
     /// Closes and returns the open record, if any (at the end of an input).
     public func finish() -> Record? {
         guard lineCount > 0 else { return nil }
+        // The header moves into the record (take): a copy retained and released each of its strings.
         let record = Record(input: input, firstLine: firstLine, lineCount: lineCount, text: text.withUnsafeBufferPointer { Array($0) },
-                            header: header, bodyStart: bodyStart, isTruncated: truncated)
+                            header: header.take(), bodyStart: bodyStart, isTruncated: truncated)
         // A huge record's room is given back rather than kept for ordinary ones.
         text.removeAll(keepingCapacity: text.capacity <= 1 << 16)
         lineCount = 0
         return record
     }
 
-    private func open(_ line: Line, header: Header?, bodyStart: Int) {
+    private func open(_ line: Line, header: consuming Header?, bodyStart: Int) {
         self.header = header
         self.bodyStart = bodyStart
         firstLine = line.number
