@@ -28,7 +28,7 @@ enum LeadingBytes {
             var result: Set<UInt8>? = []
             while true {
                 let first = alternative()
-                if let first, result != nil { result!.formUnion(first) } else { result = nil }
+                if let first, result != nil { result?.formUnion(first) } else { result = nil }
                 skipToEndOfAlternative()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "|") else { return result }
                 index += 1

@@ -30,12 +30,12 @@ public final class UnhandledReporter: Reporter {
 
     public func finish(_ summary: RunSummary) {
         let ranked = order.enumerated().sorted { lhs, rhs in
-            let (left, right) = (templates[lhs.element]!.count, templates[rhs.element]!.count)
+            let (left, right) = (templates[lhs.element]?.count ?? 0, templates[rhs.element]?.count ?? 0)
             return left != right ? left > right : lhs.offset < rhs.offset
         }
         out.line("\(summary.unhandled) unhandled record\(summary.unhandled == 1 ? "" : "s") of \(summary.ubiquityRecords) ubiquity records, in \(ranked.count) template\(ranked.count == 1 ? "" : "s")")
         for (_, key) in ranked {
-            let template = templates[key]!
+            guard let template = templates[key] else { continue }  // every key in `order` has one
             out.line()
             out.line("\(template.count)×  \(ByteText.terminalSafe(key))")
             out.line("    e.g. \(template.location): \(ByteText.terminalSafe(template.example))")
