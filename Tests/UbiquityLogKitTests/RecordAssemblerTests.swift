@@ -32,6 +32,13 @@ import TestSupport
             "2014-03-02 09:14:07.318 J[1:2] +[PFUbiquityLocation y](12):CoreData: fault: u",
             "2014-03-02 09:14:07.318 J[1:2] -[A b]_block_invoke(7): CoreData: Illegal attempt to return an error",
             "Mar  2 09:14:07 iPad J[1] <Warning>: -[A b:](3): UbiquityStoreManager:Loading",
+            // Headerless lines (a marker or a method first) and continuation lines that only
+            // start like a header.
+            "UbiquityStoreManager: Will load cloud store.",
+            "CoreData: Ubiquity:  Using local storage: 1",
+            "__34-[A b:]_block_invoke_2(12): CoreData: error: x",
+            "Mark 2 09:14:07 is not a month",
+            "2014 was a year",
         ]
         let alphabet = Array("0123456789 .:,+-[]()_xaZ\t".utf8) + [0xC3, 0x0A]
         var generator = SeededGenerator(state: 7)
