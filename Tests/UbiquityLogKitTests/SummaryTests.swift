@@ -51,8 +51,8 @@ import TestSupport
         #expect(ByteText.string([0xE2, 0x82]) == "\\xE2\\x82")  // cut short
     }
 
-    /// The byte check that lets text through undecoded accepts exactly what Swift's own
-    /// validation accepts: every lead byte, every second byte, and the edges of the range
+    /// The byte check that lets text be decoded without Swift's validator accepts exactly what
+    /// that validator accepts: every lead byte, every second byte, and the edges of the range
     /// for the bytes after.
     @Test func theUTF8CheckAgreesWithSwifts() {
         let tails: [UInt8] = [0x41, 0x80, 0xBF, 0xC0]
