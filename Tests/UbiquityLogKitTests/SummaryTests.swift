@@ -118,6 +118,14 @@ import TestSupport
         let early = LogTime(year: 7, month: 1, day: 9, hour: 0, minute: 0, second: 0, microsecond: 5_000, fractionDigits: 2, utcOffsetMinutes: 60)
         #expect(early.iso8601 == "0007-01-09T00:00:00.00+01:00", "zeros kept in every field, the fraction's leading ones too")
         #expect(LogTime(year: 2014, month: 3, day: 2, hour: 9, minute: 14, second: 7, microsecond: 7, fractionDigits: 6).clock == "09:14:07.000007")
+        // Values no header gives still print whole: more digits than the width, signs, the
+        // widest Int in every field.
+        #expect(LogTime(year: 2014, month: 3, day: 2, hour: 9, minute: 14, second: 7, microsecond: 12_345_678, fractionDigits: 3).clock == "09:14:07.123")
+        #expect(LogTime(year: 2014, month: 3, day: 2, hour: 9, minute: 14, second: 7, microsecond: -5, fractionDigits: 3).clock == "09:14:07.-00")
+        let widest = LogTime(year: Int.min, month: Int.max, day: Int.min, hour: Int.max, minute: Int.min, second: Int.max,
+                             microsecond: Int.min, fractionDigits: 6, utcOffsetMinutes: Int.max)
+        #expect(widest.iso8601 == "-9223372036854775808-9223372036854775807--9223372036854775808T9223372036854775807:"
+                + "-9223372036854775808:9223372036854775807.-92233+153722867280912930:07")
         #expect(LogTime(year: 2014, month: 3, day: 2, hour: 0, minute: 0, second: 1).microsecondsSinceEpoch
                 - LogTime(year: 2014, month: 3, day: 1, hour: 23, minute: 59, second: 59).microsecondsSinceEpoch == 2_000_000)
     }

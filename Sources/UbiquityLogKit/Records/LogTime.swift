@@ -57,24 +57,29 @@ public struct LogTime: Sendable, Equatable, Comparable {
     /// ISO 8601: `2014-03-02T09:14:07.318`, with the offset when known (`+02:00`) and
     /// `--03-02T…` when the log gave no year.
     public var iso8601: String {
-        // Written as bytes: every record of `--format jsonl` has one (Strings per part cost
-        // thousands of instructions).
         var text: [UInt8] = []
-        text.reserveCapacity(32)
-        if let year { appendDigits(year, width: 4, to: &text) } else { text.append(UInt8(ascii: "-")) }
-        text.append(UInt8(ascii: "-"))
-        appendDigits(month, width: 2, to: &text)
-        text.append(UInt8(ascii: "-"))
-        appendDigits(day, width: 2, to: &text)
-        text.append(UInt8(ascii: "T"))
-        appendClock(maxFractionDigits: 6, to: &text)
-        if let offset = utcOffsetMinutes {
-            text.append(UInt8(ascii: offset < 0 ? "-" : "+"))
-            appendDigits(abs(offset) / 60, width: 2, to: &text)
-            text.append(UInt8(ascii: ":"))
-            appendDigits(abs(offset) % 60, width: 2, to: &text)
-        }
+        appendISO8601(to: &text)
         return String(decoding: text, as: UTF8.self)
+    }
+
+    /// `iso8601` appended to `text`: every record of `--format jsonl` has one, written into
+    /// the line being built (a String per part, or per time, cost thousands of instructions).
+    func appendISO8601(to text: inout [UInt8]) {
+        TimeText.write(into: &text) { out in
+            if let year { out.digits(year, width: 4) } else { out.byte(UInt8(ascii: "-")) }
+            out.byte(UInt8(ascii: "-"))
+            out.digits(month, width: 2)
+            out.byte(UInt8(ascii: "-"))
+            out.digits(day, width: 2)
+            out.byte(UInt8(ascii: "T"))
+            writeClock(maxFractionDigits: 6, to: &out)
+            if let offset = utcOffsetMinutes {
+                out.byte(UInt8(ascii: offset < 0 ? "-" : "+"))
+                out.digits(abs(offset) / 60, width: 2)
+                out.byte(UInt8(ascii: ":"))
+                out.digits(abs(offset) % 60, width: 2)
+            }
+        }
     }
 
     /// `09:14:07.318`: the time of day with the fraction as printed.
@@ -83,27 +88,26 @@ public struct LogTime: Sendable, Equatable, Comparable {
     /// The time of day with at most `maxFractionDigits` of the printed fraction.
     public func clock(maxFractionDigits: Int) -> String {
         var text: [UInt8] = []
-        text.reserveCapacity(16)
-        appendClock(maxFractionDigits: maxFractionDigits, to: &text)
+        TimeText.write(into: &text) { writeClock(maxFractionDigits: maxFractionDigits, to: &$0) }
         return String(decoding: text, as: UTF8.self)
     }
 
-    private func appendClock(maxFractionDigits: Int, to text: inout [UInt8]) {
-        appendDigits(hour, width: 2, to: &text)
-        text.append(UInt8(ascii: ":"))
-        appendDigits(minute, width: 2, to: &text)
-        text.append(UInt8(ascii: ":"))
-        appendDigits(second, width: 2, to: &text)
+    private func writeClock(maxFractionDigits: Int, to out: inout TimeText) {
+        out.digits(hour, width: 2)
+        out.byte(UInt8(ascii: ":"))
+        out.digits(minute, width: 2)
+        out.byte(UInt8(ascii: ":"))
+        out.digits(second, width: 2)
         let shown = max(0, min(fractionDigits, maxFractionDigits, 6))
         if shown > 0 {
-            text.append(UInt8(ascii: "."))
+            out.byte(UInt8(ascii: "."))
             // The first `shown` of the six digits of the microseconds.
             if (0..<1_000_000).contains(microsecond) {
-                appendDigits(microsecond / LogTime.powersOfTen[6 - shown], width: shown, to: &text)
+                out.digits(microsecond / LogTime.powersOfTen[6 - shown], width: shown)
             } else {
-                var digits: [UInt8] = []
-                appendDigits(microsecond, width: 6, to: &digits)
-                text.append(contentsOf: digits.prefix(shown))
+                let start = out.count
+                out.digits(microsecond, width: 6)
+                out.count = min(out.count, start + shown)
             }
         }
     }
@@ -180,19 +184,45 @@ extension LogTime {
     }
 }
 
-/// `value` in decimal, padded with zeros to `width` digits (a negative value gets its sign).
-private func appendDigits(_ value: Int, width: Int, to text: inout [UInt8]) {
-    if value < 0 { text.append(UInt8(ascii: "-")) }
-    let magnitude = value.magnitude
-    var divisor: UInt = 1
-    var count = 1
-    while divisor <= magnitude / 10 {
-        divisor *= 10
+/// A time's text made on the stack and appended to its destination at once: an array
+/// append per digit cost more than the digits.
+struct TimeText {
+    /// Room for every part at its widest (each an Int of at most 20 characters).
+    static let capacity = 256
+    private let base: UnsafeMutablePointer<UInt8>
+    fileprivate(set) var count = 0
+
+    static func write(into text: inout [UInt8], _ body: (inout TimeText) -> Void) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var out = TimeText(base: base)
+            body(&out)
+            text.append(contentsOf: UnsafeBufferPointer(start: base, count: out.count))
+        }
+    }
+
+    private init(base: UnsafeMutablePointer<UInt8>) { self.base = base }
+
+    mutating func byte(_ value: UInt8) {
+        guard count < TimeText.capacity else { return }
+        base[count] = value
         count += 1
     }
-    for _ in count..<max(count, width) { text.append(UInt8(ascii: "0")) }
-    while divisor > 0 {
-        text.append(UInt8(ascii: "0") + UInt8(magnitude / divisor % 10))
-        divisor /= 10
+
+    /// `value` in decimal, padded with zeros to `width` digits (a negative value gets its sign).
+    mutating func digits(_ value: Int, width: Int) {
+        if value < 0 { byte(UInt8(ascii: "-")) }
+        let magnitude = value.magnitude
+        var divisor: UInt = 1
+        var count = 1
+        while divisor <= magnitude / 10 {
+            divisor *= 10
+            count += 1
+        }
+        for _ in count..<max(count, width) { byte(UInt8(ascii: "0")) }
+        while divisor > 0 {
+            byte(UInt8(ascii: "0") + UInt8(magnitude / divisor % 10))
+            divisor /= 10
+        }
     }
 }

@@ -80,6 +80,20 @@ public enum Headline {
         return storeManagerErrorMessage(line) ?? line
     }
 
+    /// `matchedLine`'s bytes when they are its text as they stand (valid UTF-8, not a store
+    /// manager's error to rewrite), else nil: JSON Lines writes them without making a String.
+    static func plainMatchedLine(_ item: ClassifiedRecord) -> ArraySlice<UInt8>? {
+        let text = item.record.text
+        guard let start = item.classification.matchStart, start < text.count else { return nil }
+        var end = text[start...].firstIndex(of: 0x0A) ?? text.endIndex
+        var first = start
+        while first < end, text[first] == UInt8(ascii: " ") || text[first] == UInt8(ascii: "\t") { first += 1 }
+        while end > first, text[end - 1] == UInt8(ascii: " ") || text[end - 1] == UInt8(ascii: "\t") { end -= 1 }
+        let line = text[first..<end]
+        guard !line.starts(with: "Error (cause:".utf8), line.withUnsafeBytes({ ByteText.isValidUTF8($0) }) else { return nil }
+        return line
+    }
+
     /// `Error (cause:C): Error Domain=… {NSLocalizedFailureReason=MESSAGE}` → `MESSAGE (cause: C)`.
     private static func storeManagerErrorMessage(_ line: String) -> String? {
         guard line.hasPrefix("Error (cause:"), let causeEnd = line.firstRange(ofASCII: "): "),

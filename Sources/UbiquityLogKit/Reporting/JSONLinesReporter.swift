@@ -30,29 +30,65 @@ public final class JSONLinesReporter: Reporter {
     /// One record's object is written into this buffer, reused from record to record: no
     /// String is made per member, per key or per escape (see `JSONText`).
     private var json = JSONText()
+    /// The input's name as a JSON string, made again only when the input changes.
+    private var input: (name: String, json: [UInt8])?
+    /// By kind ordinal: `,"kind":…,"category":…,"severity":…`, the same for every record of a kind.
+    private var kindMembers: [[UInt8]?] = []
 
     public func report(_ item: ClassifiedRecord) {
         begin()
         let record = item.record
         let event = item.event
+        // The members every record has, in a fixed order, are written as literal text around
+        // their values (no key or comma is worked out per record); the fields object and
+        // anything nested go through JSONText's objects.
         json.removeAll()
-        json.openObject()
-        json.member("type", "record")
-        json.member("input", record.input)
-        json.member("line", record.firstLine)
-        json.member("lines", record.lineCount)
-        json.member("time", record.header?.time?.iso8601)
-        json.member("kind", event.kind.id)
-        json.member("category", event.kind.category.rawValue)
-        json.member("severity", event.kind.severity.rawValue)
-        json.member("message", Headline.matchedLine(item))
-        if record.isTruncated { json.member("truncated", true) }
-        json.key("fields")
+        json.raw(#"{"type":"record","input":"#)
+        json.raw(bytes: inputJSON(record.input))
+        json.raw(#","line":"#)
+        json.int(record.firstLine)
+        json.raw(#","lines":"#)
+        json.int(record.lineCount)
+        json.raw(#","time":"#)
+        json.time(record.header?.time)
+        json.raw(bytes: kindJSON(event.kind))
+        json.raw(#","message":"#)
+        if let line = Headline.plainMatchedLine(item) {
+            line.withUnsafeBufferPointer { json.string(utf8: $0) }
+        } else {
+            json.string(Headline.matchedLine(item))
+        }
+        if record.isTruncated { json.raw(#","truncated":true"#) }
+        json.raw(#","fields":"#)
         json.object(event.fields)
-        json.key("raw")
+        json.raw(#","raw":"#)
         json.data(record.text)
-        json.closeObject()
+        json.raw("}")
         out.line(bytes: json.bytes)
+    }
+
+    private func inputJSON(_ name: String) -> [UInt8] {
+        if let input, input.name == name { return input.json }
+        var text = JSONText()
+        text.string(name)
+        input = (name, text.bytes)
+        return text.bytes
+    }
+
+    private func kindJSON(_ kind: EventKind) -> [UInt8] {
+        if kind.ordinal < kindMembers.count, let known = kindMembers[kind.ordinal] { return known }
+        var text = JSONText()
+        text.raw(#","kind":"#)
+        text.string(kind.id)
+        text.raw(#","category":"#)
+        text.string(kind.category.rawValue)
+        text.raw(#","severity":"#)
+        text.string(kind.severity.rawValue)
+        if kind.ordinal >= kindMembers.count {
+            kindMembers += Array(repeating: nil, count: kind.ordinal - kindMembers.count + 1)
+        }
+        kindMembers[kind.ordinal] = text.bytes
+        return text.bytes
     }
 
     public func flush() { out.flush() }
@@ -217,6 +253,17 @@ struct JSONText {
         bool(value)
     }
 
+    /// A time as an ISO 8601 string (which needs no escape), or null.
+    mutating func time(_ value: LogTime?) {
+        guard let value else { return raw("null") }
+        bytes.append(UInt8(ascii: "\""))
+        value.appendISO8601(to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// JSON text given as bytes (made by this type before), written as it is.
+    mutating func raw(bytes text: [UInt8]) { bytes.append(contentsOf: text) }
+
     /// A string, or null.
     mutating func optionalString(_ value: String?) {
         if let value { string(value) } else { raw("null") }
@@ -342,7 +389,7 @@ struct JSONText {
         }
     }
 
-    private mutating func raw(_ text: StaticString) {
+    mutating func raw(_ text: StaticString) {
         bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
