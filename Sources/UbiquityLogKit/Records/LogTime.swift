@@ -211,6 +211,13 @@ struct TimeText {
 
     /// `value` in decimal, padded with zeros to `width` digits (a negative value gets its sign).
     mutating func digits(_ value: Int, width: Int) {
+        // Two digits (month, day, hour, minute, second, offset): nearly every call.
+        if width == 2, (0..<100).contains(value), count + 2 <= TimeText.capacity {
+            base[count] = UInt8(ascii: "0") + UInt8(value / 10)
+            base[count + 1] = UInt8(ascii: "0") + UInt8(value % 10)
+            count += 2
+            return
+        }
         if value < 0 { byte(UInt8(ascii: "-")) }
         let magnitude = value.magnitude
         var divisor: UInt = 1

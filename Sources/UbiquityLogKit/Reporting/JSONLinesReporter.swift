@@ -28,8 +28,10 @@ public final class JSONLinesReporter: Reporter {
     public func beginInput(_ name: String) { begin() }
 
     /// One record's object is written into this buffer, reused from record to record: no
-    /// String is made per member, per key or per escape (see `JSONText`).
-    private var json = JSONText()
+    /// String is made per member, per key or per escape (see `JSONText`). (Only the thread
+    /// that writes uses it, one record at a time: Swift's run-time exclusivity check on each
+    /// access is left out.)
+    @exclusivity(unchecked) private var json = JSONText()
     /// The input's name as a JSON string, made again only when the input changes.
     private var input: (name: String, json: [UInt8])?
     /// By kind ordinal: `,"kind":…,"category":…,"severity":…`, the same for every record of a kind.
