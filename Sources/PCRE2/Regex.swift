@@ -116,39 +116,61 @@ public final class Regex: @unchecked Sendable {
     }
 }
 
-/// Matches one `Regex` against byte subjects, reusing its match data and context.
-/// One per thread: it holds the state of the last match.
-public final class Matcher {
-    public let regex: Regex
-    private let matchData: OpaquePointer
-    private let context: OpaquePointer
-    private let jitStack: OpaquePointer?
-    private var ovector: UnsafeMutablePointer<Int>
-    private var matchedPairs = 0
+/// A match context with its limits and JIT stack, shared by the matchers of one thread: a JIT
+/// stack is an mmap of its own, and a classifier holds a matcher for each of its rules.
+final class MatchResources {
+    let context: OpaquePointer
+    let jitStack: OpaquePointer?
 
-    public init(_ regex: Regex, limits: MatchLimits = .standard) {
-        self.regex = regex
+    init(limits: MatchLimits) {
         // Allocation failures here mean the process is out of memory; nothing sensible remains.
-        guard let data = pcre2_match_data_create_from_pattern_8(regex.code, nil),
-              let context = pcre2_match_context_create_8(nil)
-        else { fatalError("PCRE2 could not allocate match data") }
-        self.matchData = data
+        guard let context = pcre2_match_context_create_8(nil) else { fatalError("PCRE2 could not allocate a match context") }
         self.context = context
         pcre2_set_match_limit_8(context, limits.matchLimit)
-        if regex.isJITCompiled, let stack = pcre2_jit_stack_create_8(32 * 1024, limits.jitStackSize, nil) {
+        if let stack = pcre2_jit_stack_create_8(32 * 1024, limits.jitStackSize, nil) {
             pcre2_jit_stack_assign_8(context, nil, UnsafeMutableRawPointer(stack))
             self.jitStack = stack
         } else {
             self.jitStack = nil
         }
-        self.ovector = pcre2_get_ovector_pointer_8(data)
     }
 
     deinit {
-        pcre2_match_data_free_8(matchData)
         pcre2_match_context_free_8(context)
         if let jitStack { pcre2_jit_stack_free_8(jitStack) }
     }
+}
+
+/// Matches one `Regex` against byte subjects, reusing its match data and context.
+/// One per thread: it holds the state of the last match.
+public final class Matcher {
+    public let regex: Regex
+    private let matchData: OpaquePointer
+    private let resources: MatchResources
+    private var ovector: UnsafeMutablePointer<Int>
+    private var matchedPairs = 0
+
+    public convenience init(_ regex: Regex, limits: MatchLimits = .standard) {
+        self.init(regex, resources: MatchResources(limits: limits))
+    }
+
+    /// A matcher for `regex` with the limits and JIT stack of `other`: for the many matchers
+    /// one thread uses in turn (never two matches at once).
+    public convenience init(_ regex: Regex, sharingLimitsWith other: Matcher) {
+        self.init(regex, resources: other.resources)
+    }
+
+    private init(_ regex: Regex, resources: MatchResources) {
+        self.regex = regex
+        guard let data = pcre2_match_data_create_from_pattern_8(regex.code, nil) else {
+            fatalError("PCRE2 could not allocate match data")
+        }
+        self.matchData = data
+        self.resources = resources
+        self.ovector = pcre2_get_ovector_pointer_8(data)
+    }
+
+    deinit { pcre2_match_data_free_8(matchData) }
 
     /// Searches `subject` from byte `start` (only at `start` when `anchored`). Returns whether
     /// it matched; a resource limit or other match error throws.
@@ -160,10 +182,10 @@ public final class Matcher {
         let options: UInt32 = anchored && !regex.isAnchored ? UInt32(PCRE2_ANCHORED) : 0
         let result: Int32
         if let base = subject.baseAddress {
-            result = pcre2_match_8(regex.code, base.assumingMemoryBound(to: UInt8.self), subject.count, start, options, matchData, context)
+            result = pcre2_match_8(regex.code, base.assumingMemoryBound(to: UInt8.self), subject.count, start, options, matchData, resources.context)
         } else {
             var empty: UInt8 = 0
-            result = pcre2_match_8(regex.code, &empty, 0, 0, options, matchData, context)
+            result = pcre2_match_8(regex.code, &empty, 0, 0, options, matchData, resources.context)
         }
         if result == PCRE2_ERROR_NOMATCH { matchedPairs = 0; return false }
         if result < 0 { matchedPairs = 0; throw PCRE2Error(code: result) }

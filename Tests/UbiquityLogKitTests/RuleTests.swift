@@ -397,9 +397,14 @@ import TestSupport
     @Test func anythingHarderIsAny() {
         #expect(LeadingBytes.of(#"[^ ]x"#) == nil)
         #expect(LeadingBytes.of(#"[a-z]x"#) == nil)
-        #expect(LeadingBytes.of(#"(?i:not enough)"#) == nil)
+        #expect(LeadingBytes.of(#"(?i)not enough"#) == nil)
         #expect(LeadingBytes.of(#"\d+ logs"#) == nil)
         #expect(LeadingBytes.of(#"(?s:.*)"#) == nil)
+    }
+
+    @Test func aCaselessGroupStartsWithEitherCase() {
+        #expect(LeadingBytes.of(#"(?i:not enough)"#) == Set("nN".utf8))
+        #expect(LeadingBytes.of(#"(?i:[ab]c)"#) == Set("aAbB".utf8))
     }
 
     @Test func theClassEscapesWhatIsSpecialInIt() {

@@ -1,6 +1,8 @@
-// Turns records into events. The rules of a channel are joined into one JIT-compiled
-// alternation, each branch opening with (*MARK:n): one match attempt per record finds the
-// rule, however many rules there are, and the mark says which one matched.
+// Turns records into events. A channel's rules are tried as one alternation would try them
+// (see `JoinedAlternation`): at each line of the message, the first rule in order that
+// matches there wins. Rather than running that alternation, the classifier looks up the rules
+// whose literal text starts at a line (`RuleIndex`) and runs only those, each its own
+// JIT-compiled pattern.
 import PCRE2
 
 /// A catalogue error: a rule whose pattern PCRE2 rejects (with PCRE2's message and offset),
@@ -15,87 +17,47 @@ public struct CatalogError: Error, CustomStringConvertible, Sendable {
 public struct CompiledChannel: Sendable {
     public let channel: Channel
     public let rules: [Rule]
-    let regex: Regex
-    /// Where each rule's groups start in the joined pattern.
-    let groupBases: [Int]
-    /// Each rule's own group names and numbers.
-    let groupNumbers: [[String: [Int]]]
+    /// Each rule's pattern compiled alone: anchored, with the channel's options, for the rules
+    /// the index runs at one position; as it is for `.method` rules, searched in the message.
+    let patterns: [Regex]
     /// Each rule's named groups in the order of their numbers: a builder's fields without
     /// walking and sorting the dictionary for every record.
     let orderedGroups: [[RuleMatch.NamedGroup]]
-    /// `.method` rules by logging method, each compiled alone: they are tried only when the
-    /// joined pattern finds nothing, so they cost nothing on other records.
-    let methodRules: [String: [(index: Int, regex: Regex)]]
+    /// `.lineStart` rules, by the text they start with.
+    let lineStart: RuleIndex
+    /// `.afterObject` rules, by the text they start with; nil when the channel has none.
+    let afterObject: RuleIndex?
+    /// `.method` rules by logging method: they are tried only when no other rule matches, so
+    /// they cost nothing on other records.
+    let methodRules: [String: [Int]]
 
     init(channel: Channel, rules: [Rule]) throws(CatalogError) {
         self.channel = channel
         self.rules = rules
-        var bases = [Int](repeating: 0, count: rules.count)
-        var names: [[String: [Int]]] = []
-        var compiled: [Regex] = []
-        var lineStart: [String] = []
-        var afterObject: [String] = []
-        var byMethod: [String: [(index: Int, regex: Regex)]] = [:]
+        var patterns: [Regex] = []
+        var lineStart: [(number: Int, pattern: String)] = []
+        var afterObject: [(number: Int, pattern: String)] = []
+        var byMethod: [String: [Int]] = [:]
         for (index, rule) in rules.enumerated() {
-            let alone: Regex
-            do { alone = try Regex(rule.pattern, options: .duplicateNames) } catch {
+            let options: CompileOptions = rule.position == .method ? .duplicateNames : channel.options.union([.anchored, .duplicateNames])
+            do { patterns.append(try Regex(rule.pattern, options: options)) } catch {
                 throw CatalogError(ruleID: rule.id, reason: "pattern does not compile: \(error)")
             }
-            names.append(alone.groupNumbers)
-            compiled.append(alone)
             switch rule.position {
             case .method:
                 if rule.methods.isEmpty { throw CatalogError(ruleID: rule.id, reason: "a method rule names no method") }
-                for method in rule.methods { byMethod[method, default: []].append((index, alone)) }
+                for method in rule.methods { byMethod[method, default: []].append(index) }
             case .lineStart:
-                // Skip the whole rule at once where its first byte cannot be (see LeadingBytes).
-                let guardClass = LeadingBytes.of(rule.pattern).map { "(?=" + LeadingBytes.characterClass($0) + ")" } ?? ""
-                lineStart.append("\(guardClass)(*MARK:\(index))(?:\(rule.pattern))")
+                lineStart.append((index, rule.pattern))
             case .afterObject:
-                afterObject.append("(*MARK:\(index))(?:\(rule.pattern))")
+                afterObject.append((index, rule.pattern))
             }
         }
-        // Groups are numbered in the order the branches stand in the joined pattern: every
-        // line-start rule, then every after-object rule.
-        var captures = 0
-        for position in [RulePosition.lineStart, .afterObject] {
-            for (index, rule) in rules.enumerated() where rule.position == position {
-                bases[index] = captures
-                captures += compiled[index].captureCount
-            }
-        }
-        // After-object phrases share one scan of the line: it jumps from one blank or colon to
-        // the next (a possessive run, not a character at a time) and tries all of them there,
-        // instead of each rule scanning alone. It stops after 40 separators (a description's
-        // last line has a handful), so a hostile line costs one pass, far below the match limit.
-        var branches = lineStart
-        if !afterObject.isEmpty {
-            // Where none of the phrases can start, the scan moves on after one class test.
-            let firsts = rules.filter { $0.position == .afterObject }.map { LeadingBytes.of($0.pattern) }
-            let union = firsts.contains { $0 == nil } ? nil : firsts.compactMap { $0 }.reduce(into: Set<UInt8>()) { $0.formUnion($1) }
-            let guardClass = union.map { "(?=" + LeadingBytes.characterClass($0) + ")" } ?? ""
-            branches.append(#"(?:[^ :\n]*+[ :]){0,40}?[ ]?"# + guardClass + "(?:" + afterObject.joined(separator: "|") + ")")
-        }
-        let alternation = "(?:" + branches.joined(separator: "|") + ")"
-        let joined: String
-        let options: CompileOptions
-        switch channel {
-        case .ubiquity, .coreDataError:
-            // Any line of the message may hold the text (after a logged object's description).
-            joined = #"^[ \t]*+"# + alternation
-            options = [.multiline, .duplicateNames]
-        case .storeManager:
-            // At the message start, after at most one tag an app's logger may add: `[USM] `, `StoreManager: `.
-            joined = #"(?:(?:\[[^\]\n]{1,40}\]|[A-Za-z][\w.-]{0,40}:)[ \t]+)?"# + alternation
-            options = [.anchored, .duplicateNames]
-        }
-        do { regex = try Regex(joined, options: options) } catch {
-            throw CatalogError(ruleID: "(\(channel.rawValue) channel)", reason: "joined pattern does not compile: \(error)")
-        }
-        groupBases = bases
-        groupNumbers = names
-        orderedGroups = names.map { groups in
-            groups.map { RuleMatch.NamedGroup(name: $0.key, numbers: $0.value) }
+        self.patterns = patterns
+        self.lineStart = RuleIndex(rules: lineStart)
+        self.afterObject = afterObject.isEmpty ? nil : RuleIndex(rules: afterObject)
+        orderedGroups = patterns.map { pattern in
+            pattern.groupNumbers.map { RuleMatch.NamedGroup(name: $0.key, numbers: $0.value) }
                 .sorted { ($0.numbers.first ?? 0) < ($1.numbers.first ?? 0) }
         }
         methodRules = byMethod
@@ -107,6 +69,16 @@ public struct CompiledChannel: Sendable {
         if name.hasPrefix("__"), let bracket = name.firstIndex(where: { $0 == "-" || $0 == "+" }) { name = name[bracket...] }
         if let suffix = name.firstRange(ofASCII: "]_block_invoke") { name = name[..<name.index(after: suffix.lowerBound)] }
         return name
+    }
+}
+
+extension Channel {
+    /// How the channel's patterns read a message: ubiquity and error messages line by line.
+    var options: CompileOptions {
+        switch self {
+        case .ubiquity, .coreDataError: .multiline
+        case .storeManager: []
+        }
     }
 }
 
@@ -122,23 +94,19 @@ public struct Classification: Sendable {
 public final class Classifier {
     public let catalog: Catalog
     /// By `Channel.index`: a channel's hash is its raw value's, a string hashed per record.
-    private let matchers: [(CompiledChannel, Matcher)?]
+    private let searches: [ChannelSearch?]
     /// Records on which a rule gave up because it hit PCRE2's match limit.
     public private(set) var limitHits = 0
 
-    private let limits: MatchLimits
     private let extraction = Extract.Matchers()
-    /// Matchers of `.method` rules, made when first needed (by rule id).
-    private var methodMatchers: [String: Matcher] = [:]
 
     public init(catalog: Catalog, limits: MatchLimits = .standard) {
         self.catalog = catalog
-        self.limits = limits
-        var matchers = [(CompiledChannel, Matcher)?](repeating: nil, count: Channel.allCases.count)
+        var searches = [ChannelSearch?](repeating: nil, count: Channel.allCases.count)
         for compiled in catalog.channels {
-            matchers[compiled.channel.index] = (compiled, Matcher(compiled.regex, limits: limits))
+            searches[compiled.channel.index] = ChannelSearch(compiled, limits: limits)
         }
-        self.matchers = matchers
+        self.searches = searches
     }
 
     public func classify(_ record: Record) -> Classification {
@@ -170,18 +138,16 @@ public final class Classifier {
     }
 
     private func match(_ record: Record, on channel: Channel) -> Outcome {
-        guard let (compiled, matcher) = matchers[channel.index] else { return .none(limitHit: false) }
+        guard let search = searches[channel.index] else { return .none(limitHit: false) }
         let bodyStart = min(record.bodyStart, record.text.count)
         return record.text.withUnsafeBytes { whole -> Outcome in
             let body = UnsafeRawBufferPointer(rebasing: whole[bodyStart...])
-            let index: Int
-            var used = matcher
+            let found: (rule: Int, start: Int?)
             do throws(PCRE2Error) {
-                if try matcher.matches(body), let mark = matcher.numericMark, mark < compiled.rules.count {
-                    index = mark
-                } else if let (mark, methodMatcher) = try matchByMethod(record, compiled, body) {
-                    index = mark
-                    used = methodMatcher
+                if let hit = try search.first(in: body) {
+                    found = hit
+                } else if let rule = try search.firstByMethod(record.header?.method, in: body) {
+                    found = (rule, search.matchers[rule].range(ofGroup: 0)?.lowerBound)
                 } else {
                     return .none(limitHit: false)
                 }
@@ -189,30 +155,121 @@ public final class Classifier {
                 if error.isResourceLimit { limitHits += 1 }
                 return .none(limitHit: true)
             }
-            let rule = compiled.rules[index]
-            let found = RuleMatch(record: record, subject: body, matcher: used,
-                                  groupBase: compiled.groupBases[index], groupNumbers: compiled.groupNumbers[index],
-                                  orderedGroups: compiled.orderedGroups[index],
-                                  extraction: extraction)
-            let start = used.range(ofGroup: 0).map { bodyStart + $0.lowerBound }
-            return .matched(Classification(event: rule.build(found), rule: rule, matchStart: start))
+            let compiled = search.compiled
+            let rule = compiled.rules[found.rule]
+            let match = RuleMatch(record: record, subject: body, matcher: search.matchers[found.rule],
+                                  orderedGroups: compiled.orderedGroups[found.rule], extraction: extraction)
+            return .matched(Classification(event: rule.build(match), rule: rule, matchStart: found.start.map { bodyStart + $0 }))
         }
     }
 }
 
-extension Classifier {
+/// One channel's rules with a matcher each (one match context and JIT stack between them),
+/// for one thread.
+final class ChannelSearch {
+    let compiled: CompiledChannel
+    /// By rule number.
+    let matchers: [Matcher]
+
+    init(_ compiled: CompiledChannel, limits: MatchLimits) {
+        self.compiled = compiled
+        var matchers: [Matcher] = []
+        for pattern in compiled.patterns {
+            matchers.append(matchers.first.map { Matcher(pattern, sharingLimitsWith: $0) } ?? Matcher(pattern, limits: limits))
+        }
+        self.matchers = matchers
+    }
+
+    /// The rule the channel's joined alternation would match in `message`, and where its match
+    /// starts: the first line (after its blanks) at which any text rule matches, and there the
+    /// first rule in order; nil when none does.
+    func first(in message: UnsafeRawBufferPointer) throws(PCRE2Error) -> (rule: Int, start: Int?)? {
+        // Rules tried everywhere are left out, once for the message, where their text is not in it.
+        let absent = Absent(lineStart: compiled.lineStart.absentTexts(in: message),
+                            afterObject: compiled.afterObject?.absentTexts(in: message) ?? 0)
+        switch compiled.channel {
+        case .ubiquity, .coreDataError:
+            // `^[ \t]*+` in multiline mode: every line start but the one after a final newline.
+            var lineStart = 0
+            while true {
+                var position = lineStart
+                while position < message.count, message[position] == 0x20 || message[position] == 0x09 { position += 1 }
+                if let rule = try first(in: message, at: position, absent) { return (rule, lineStart) }
+                guard let newline = message[position...].firstIndex(of: 0x0A), newline + 1 < message.count else { return nil }
+                lineStart = newline + 1
+            }
+        case .storeManager:
+            // At the start, after at most one tag an app's logger may add and its blanks, the
+            // blanks given back one by one; then without the tag.
+            if let tag = Self.tagEnd(in: message) {
+                var blanks = 0
+                while tag + blanks < message.count, message[tag + blanks] == 0x20 || message[tag + blanks] == 0x09 { blanks += 1 }
+                for taken in stride(from: blanks, to: 0, by: -1) {
+                    if let rule = try first(in: message, at: tag + taken, absent) { return (rule, 0) }
+                }
+            }
+            return try first(in: message, at: 0, absent).map { ($0, 0) }
+        }
+    }
+
+    private struct Absent {
+        let lineStart: UInt64
+        let afterObject: UInt64
+    }
+
+    /// The first text rule that matches at `position`: line-start rules there, then the
+    /// after-object phrases after each of the line's first 40 blanks or colons.
+    private func first(in message: UnsafeRawBufferPointer, at position: Int, _ absent: Absent) throws(PCRE2Error) -> Int? {
+        if let rule = try first(of: compiled.lineStart, in: message, at: position, absent.lineStart) { return rule }
+        guard let afterObject = compiled.afterObject else { return nil }
+        // `(?:[^ :\n]*+[ :]){0,40}?[ ]?`: fewest separators first; at each, with a blank, then without.
+        var scan = position
+        for separators in 0...40 {
+            if scan < message.count, message[scan] == 0x20,
+               let rule = try first(of: afterObject, in: message, at: scan + 1, absent.afterObject) { return rule }
+            if let rule = try first(of: afterObject, in: message, at: scan, absent.afterObject) { return rule }
+            guard separators < 40 else { break }
+            while scan < message.count, message[scan] != 0x20, message[scan] != 0x3A, message[scan] != 0x0A { scan += 1 }
+            guard scan < message.count, message[scan] != 0x0A else { break }
+            scan += 1
+        }
+        return nil
+    }
+
+    private func first(of index: RuleIndex, in message: UnsafeRawBufferPointer, at position: Int, _ absent: UInt64) throws(PCRE2Error) -> Int? {
+        try index.firstMatch(in: message, at: position, absent: absent) { (rule: Int) throws(PCRE2Error) -> Bool in
+            try matchers[rule].matches(message, from: position)
+        }
+    }
+
+    /// Where the tag before a store manager message ends: `[` up to 40 characters `]`, or a
+    /// letter, up to 40 of `[\w.-]` and a colon; nil when there is none.
+    static func tagEnd(in message: UnsafeRawBufferPointer) -> Int? {
+        guard let first = message.first else { return nil }
+        var end = 1
+        if first == UInt8(ascii: "[") {
+            while end <= 41, end < message.count, message[end] != UInt8(ascii: "]"), message[end] != 0x0A { end += 1 }
+            guard end >= 2, end <= 41, end < message.count, message[end] == UInt8(ascii: "]") else { return nil }
+            return end + 1
+        }
+        guard isLetter(first) else { return nil }
+        while end <= 41, end < message.count, isLetter(message[end]) || isDigit(message[end])
+                || message[end] == UInt8(ascii: "_") || message[end] == UInt8(ascii: ".") || message[end] == UInt8(ascii: "-") {
+            end += 1
+        }
+        guard end <= 41, end < message.count, message[end] == UInt8(ascii: ":") else { return nil }
+        return end + 1
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
     /// The first `.method` rule of the record's logging method whose pattern matches.
-    private func matchByMethod(_ record: Record, _ compiled: CompiledChannel, _ body: UnsafeRawBufferPointer)
-        throws(PCRE2Error) -> (Int, Matcher)? {
-        guard !compiled.methodRules.isEmpty, let method = record.header?.method,
+    func firstByMethod(_ method: String?, in message: UnsafeRawBufferPointer) throws(PCRE2Error) -> Int? {
+        guard !compiled.methodRules.isEmpty, let method,
               let candidates = compiled.methodRules[String(CompiledChannel.baseMethod(method))]
         else { return nil }
-        for (index, regex) in candidates {
-            let id = compiled.rules[index].id
-            let matcher = methodMatchers[id] ?? Matcher(regex, limits: limits)
-            methodMatchers[id] = matcher
-            if try matcher.matches(body) { return (index, matcher) }
-        }
+        for rule in candidates where try matchers[rule].matches(message) { return rule }
         return nil
     }
 }

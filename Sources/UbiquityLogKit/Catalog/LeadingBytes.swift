@@ -1,13 +1,30 @@
-// The bytes a pattern's match can start with, worked out from its text where that is easy
-// (literal phrases, groups, alternations, classes of plain characters, optional first items)
-// and "any" otherwise. The classifier puts them in a lookahead before each rule, so that at a
-// line start one class test skips a rule whose dozens of phrases all start otherwise.
+// The literal texts a pattern's matches start with, worked out from its text where that is
+// easy (literal phrases, groups, alternations, classes of plain characters, optional and
+// repeated items) and "anything" otherwise. The classifier indexes rules by them (see
+// RuleIndex), so that at a line start only the rules whose text is there run their pattern.
 
 enum LeadingBytes {
+    /// Longest prefix worked out: enough to tell the catalogue's phrases apart.
+    static let prefixLimit = 16
+    /// Most prefixes kept for one pattern; past it they are shortened until they fit.
+    static let maxPrefixes = 512
+
+    /// Byte strings one of which starts every match of `pattern`. An empty one means a match
+    /// may start with anything. Never too narrow: where the text is hard to read, a prefix
+    /// ends early.
+    static func prefixes(of pattern: String) -> [[UInt8]] {
+        var reader = Reader(bytes: Array(pattern.utf8))
+        return reader.alternation().map(\.bytes)
+    }
+
     /// The ASCII bytes a match of `pattern` can start with; nil when any byte might.
     static func of(_ pattern: String) -> Set<UInt8>? {
-        var reader = Reader(bytes: Array(pattern.utf8))
-        return reader.alternation()
+        var result = Set<UInt8>()
+        for prefix in prefixes(of: pattern) {
+            guard let first = prefix.first else { return nil }
+            result.insert(first)
+        }
+        return result
     }
 
     /// A character class that matches exactly `bytes`, for a lookahead.
@@ -19,47 +36,188 @@ enum LeadingBytes {
         return "[" + escaped.joined() + "]"
     }
 
+    /// The start of a match: `exact` when the pattern read so far matches these bytes and no
+    /// others, so that what follows it in the pattern extends it.
+    struct Prefix: Hashable {
+        var bytes: [UInt8]
+        var exact: Bool
+
+        static let empty = Prefix(bytes: [], exact: true)
+        static let anything = Prefix(bytes: [], exact: false)
+    }
+
+    /// Each of `heads` followed by each of `tails`, bounded in length and number.
+    static func concatenate(_ heads: [Prefix], _ tails: [Prefix]) -> [Prefix] {
+        // One more literal byte (most of a pattern): appended in place; distinct prefixes
+        // stay distinct unless the length limit cuts them.
+        if tails.count == 1, tails[0].exact, tails[0].bytes.count == 1 {
+            var cut = false
+            let result = heads.map { head -> Prefix in
+                guard head.exact else { return head }
+                guard head.bytes.count < prefixLimit else {
+                    cut = true
+                    return Prefix(bytes: head.bytes, exact: false)
+                }
+                return Prefix(bytes: head.bytes + tails[0].bytes, exact: true)
+            }
+            return cut ? bounded(result) : result
+        }
+        var result: [Prefix] = []
+        for head in heads {
+            guard head.exact else {
+                result.append(head)
+                continue
+            }
+            for tail in tails {
+                var joined = Prefix(bytes: head.bytes + tail.bytes, exact: tail.exact)
+                if joined.bytes.count > prefixLimit {
+                    joined.bytes.removeLast(joined.bytes.count - prefixLimit)
+                    joined.exact = false
+                }
+                result.append(joined)
+            }
+        }
+        return bounded(result)
+    }
+
+    /// `prefixes` without repeats, shortened until at most `maxPrefixes` remain.
+    static func bounded(_ prefixes: [Prefix]) -> [Prefix] {
+        var seen = Set<Prefix>()
+        var result = prefixes.filter { seen.insert($0).inserted }
+        var length = prefixLimit
+        while result.count > maxPrefixes, length > 0 {
+            length -= 1
+            seen = []
+            result = result.map { prefix in
+                prefix.bytes.count > length ? Prefix(bytes: Array(prefix.bytes.prefix(length)), exact: false) : prefix
+            }.filter { seen.insert($0).inserted }
+        }
+        return result
+    }
+
+    /// The longest run of literal text that every match of `pattern` contains, read from the
+    /// items of its top level that cannot be left out; empty when there is none.
+    static func requiredText(of pattern: String) -> [UInt8] {
+        // Options set inside the pattern (`(?i)`, `(?x)`) change what its text means.
+        guard !pattern.contains("(?i"), !pattern.contains("(?x") else { return [] }
+        var reader = Reader(bytes: Array(pattern.utf8))
+        var longest: [UInt8] = []
+        var run: [UInt8] = []
+        while reader.index < reader.bytes.count, reader.bytes[reader.index] != UInt8(ascii: "|") {
+            let options = reader.literalItem()
+            let (optional, repeated) = options == nil ? (true, true) : reader.skipQuantifier()
+            if let options, options.count == 1, options[0].exact, !optional {
+                run += options[0].bytes
+            }
+            if options == nil || options?.count != 1 || options?[0].exact != true || optional || repeated {
+                if run.count > longest.count { longest = run }
+                run = []
+            }
+        }
+        // A top-level alternation: no text is common to every match (as far as this reads).
+        if reader.index < reader.bytes.count { return [] }
+        return run.count > longest.count ? run : longest
+    }
+
     private struct Reader {
         let bytes: [UInt8]
         var index = 0
+        /// Inside `(?i:…)`: a letter stands for both its cases.
+        var caseless = false
+        /// Letters read in both cases so far: past a few, the prefix ends (each doubles them).
+        var caselessLetters = 0
+
+        /// For `requiredText`: the item at `index` if it is one whose prefixes are known,
+        /// else moves past whatever item is there and returns nil.
+        mutating func literalItem() -> [Prefix]? {
+            let start = index
+            if let known = item() { return known }
+            index = start
+            skipItem()
+            return nil
+        }
+
+        /// Moves past one item, whatever it is (a group, a class, an escape, a character) and
+        /// its quantifier.
+        mutating func skipItem() {
+            guard index < bytes.count else { return }
+            switch bytes[index] {
+            case UInt8(ascii: "("):
+                index += 1
+                skipToEndOfAlternative()
+                while index < bytes.count, bytes[index] == UInt8(ascii: "|") {
+                    index += 1
+                    skipToEndOfAlternative()
+                }
+                index += 1
+            case UInt8(ascii: "["):
+                index += 1
+                if index < bytes.count, bytes[index] == UInt8(ascii: "^") { index += 1 }
+                if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1 }
+                while index < bytes.count, bytes[index] != UInt8(ascii: "]") {
+                    index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
+                }
+                index += 1
+            case UInt8(ascii: "\\"):
+                index += 2
+            default:
+                index += 1
+            }
+            _ = skipQuantifier()
+        }
 
         /// Alternatives up to the end or the `)` that closes the enclosing group.
-        mutating func alternation() -> Set<UInt8>? {
-            var result: Set<UInt8>? = []
+        mutating func alternation() -> [Prefix] {
+            var result: [Prefix] = []
             while true {
-                let first = alternative()
-                if let first, result != nil { result?.formUnion(first) } else { result = nil }
+                result += alternative()
                 skipToEndOfAlternative()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: "|") else { return result }
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "|") else { return bounded(result) }
                 index += 1
             }
         }
 
-        /// The first bytes of one alternative, leaving `index` somewhere inside it. An optional
-        /// first item (`(?:<…>)?`, `[ ]*`) adds the first bytes of what follows it.
-        mutating func alternative() -> Set<UInt8>? {
-            guard let first = item() else { return nil }
-            guard skipQuantifier() else { return first }
-            // The item may match nothing: what follows can start the match too.
-            guard index < bytes.count, bytes[index] != UInt8(ascii: "|"), bytes[index] != UInt8(ascii: ")"),
-                  let rest = alternative()
-            else { return nil }
-            return first.union(rest)
+        /// The prefixes of one alternative, item by item while they are exact, leaving `index`
+        /// somewhere inside it.
+        mutating func alternative() -> [Prefix] {
+            var result = [Prefix.empty]
+            while index < bytes.count, bytes[index] != UInt8(ascii: "|"), bytes[index] != UInt8(ascii: ")"),
+                  result.contains(where: \.exact) {
+                guard var options = item() else { return concatenate(result, [.anything]) }
+                let (optional, repeated) = skipQuantifier()
+                // Repeated: the first time starts the match, what comes after is unknown.
+                if repeated { options = options.map { Prefix(bytes: $0.bytes, exact: false) } }
+                if optional { options.append(.empty) }
+                result = concatenate(result, options)
+            }
+            return result
         }
 
-        /// The first bytes of the item at `index` (a group, an escaped or plain character, or a
+        /// The prefixes of the item at `index` (a group, an escaped or plain character, or a
         /// class of plain characters), moving past it; nil when it cannot tell.
-        mutating func item() -> Set<UInt8>? {
+        mutating func item() -> [Prefix]? {
             guard index < bytes.count else { return nil }
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "("):
-                // Only plain and named groups; options, lookarounds and verbs are "any".
+                // Only plain and named groups, and `(?s:` (which changes only what `.` means);
+                // other options, lookarounds and verbs are "anything".
                 var start = index + 1
                 if start < bytes.count, bytes[start] == UInt8(ascii: "?") {
                     guard start + 1 < bytes.count else { return nil }
                     if bytes[start + 1] == UInt8(ascii: ":") {
                         start += 2
+                    } else if bytes[start + 1] == UInt8(ascii: "s"), start + 2 < bytes.count, bytes[start + 2] == UInt8(ascii: ":") {
+                        start += 3
+                    } else if bytes[start + 1] == UInt8(ascii: "i"), start + 2 < bytes.count, bytes[start + 2] == UInt8(ascii: ":") {
+                        index = start + 3
+                        let outer = caseless
+                        caseless = true
+                        defer { caseless = outer }
+                        let inner = alternation()
+                        guard index < bytes.count, bytes[index] == UInt8(ascii: ")") else { return nil }
+                        index += 1
+                        return inner
                     } else if bytes[start + 1] == UInt8(ascii: "<"), start + 2 < bytes.count,
                               bytes[start + 2] != UInt8(ascii: "="), bytes[start + 2] != UInt8(ascii: "!") {
                         guard let close = bytes[start...].firstIndex(of: UInt8(ascii: ">")) else { return nil }
@@ -81,16 +239,20 @@ enum LeadingBytes {
                 // Escaped punctuation is itself; letters are classes or special (\d, \s, \b...).
                 guard !isAlphanumeric(escaped), escaped < 0x80 else { return nil }
                 index += 2
-                return [escaped]
+                return [Prefix(bytes: [escaped], exact: true)]
             case UInt8(ascii: "["):
                 // A class of plain characters only: no negation, range or escape.
                 var end = index + 1
-                var members: Set<UInt8> = []
+                var members: [Prefix] = []
                 while end < bytes.count, bytes[end] != UInt8(ascii: "]") {
                     let member = bytes[end]
                     guard member < 0x80, member != UInt8(ascii: "^"), member != UInt8(ascii: "-"),
                           member != UInt8(ascii: "\\"), member != UInt8(ascii: "[") else { return nil }
-                    members.insert(member)
+                    members.append(Prefix(bytes: [member], exact: true))
+                    let lower = member | 0x20
+                    if caseless, lower >= UInt8(ascii: "a"), lower <= UInt8(ascii: "z") {
+                        members.append(Prefix(bytes: [member ^ 0x20], exact: true))
+                    }
                     end += 1
                 }
                 guard end < bytes.count, !members.isEmpty else { return nil }
@@ -101,31 +263,45 @@ enum LeadingBytes {
             default:
                 guard byte < 0x80 else { return nil }
                 index += 1
-                return [byte]
+                let lower = byte | 0x20
+                if caseless, lower >= UInt8(ascii: "a"), lower <= UInt8(ascii: "z") {
+                    caselessLetters += 1
+                    guard caselessLetters <= 4 else { return nil }
+                    return [Prefix(bytes: [lower], exact: true), Prefix(bytes: [lower & ~0x20], exact: true)]
+                }
+                return [Prefix(bytes: [byte], exact: true)]
             }
         }
 
-        /// Moves past a quantifier after an item; whether it lets the item match nothing
-        /// (`?`, `*`, `{0…}`).
-        mutating func skipQuantifier() -> Bool {
-            guard index < bytes.count else { return false }
-            var optional = false
+        /// Moves past a quantifier after an item: whether it lets the item match nothing
+        /// (`?`, `*`, `{0…}`) and whether it lets it match more than once.
+        mutating func skipQuantifier() -> (optional: Bool, repeated: Bool) {
+            guard index < bytes.count else { return (false, false) }
+            var result = (optional: false, repeated: false)
             switch bytes[index] {
-            case UInt8(ascii: "?"), UInt8(ascii: "*"):
-                optional = true
+            case UInt8(ascii: "?"):
+                result = (true, false)
+                index += 1
+            case UInt8(ascii: "*"):
+                result = (true, true)
                 index += 1
             case UInt8(ascii: "+"):
+                result = (false, true)
                 index += 1
             case UInt8(ascii: "{"):
-                guard let close = bytes[index...].firstIndex(of: UInt8(ascii: "}")) else { return false }
-                optional = index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "0")
+                // PCRE2 reads a `{` that does not open a quantifier as itself.
+                guard let close = bytes[index...].firstIndex(of: UInt8(ascii: "}")),
+                      bytes[(index + 1)..<close].allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ",") }),
+                      close > index + 1, bytes[index + 1] != UInt8(ascii: ",")
+                else { return result }
+                result = (bytes[index + 1] == UInt8(ascii: "0"), true)
                 index = close + 1
             default:
-                return false
+                return result
             }
             // A lazy or possessive mark after the quantifier.
             if index < bytes.count, bytes[index] == UInt8(ascii: "?") || bytes[index] == UInt8(ascii: "+") { index += 1 }
-            return optional
+            return result
         }
 
         /// Moves to the `|` or `)` that ends the current alternative at this depth, or the end.

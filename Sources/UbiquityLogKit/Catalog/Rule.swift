@@ -105,11 +105,9 @@ public final class Rule: Sendable {
 public struct RuleMatch {
     public let record: Record
     let subject: UnsafeRawBufferPointer
+    /// The rule's own matcher, holding the match.
     let matcher: Matcher
-    /// Added to the rule's own group numbers to find them in the joined pattern.
-    let groupBase: Int
-    let groupNumbers: [String: [Int]]
-    /// The same groups ordered by their first number.
+    /// The rule's named groups ordered by their first number.
     let orderedGroups: [NamedGroup]
     /// The classifier's matchers for errors and facts, reused by every builder.
     let extraction: Extract.Matchers
@@ -154,13 +152,7 @@ public struct RuleMatch {
         return ByteText.string(UnsafeRawBufferPointer(rebasing: subject[whole.upperBound...]))
     }
 
-    func range(_ name: String) -> Range<Int>? {
-        guard let numbers = groupNumbers[name] else { return nil }
-        for number in numbers {
-            if let range = matcher.range(ofGroup: groupBase + number) { return range }
-        }
-        return nil
-    }
+    func range(_ name: String) -> Range<Int>? { matcher.range(ofGroup: name) }
 
     struct NamedGroup: Sendable {
         let name: String
@@ -178,7 +170,7 @@ public struct RuleMatch {
             var count = 0
             for (index, group) in orderedGroups.enumerated() where group.name != skipped {
                 for number in group.numbers {
-                    if let range = matcher.range(ofGroup: groupBase + number) {
+                    if let range = matcher.range(ofGroup: number) {
                         named.initializeElement(at: count, to: (number, index, range))
                         count += 1
                         break

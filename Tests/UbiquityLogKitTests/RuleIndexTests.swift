@@ -1,0 +1,202 @@
+// The classifier finds a message's rule from the rules' literal prefixes instead of running the
+// channel's joined alternation. These tests hold the two to each other: the same rule, the
+// same match and the same groups, on every sample, fixture and reference record and on bent
+// copies of them, in every channel.
+import Foundation
+import Testing
+import TestSupport
+@testable import UbiquityLogKit
+import PCRE2
+
+@Suite struct LiteralPrefixTests {
+    func prefixes(_ pattern: String) -> Set<String> {
+        Set(LeadingBytes.prefixes(of: pattern).map { String(decoding: $0, as: UTF8.self) })
+    }
+
+    @Test func literalsGroupsAndAlternations() {
+        #expect(prefixes(#"Using local storage: (?<local>[01])"#) == ["Using local stor"])
+        #expect(prefixes(#"(?<what>Error: A|Unable to|\(x\)|It)"#) == ["Error: A", "Unable to", "(x)", "It"])
+        #expect(prefixes(#"(?:Scheduling|adding) root scan|Fin"#) == ["Scheduling root ", "adding root scan", "Fin"])
+    }
+
+    @Test func optionalAndRepeatedItems() {
+        #expect(prefixes(Piece.objectPrefix + "Done") == ["<", "Done"])
+        #expect(prefixes(#"[ ]*iCloud"#) == [" ", "iCloud"])
+        #expect(prefixes(#"(?:Truncated )?[Pp]ath: "#) == ["Truncated path: ", "Truncated Path: ", "path: ", "Path: "])
+        #expect(prefixes(#"ab+c"#) == ["ab"], "what follows a repeated item is unknown")
+        #expect(prefixes(#"a{2}b"#) == ["a"])
+        #expect(prefixes(#"a{x}"#) == ["a{x}"], "a brace that opens no quantifier is itself")
+        #expect(prefixes(#"(?s:x.*)y"#) == ["x"])
+    }
+
+    @Test func anythingHarderEndsThePrefix() {
+        #expect(prefixes(#"ab\d+"#) == ["ab"])
+        #expect(prefixes(#"[^ ]x"#) == [""])
+        #expect(prefixes(#"(?i)not enough"#) == [""])
+        #expect(prefixes(#"(?i:ab)c"#) == ["abc", "aBc", "Abc", "ABc"])
+        #expect(prefixes(#"(?i:abcdef)"#).count == 16, "four letters in both cases, then the prefix ends")
+        #expect(prefixes(#"x?"#) == ["x", ""])
+    }
+
+    @Test func requiredText() {
+        #expect(LeadingBytes.requiredText(of: #"(?:(?<p>[^:]+):\n)?Using local: (?<l>[01])"#) == Array("Using local: ".utf8))
+        #expect(LeadingBytes.requiredText(of: #"(?<r>[^\n]*?)\.  ?Notify(?<a>x|y)"#) == Array("Notify".utf8))
+        #expect(LeadingBytes.requiredText(of: #"ab+cde\d"#) == Array("cde".utf8), "a repeated item ends a run after its first")
+        #expect(LeadingBytes.requiredText(of: #"abc|de"#) == [], "no text common to the alternatives is known")
+        #expect(LeadingBytes.requiredText(of: #"x(?i)abc"#) == [], "options set inside the pattern")
+    }
+
+    @Test func manyPrefixesAreShortenedNotDropped() {
+        // 2^12 spellings: shortened until at most maxPrefixes remain, each still a prefix.
+        let pattern = String(repeating: "[ab]", count: 12)
+        let found = LeadingBytes.prefixes(of: pattern)
+        #expect(found.count <= LeadingBytes.maxPrefixes)
+        #expect(found.count > 1)
+        #expect(found.contains(Array("abab".utf8.prefix(found[0].count))) || found.allSatisfy { !$0.isEmpty })
+    }
+
+    @Test func everySampleMatchStartsWithOneOfItsRulesPrefixes() throws {
+        for rule in Catalog.standardRules where rule.position != .method {
+            let regex = try Regex(rule.pattern, options: rule.channel.options.union(.duplicateNames))
+            let matcher = Matcher(regex)
+            let prefixes = LeadingBytes.prefixes(of: rule.pattern)
+            for sample in rule.samples {
+                let body = Array(try #require(try assemble(sample).first).body)
+                try body.withUnsafeBytes { bytes in
+                    var start = 0
+                    while start <= bytes.count, try matcher.matches(bytes, from: start), let found = matcher.range(ofGroup: 0) {
+                        #expect(prefixes.contains { body[found.lowerBound...].starts(with: $0) }, "\(rule.id) at \(found.lowerBound)")
+                        start = found.lowerBound + 1
+                    }
+                }
+            }
+        }
+    }
+}
+
+@Suite struct RuleIndexTests {
+    /// Rule numbers `firstMatch` offers at the start of `text`, when every rule it offers fails.
+    func offered(_ index: RuleIndex, _ text: String) -> [Int] {
+        var offered: [Int] = []
+        _ = Array(text.utf8).withUnsafeBytes { bytes in
+            index.firstMatch(in: bytes, at: 0) { rule in
+                offered.append(rule)
+                return false
+            }
+        }
+        return offered
+    }
+
+    @Test func candidatesComeInRuleOrderEachOnce() {
+        let index = RuleIndex(rules: [(0, "Foo"), (1, #"\d"#), (2, "F"), (3, "(?:Fo|Fx)o"), (4, "Bar"), (5, ".")])
+        #expect(offered(index, "Foo bar") == [0, 1, 2, 3, 5])
+        #expect(offered(index, "Fxo") == [1, 2, 3, 5])
+        #expect(offered(index, "Bar") == [1, 4, 5])
+        #expect(offered(index, "F") == [1, 2, 5], "one byte left: one-byte prefixes and the rules tried everywhere")
+        #expect(offered(index, "") == [1, 5])
+    }
+
+    @Test func theFirstRuleThatMatchesWins() {
+        let index = RuleIndex(rules: [(7, "Foo"), (9, "Fo")])
+        let found = Array("Foo".utf8).withUnsafeBytes { bytes in index.firstMatch(in: bytes, at: 0) { $0 == 9 } }
+        #expect(found == 9)
+    }
+}
+
+@Suite struct JoinedAlternationTests {
+    /// What the joined alternation and the classifier's search each made of one message.
+    struct Outcome: Equatable, CustomStringConvertible {
+        var rule: Int?
+        var start: Int?
+        var end: Int?
+        var groups: [Range<Int>?] = []
+        var description: String { "rule \(rule.map(String.init) ?? "-") \(start ?? -1)..<\(end ?? -1) \(groups)" }
+    }
+
+    final class Pair {
+        let compiled: CompiledChannel
+        let joined: JoinedAlternation
+        let oracle: Matcher
+        let search: ChannelSearch
+
+        init(_ compiled: CompiledChannel) throws {
+            self.compiled = compiled
+            joined = JoinedAlternation(compiled)
+            oracle = Matcher(try Regex(joined.pattern, options: joined.options))
+            search = ChannelSearch(compiled, limits: .standard)
+        }
+
+        func outcomes(_ message: UnsafeRawBufferPointer) throws -> (joined: Outcome, searched: Outcome) {
+            var joinedOutcome = Outcome()
+            if try oracle.matches(message), let rule = oracle.numericMark {
+                let whole = oracle.range(ofGroup: 0)
+                joinedOutcome = Outcome(rule: rule, start: whole?.lowerBound, end: whole?.upperBound,
+                                        groups: (0..<compiled.patterns[rule].captureCount).map {
+                                            oracle.range(ofGroup: joined.groupBases[rule] + $0 + 1)
+                                        })
+            }
+            var searched = Outcome()
+            if let (rule, start) = try search.first(in: message) {
+                let matcher = search.matchers[rule]
+                searched = Outcome(rule: rule, start: start, end: matcher.range(ofGroup: 0)?.upperBound,
+                                   groups: (0..<compiled.patterns[rule].captureCount).map { matcher.range(ofGroup: $0 + 1) })
+            }
+            return (joinedOutcome, searched)
+        }
+    }
+
+    /// Messages to compare on: every rule's samples, every fixture's records and the
+    /// reference tables' records, each also bent: indented, cut, behind an object's
+    /// description, behind a logger's tag, after 38 to 41 words.
+    func messages() throws -> [String] {
+        var texts = Catalog.standardRules.flatMap(\.samples)
+        let fixtures = Binary.packageRoot.appendingPathComponent("fixtures")
+        for name in try FileManager.default.subpathsOfDirectory(atPath: fixtures.path) where name.hasSuffix(".log") {
+            texts.append(String(decoding: try Data(contentsOf: fixtures.appendingPathComponent(name)), as: UTF8.self))
+        }
+        if ReferenceTables.isAvailable {
+            for row in try ReferenceTables.load() {
+                texts.append(row.record(style: 0, filler: FormatFiller(variant: 0)))
+            }
+        }
+        var messages: [String] = []
+        for text in texts {
+            for record in try assemble(text) {
+                let body = record.bodyString
+                messages.append(body)
+                messages.append("  \t" + body)
+                messages.append(String(body.prefix(body.count / 2)))
+                messages.append(String(body.dropFirst(3)))
+                messages.append("<PFUbiquitySetupAssistant: 0x15d4e0a0>: " + body)
+                messages.append("<_PFUbiquityRecordsExporter: 0x1>\n\tkey: a b:c\n" + body + "\n")
+                messages.append("[USM]  \t" + body)
+                messages.append("StoreManager: " + body)
+                messages.append("Tag:" + body)
+                // At the edge of the after-object scan's 40 separators.
+                for words in 38...41 { messages.append(String(repeating: "w ", count: words) + body) }
+            }
+        }
+        return messages
+    }
+
+    @Test func theSearchFindsWhatTheJoinedPatternFinds() throws {
+        let pairs = try Catalog.standard().channels.map(Pair.init)
+        var matched: [Channel: Int] = [:]
+        var differences: [String] = []
+        for message in try messages() {
+            try Array(message.utf8).withUnsafeBytes { bytes in
+                for pair in pairs {
+                    let (joined, searched) = try pair.outcomes(bytes)
+                    if joined.rule != nil { matched[pair.compiled.channel, default: 0] += 1 }
+                    if joined != searched, differences.count < 5 {
+                        differences.append("\(pair.compiled.channel): joined \(joined), searched \(searched)\n\(message)")
+                    }
+                }
+            }
+        }
+        #expect(differences.isEmpty, "\(differences.joined(separator: "\n\n"))")
+        for channel in Channel.allCases {
+            #expect(matched[channel, default: 0] >= 100, "\(channel): \(matched[channel, default: 0]) messages matched a rule")
+        }
+    }
+}
