@@ -195,7 +195,7 @@ final class ChannelSearch {
                 var position = lineStart
                 while position < message.count, message[position] == 0x20 || message[position] == 0x09 { position += 1 }
                 if let rule = try first(in: message, at: position, absent) { return (rule, lineStart) }
-                guard let newline = message[position...].firstIndex(of: 0x0A), newline + 1 < message.count else { return nil }
+                guard let newline = ByteSearch.firstOffset(of: 0x0A, in: message, from: position), newline + 1 < message.count else { return nil }
                 lineStart = newline + 1
             }
         case .storeManager:

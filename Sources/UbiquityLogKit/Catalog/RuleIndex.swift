@@ -87,6 +87,9 @@ struct RuleIndex: Sendable {
     private let always: [Int32]
     /// For each of `always`, a text every match of it contains (empty when none is known).
     private let requiredTexts: [[UInt8]]
+    /// By byte: whether a candidate can start at a position holding it (all bytes when some
+    /// rule can start with anything). Most positions of the after-object scan end here.
+    private let mayStart: [Bool]
 
     /// `rules`: each rule's number (what `firstMatch` reports) and its pattern.
     init(rules: [(number: Int, pattern: String)]) {
@@ -117,6 +120,10 @@ struct RuleIndex: Sendable {
         self.described = Table(described)
         self.always = always
         self.requiredTexts = requiredTexts
+        var mayStart = [Bool](repeating: !always.isEmpty, count: 256)
+        for (_, prefixes) in direct { for prefix in prefixes { mayStart[Int(prefix[0])] = true } }
+        if !described.isEmpty { mayStart[Int(UInt8(ascii: "<"))] = true }
+        self.mayStart = mayStart
     }
 
     /// Rules tried everywhere that cannot match in `message`: bit n stands for `always[n]`,
@@ -124,25 +131,9 @@ struct RuleIndex: Sendable {
     func absentTexts(in message: UnsafeRawBufferPointer) -> UInt64 {
         var absent: UInt64 = 0
         for (slot, text) in requiredTexts.enumerated() where slot < 64 && !text.isEmpty {
-            if !RuleIndex.contains(message, text) { absent |= 1 << UInt64(slot) }
+            if text.withUnsafeBytes({ ByteSearch.firstOffset(of: $0, in: message) }) == nil { absent |= 1 << UInt64(slot) }
         }
         return absent
-    }
-
-    /// Whether `text` (not empty) occurs in `message`: memchr to each place its first byte is,
-    /// memcmp there.
-    static func contains(_ message: UnsafeRawBufferPointer, _ text: [UInt8]) -> Bool {
-        guard let base = message.baseAddress, message.count >= text.count else { return false }
-        return text.withUnsafeBytes { needle in
-            guard let needle = needle.baseAddress else { return false }
-            var from = 0
-            let last = message.count - text.count
-            while from <= last, let hit = memchr(base + from, Int32(text[0]), last - from + 1) {
-                if memcmp(hit, needle, text.count) == 0 { return true }
-                from = base.distance(to: UnsafeRawPointer(hit)) + 1
-            }
-            return false
-        }
     }
 
     /// The first rule, in rule order, that may match at `position` of `subject` and for which
@@ -151,6 +142,7 @@ struct RuleIndex: Sendable {
     func firstMatch<Failure: Error>(
         in subject: UnsafeRawBufferPointer, at position: Int, absent: UInt64 = 0, _ matches: (Int) throws(Failure) -> Bool
     ) throws(Failure) -> Int? {
+        if position < subject.count, !mayStart[Int(subject[position])] { return nil }
         var direct = self.direct.candidates(in: subject, at: position)
         let afterDescription = RuleIndex.descriptionEnd(in: subject, at: position)
         var described = afterDescription.map { self.described.candidates(in: subject, at: $0) } ?? 0..<0

@@ -140,6 +140,13 @@ enum ByteSearch {
         }
         return nil
     }
+
+    /// Where `byte` first stands in `haystack` at or after `start`.
+    static func firstOffset(of byte: UInt8, in haystack: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        guard let base = haystack.baseAddress, start < haystack.count,
+              let hit = memchr(base + start, Int32(byte), haystack.count - start) else { return nil }
+        return UnsafeRawPointer(hit) - base
+    }
 }
 
 extension UnsafeRawBufferPointer {
