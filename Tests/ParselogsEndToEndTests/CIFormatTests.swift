@@ -49,14 +49,11 @@ import Glibc
     }
 
     @Test func githubAnnotationsWithCommandsStoppedAroundLogText() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parselogs-gh-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let stepSummary = folder.appendingPathComponent("summary.md").path
-        try Data("# earlier step\n".utf8).write(to: URL(fileURLWithPath: stepSummary))
+        let folder = try ScratchFolder("parselogs-gh")
+        defer { withExtendedLifetime(folder) {} }  // the files stay until the test ends
+        let stepSummary = try folder.write("summary.md", Data("# earlier step\n".utf8))
         // A log line that tries to issue a workflow command of its own.
-        let hostile = Data("2014-03-02 09:14:05.001 Journal[412:60b] ::error::injected\n".utf8)
-        let path = folder.appendingPathComponent("hostile.log").path
-        try hostile.write(to: URL(fileURLWithPath: path))
+        let path = try folder.write("hostile.log", Data("2014-03-02 09:14:05.001 Journal[412:60b] ::error::injected\n".utf8))
 
         let result = try Binary.run(["-v", "--format", "github", "fixtures/logshow.log", path], environment: ["GITHUB_STEP_SUMMARY": stepSummary])
         #expect(result.status == 1)
@@ -126,10 +123,9 @@ import Glibc
         var log = Data()
         let one = try Data(contentsOf: URL(fileURLWithPath: Binary.fixture("example.log")))
         for _ in 0..<200 { log.append(one) }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parselogs-pipe-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let path = folder.appendingPathComponent("big.log").path
-        try log.write(to: URL(fileURLWithPath: path))
+        let folder = try ScratchFolder("parselogs-pipe")
+        defer { withExtendedLifetime(folder) {} }  // the files stay until the test ends
+        let path = try folder.write("big.log", log)
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Binary.path)

@@ -8,14 +8,13 @@ import Glibc
 #endif
 
 @Suite(.serialized) struct HostileInputTests {
+    /// Swift Testing makes a suite value per test: each test's files go when it ends.
+    private let scratch: ScratchFolder
+
+    init() throws { scratch = try ScratchFolder("parselogs-hostile") }
+
     /// A scratch file holding `bytes`, removed at the end of the test.
-    private func file(_ name: String, _ bytes: Data) throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parselogs-hostile-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let url = folder.appendingPathComponent(name)
-        try bytes.write(to: url)
-        return url.path
-    }
+    private func file(_ name: String, _ bytes: Data) throws -> String { try scratch.write(name, bytes) }
 
     /// Whether this build is instrumented by a sanitizer (then so is the binary under test,
     /// whose shadow memory and quarantine make resident size meaningless as a bound).
