@@ -11,9 +11,9 @@ import TestSupport
         }
     }
 
-    /// The hand-written NSLog and prefix readers give what the patterns give, on every line of
-    /// the fixtures and on headers and prefixes bent every way one byte can bend them.
-    @Test func nslogByHandAgreesWithThePattern() throws {
+    /// The hand-written header and prefix readers give what the patterns give, on every line of
+    /// the fixtures and on headers of every style and prefixes bent every way one byte can bend them.
+    @Test func headersByHandAgreeWithThePatterns() throws {
         let byHand = HeaderParser()
         let byPattern = HeaderParser()
         byPattern.readsByHand = false
@@ -32,6 +32,21 @@ import TestSupport
             "2014-03-02 09:14:07.318 J[1:2] +[PFUbiquityLocation y](12):CoreData: fault: u",
             "2014-03-02 09:14:07.318 J[1:2] -[A b]_block_invoke(7): CoreData: Illegal attempt to return an error",
             "Mar  2 09:14:07 iPad J[1] <Warning>: -[A b:](3): UbiquityStoreManager:Loading",
+            "Mar 12 09:14:07 Joes-iPad My App[412]: CoreData: Ubiquity:  x",
+            "Dec  2 09:14:07 iPad J[1] <Notice_2>: y",
+            // `log show`, with and without the second number, subsystem and zone colon.
+            "2016-09-30 10:01:02.123456+0200 0x2f1c     Default     0x0                  412    0    Journal: -[A b](1): CoreData: Ubiquity:  x",
+            "2016-09-30T10:01:02.1-02:30\t0x2F1c\tError\t0x1a\t412\tJournal Helper: (CoreData) y",
+            "2016-09-30 10:01:02.123+0000 0xA Info 0x0 412 0  : z",
+            "2016-09-30 10:01:02.123+0000 0xA Info 0x0 412 7 : z",
+            "2016-09-30 10:01:02.123+0000 0xA Info 0x0 412  : z",
+            // `log show --style syslog`.
+            "2016-09-30 10:01:02.123456+0200  localhost Journal[412]: (CoreData) UbiquityStoreManager: x",
+            "2016-09-30 10:01:02.5+02:00 my-mac\tJournal Helper[1]:\ty",
+            // Logger timestamps and NSLog with a zone.
+            "2014/03/02 09:14:07:318 CoreData: Ubiquity:  x",
+            "2014/03/02 09:14:07 UbiquityStoreManager: y",
+            "2014-03-02 09:14:07.318-05:00 Journal[412:60b] z",
             // Headerless lines (a marker or a method first) and continuation lines that only
             // start like a header.
             "UbiquityStoreManager: Will load cloud store.",
@@ -40,12 +55,12 @@ import TestSupport
             "Mark 2 09:14:07 is not a month",
             "2014 was a year",
         ]
-        let alphabet = Array("0123456789 .:,+-[]()_xaZ\t".utf8) + [0xC3, 0x0A]
+        let alphabet = Array("0123456789 .:,+-[]()_xaZT/<>\t".utf8) + [0xC3, 0x0A, 0x0B, 0x0D]
         var generator = SeededGenerator(state: 7)
         for seed in seeds {
             let bytes = Array(seed.utf8)
             lines.append(bytes)
-            for _ in 0..<600 {
+            for _ in 0..<1500 {
                 var bent = bytes
                 let at = Int.random(in: 0..<min(bent.count, 120), using: &generator)
                 switch Int.random(in: 0..<3, using: &generator) {
@@ -62,17 +77,18 @@ import TestSupport
         lines.append(Array(("2014-03-02 09:14:07.318 " + String(repeating: "p", count: 201) + "[1:2] x").utf8))
         lines.append(Array(("2014-03-02 09:14:07.318 P[1:" + String(repeating: "a", count: 20) + "] x").utf8))
         lines.append(Array(("2014-03-02 09:14:07.318 P[1:" + String(repeating: "a", count: 21) + "] x").utf8))
-        var nslog = 0
+        var styles: [HeaderStyle: Int] = [:]
         for line in lines {
             line.withUnsafeBytes { buffer in
                 let hand = byHand.parse(buffer)
                 let pattern = byPattern.parse(buffer)
                 #expect(hand?.header == pattern?.header, "\(String(decoding: line, as: UTF8.self))")
                 #expect(hand?.bodyStart == pattern?.bodyStart, "\(String(decoding: line, as: UTF8.self))")
-                if hand?.header.style == .nslog { nslog += 1 }
+                if let style = hand?.header.style { styles[style, default: 0] += 1 }
             }
         }
-        #expect(nslog > 500)
+        // Every style is among the lines compared, many times over.
+        for style in HeaderStyle.allCases { #expect(styles[style, default: 0] > 300, "\(style)") }
     }
 
     @Test func xcodeNSLogWithMillisecondsMethodAndMarker() throws {
@@ -162,6 +178,23 @@ import TestSupport
         for line in ["\tlocalPeerID: mobile~6F2C", "    title = Walk;", "})", "Using local storage: 0", "", "2014 was a year",
                      "Marching on", "Error Domain=NSCocoaErrorDomain Code=134302"] {
             #expect(header(line) == nil, "\(line)")
+        }
+    }
+}
+
+@Suite struct RecurringTextsTests {
+    /// Whatever was seen before and whatever shares a slot, the text is the bytes' own: more
+    /// distinct texts than slots, each asked for again after the others, long ones, empty ones.
+    @Test func theTextIsAlwaysTheBytesOwn() {
+        let texts = RecurringTexts()
+        var words = (0..<3000).map { "-[PFUbiquitySetupAssistant method\($0):]" }
+        words += ["", "a", "60b", String(repeating: "x", count: 256), String(repeating: "y", count: 257), String(repeating: "z", count: 5000)]
+        for round in 0..<3 {
+            for word in round == 1 ? words.reversed() : words {
+                let bytes = Array(("<<" + word + ">>").utf8)
+                let text = bytes.withUnsafeBytes { texts.text($0, 2..<bytes.count - 2) }
+                #expect(text == word)
+            }
         }
     }
 }

@@ -157,3 +157,67 @@ extension UnsafeRawBufferPointer {
         return array.withUnsafeBytes { other in other.baseAddress.map { memcmp($0, base, count) == 0 } ?? false }
     }
 }
+
+/// Strings made from bytes that recur (a header's process, thread and device, a log's logging
+/// methods), reused rather than made again. A slot holds one text and its bytes; bytes go to one
+/// of two slots found by a hash of their length, ends and middle, and are checked in full.
+/// Keys live in one flat block, so a lookup retains nothing but the text it returns.
+final class RecurringTexts {
+    private static let slotCount = 1024
+    /// Longer texts are made each time: the block stays small whatever a hostile line holds.
+    private static let longest = 256
+    private let keys = UnsafeMutableRawPointer.allocate(byteCount: slotCount * longest, alignment: 8)
+    /// A slot's key length, -1 while it is empty.
+    private let lengths = UnsafeMutablePointer<Int>.allocate(capacity: slotCount)
+    private let texts = UnsafeMutablePointer<String>.allocate(capacity: slotCount)
+    /// Which of a pair of slots the next new text replaces.
+    private var evictSecond = false
+
+    init() {
+        lengths.initialize(repeating: -1, count: RecurringTexts.slotCount)
+        texts.initialize(repeating: "", count: RecurringTexts.slotCount)
+    }
+
+    deinit {
+        texts.deinitialize(count: RecurringTexts.slotCount)
+        texts.deallocate()
+        lengths.deallocate()
+        keys.deallocate()
+    }
+
+    /// The text of `line[range]`.
+    func text(_ line: UnsafeRawBufferPointer, _ range: Range<Int>) -> String {
+        let bytes = UnsafeRawBufferPointer(rebasing: line[range])
+        guard bytes.count <= RecurringTexts.longest, let base = bytes.baseAddress else { return ByteText.string(bytes) }
+        let first = RecurringTexts.slot(bytes)
+        func holds(_ slot: Int) -> Bool {
+            lengths[slot] == bytes.count && memcmp(keys + slot * RecurringTexts.longest, base, bytes.count) == 0
+        }
+        if holds(first) { return texts[first] }
+        if holds(first ^ 1) { return texts[first ^ 1] }
+        let slot = lengths[first] < 0 || !evictSecond ? first : first ^ 1
+        evictSecond.toggle()
+        let text = ByteText.string(bytes)
+        (keys + slot * RecurringTexts.longest).copyMemory(from: base, byteCount: bytes.count)
+        lengths[slot] = bytes.count
+        texts[slot] = text
+        return text
+    }
+
+    private static func slot(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var hash = UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15
+        if bytes.count >= 8 {
+            hash ^= bytes.loadUnaligned(as: UInt64.self)
+            hash = (hash ^ (hash >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            hash ^= bytes.loadUnaligned(fromByteOffset: (bytes.count - 8) / 2, as: UInt64.self)
+            hash = (hash ^ (hash >> 27)) &* 0x94D0_49BB_1331_11EB
+            hash ^= bytes.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)
+        } else {
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        }
+        hash = (hash ^ (hash >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        hash = (hash ^ (hash >> 27)) &* 0x94D0_49BB_1331_11EB
+        // The top bits: a product's high bits depend on every bit of its factors.
+        return Int(truncatingIfNeeded: hash >> 54) & (slotCount - 1)
+    }
+}

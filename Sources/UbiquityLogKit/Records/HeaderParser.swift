@@ -28,15 +28,11 @@ public final class HeaderParser {
     (?:(?<ubiquity>(?:CoreData:[ ]Ubiquity:[ \t]*)+)|(?<error>CoreData:[ ](?:(?:error|fault):[ ]?|(?=Illegal[ ]attempt[ ])))|(?<usm>UbiquityStoreManager:[ ]?))?
     """#
 
-    private let header: Matcher
-    private let prefix: Matcher
-    /// Group numbers, looked up once and indexed by `Group.index` (an array, not a
-    /// dictionary: this runs for every line).
-    private let groups: [[Int]]
-    /// The last text made for each field: process, thread and device repeat on every line.
-    /// (Only the reader's thread uses a parser, and no access to this or `methods` overlaps
-    /// another: Swift's run-time exclusivity check on each access is left out.)
-    @exclusivity(unchecked) private var recent: [(bytes: [UInt8], text: String)?] = Array(repeating: nil, count: Group.allCases.count)
+    /// The patterns, compiled only when a test reads by them (see `readsByHand`).
+    private lazy var patterns = Patterns()
+    /// Process, thread and device repeat on every line, a log's methods are a few dozen: their
+    /// texts are made once and reused.
+    private let texts = RecurringTexts()
 
     private enum Group: Int, CaseIterable {
         case date, time, frac, tz, mon, day, process, pid, thread, device, level
@@ -49,62 +45,55 @@ public final class HeaderParser {
 
     /// Styles that may start a record; a line in another style continues the open one.
     private let allowedStyles: Set<HeaderStyle>?
-    /// Whether NSLog headers and what follows headers are read by `NSLogHeader` and `Prefix`
-    /// (off only in the test that checks them against the patterns).
+    /// Whether headers and what follows them are read by `HeaderFields` and `Prefix` rather
+    /// than by the patterns (off only in the test that checks the two agree).
     var readsByHand = true
 
     public init(styles allowedStyles: Set<HeaderStyle>? = nil) {
         self.allowedStyles = allowedStyles
-        // The patterns are constants of this file; a failure to compile is a programming error
-        // that every test run would show at once.
-        do {
-            header = Matcher(try Regex(HeaderParser.headerPattern.replacingNewlines, options: [.anchored, .duplicateNames]))
-            prefix = Matcher(try Regex(HeaderParser.prefixPattern.replacingNewlines, options: [.anchored]))
-        } catch {
-            fatalError("header patterns do not compile: \(error)")
-        }
-        var groups = [[Int]](repeating: [], count: Group.allCases.count)
-        for group in Group.allCases {
-            groups[group.index] = header.regex.groupNumbers[group.name] ?? prefix.regex.groupNumbers[group.name] ?? []
-        }
-        self.groups = groups
     }
 
-    private func range(_ group: Group) -> Range<Int>? { header.range(ofFirstOf: groups[group.index]) }
-    private func prefixRange(_ group: Group) -> Range<Int>? { prefix.range(ofFirstOf: groups[group.index]) }
+    /// The two patterns and their group numbers, looked up once and indexed by `Group.index`.
+    private final class Patterns {
+        let header: Matcher
+        let prefix: Matcher
+        let groups: [[Int]]
+
+        init() {
+            // The patterns are constants of this file; a failure to compile is a programming error
+            // that every test run would show at once.
+            do {
+                header = Matcher(try Regex(HeaderParser.headerPattern.replacingNewlines, options: [.anchored, .duplicateNames]))
+                prefix = Matcher(try Regex(HeaderParser.prefixPattern.replacingNewlines, options: [.anchored]))
+            } catch {
+                fatalError("header patterns do not compile: \(error)")
+            }
+            var groups = [[Int]](repeating: [], count: Group.allCases.count)
+            for group in Group.allCases {
+                groups[group.index] = header.regex.groupNumbers[group.name] ?? prefix.regex.groupNumbers[group.name] ?? []
+            }
+            self.groups = groups
+        }
+
+        func range(_ group: Group) -> Range<Int>? { header.range(ofFirstOf: groups[group.index]) }
+        func prefixRange(_ group: Group) -> Range<Int>? { prefix.range(ofFirstOf: groups[group.index]) }
+    }
 
     /// If `line` starts a record, its header and where the message body starts.
     public func parse(_ line: UnsafeRawBufferPointer) -> (header: Header, bodyStart: Int)? {
         // A first byte that no style starts with: most continuation lines stop here.
         guard let first = line.first, HeaderParser.canStartHeader[Int(first)] else { return nil }
-        var result: Header
-        let headerEnd: Int
-        if readsByHand, let nslog = NSLogHeader(line) {
-            // The commonest style, read without the pattern (see NSLogHeader).
-            if let allowedStyles, !allowedStyles.contains(.nslog) { return nil }
-            result = Header(style: .nslog)
-            result.time = readTime(line, TimeFields(date: nslog.date, time: nslog.time, frac: nslog.fraction))
-            result.process = remembered(line, nslog.process, .process)
-            result.pid = decimal(line, nslog.pid)
-            result.thread = nslog.thread.map { remembered(line, $0, .thread) }
-            headerEnd = nslog.end
-        } else {
-            guard (try? header.matches(line, anchored: true)) == true,
-                  let mark = header.numericMark, mark < HeaderParser.styles.count,
-                  let whole = header.range(ofGroup: 0)
-            else { return nil }
-            let style = HeaderParser.styles[mark]
-            if let allowedStyles, !allowedStyles.contains(style) { return nil }
-            result = Header(style: style)
-            result.time = readTime(line, TimeFields(date: range(.date), time: range(.time), frac: range(.frac),
-                                                    tz: range(.tz), month: range(.mon), day: range(.day)))
-            result.process = text(line, .process)
-            result.pid = range(.pid).flatMap { decimal(line, $0) }
-            result.thread = text(line, .thread)
-            result.device = text(line, .device)
-            result.level = text(line, .level)
-            headerEnd = whole.upperBound
-        }
+        var fields = HeaderFields(.bare)
+        guard readsByHand ? HeaderFields.read(line, into: &fields) : fieldsByPattern(line, into: &fields) else { return nil }
+        if let allowedStyles, !allowedStyles.contains(fields.style) { return nil }
+        var result = Header(style: fields.style)
+        result.time = readTime(line, fields)
+        result.process = fields.process.map { texts.text(line, $0) }
+        result.pid = fields.pid.flatMap { decimal(line, $0) }
+        result.thread = fields.thread.map { texts.text(line, $0) }
+        result.device = fields.device.map { texts.text(line, $0) }
+        result.level = fields.level.map { texts.text(line, $0) }
+        let headerEnd = fields.end
 
         let prefix = parsePrefix(line, from: headerEnd)
         result.method = prefix.method
@@ -113,19 +102,44 @@ public final class HeaderParser {
         return (result, prefix.bodyStart)
     }
 
+    /// The header as `headerPattern` reads it: the definition the style readers are held to.
+    private func fieldsByPattern(_ line: UnsafeRawBufferPointer, into fields: inout HeaderFields) -> Bool {
+        let header = patterns.header
+        guard (try? header.matches(line, anchored: true)) == true,
+              let mark = header.numericMark, mark < HeaderParser.styles.count,
+              let whole = header.range(ofGroup: 0)
+        else { return false }
+        fields = HeaderFields(HeaderParser.styles[mark], end: whole.upperBound)
+        let range = patterns.range
+        fields.date = range(.date)
+        fields.time = range(.time)
+        fields.frac = range(.frac)
+        fields.tz = range(.tz)
+        fields.month = range(.mon)
+        fields.day = range(.day)
+        fields.process = range(.process)
+        fields.pid = range(.pid)
+        fields.thread = range(.thread)
+        fields.device = range(.device)
+        fields.level = range(.level)
+        return true
+    }
+
     /// What follows a header (or starts a message without one): the logging method and its
     /// source line, then the marker; and where the message body starts.
     public func parsePrefix(_ bytes: UnsafeRawBufferPointer, from start: Int)
         -> (method: String?, sourceLine: Int?, marker: Marker?, bodyStart: Int) {
         if readsByHand, start <= bytes.count {
             let prefix = Prefix(bytes, from: start)
-            return (prefix.method.map { recentMethod(bytes, $0) }, prefix.sourceLine.flatMap { decimal(bytes, $0) },
+            return (prefix.method.map { texts.text(bytes, $0) }, prefix.sourceLine.flatMap { decimal(bytes, $0) },
                     prefix.marker, prefix.end)
         }
+        let prefix = patterns.prefix
+        let prefixRange = patterns.prefixRange
         guard start <= bytes.count, (try? prefix.matches(bytes, from: start, anchored: true)) == true else {
             return (nil, nil, nil, start)
         }
-        let method = prefixRange(.method).map { remembered(bytes, $0, .method) }
+        let method = prefixRange(.method).map { texts.text(bytes, $0) }
         let sourceLine = prefixRange(.line).flatMap { decimal(bytes, $0) }
         var marker: Marker?
         if prefixRange(.ubiquity) != nil {
@@ -147,19 +161,9 @@ public final class HeaderParser {
         return table
     }()
 
-    /// Where a header's time fields are in its line.
-    private struct TimeFields {
-        var date: Range<Int>?
-        var time: Range<Int>?
-        var frac: Range<Int>?
-        var tz: Range<Int>?
-        var month: Range<Int>?
-        var day: Range<Int>?
-    }
-
-    private func readTime(_ line: UnsafeRawBufferPointer, _ fields: TimeFields) -> LogTime? {
+    private func readTime(_ line: UnsafeRawBufferPointer, _ fields: HeaderFields) -> LogTime? {
         guard let time = fields.time, time.count == 8 else { return nil }
-        // The pattern or NSLogHeader found digits at these places: they are not checked again
+        // The readers (or the pattern) found digits at these places: they are not checked again
         // (this runs for every record).
         func number(_ start: Int, _ count: Int) -> Int {
             var value = 0
@@ -177,8 +181,7 @@ public final class HeaderParser {
             month = number(date.lowerBound + 5, 2)
             day = number(date.lowerBound + 8, 2)
         } else if let name = fields.month, let dayRange = fields.day {
-            let monthName = UnsafeRawBufferPointer(rebasing: line[name])
-            month = (HeaderParser.monthNames.firstIndex { $0.utf8.elementsEqual(monthName) } ?? 0) + 1
+            month = HeaderCursor.monthNumber(UnsafeRawBufferPointer(rebasing: line[name])) ?? 1
             day = decimal(line, dayRange) ?? 1
         }
         var microsecond = 0
@@ -198,38 +201,7 @@ public final class HeaderParser {
                        microsecond: microsecond, fractionDigits: digits, utcOffsetMinutes: offset)
     }
 
-    private static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
     private static let powersOfTen = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000]
-
-    private func text(_ line: UnsafeRawBufferPointer, _ group: Group) -> String? {
-        range(group).map { remembered(line, $0, group) }
-    }
-
-    /// The last methods seen (a log alternates between a few dozen): their texts are reused.
-    @exclusivity(unchecked) private var methods: [(bytes: [UInt8], text: String)] = []
-    private var nextMethodSlot = 0
-
-    private func recentMethod(_ line: UnsafeRawBufferPointer, _ range: Range<Int>) -> String {
-        let bytes = UnsafeRawBufferPointer(rebasing: line[range])
-        for known in methods where bytes.equals(known.bytes) { return known.text }
-        let text = ByteText.string(bytes)
-        if methods.count < 64 {
-            methods.append((Array(bytes), text))
-        } else {
-            methods[nextMethodSlot] = (Array(bytes), text)
-            nextMethodSlot = (nextMethodSlot + 1) % methods.count
-        }
-        return text
-    }
-
-    /// The text of `line[range]`, reusing the String made last time when the bytes are the same.
-    private func remembered(_ line: UnsafeRawBufferPointer, _ range: Range<Int>, _ group: Group) -> String {
-        let bytes = UnsafeRawBufferPointer(rebasing: line[range])
-        if let last = recent[group.index], bytes.equals(last.bytes) { return last.text }
-        let text = ByteText.string(bytes)
-        recent[group.index] = (Array(bytes), text)
-        return text
-    }
 }
 
 /// The decimal number in `bytes[range]`, or nil when it holds anything but digits or is too long.
@@ -253,85 +225,6 @@ extension String {
 
 extension Substring {
     var trimmingLeadingSpaces: Substring { drop(while: { $0 == " " }) }
-}
-
-/// An NSLog header, `2014-03-02 09:14:07.318 Journal[412:60b] `, read byte by byte: the one
-/// style nearly every log uses, at a fraction of the pattern's cost. It accepts exactly the
-/// lines the pattern's NSLog branch takes without a time zone (`HeaderParserTests` checks the
-/// two agree), which are also lines the branches before it refuse: they need a zone after
-/// the fraction. Anything else (a zone, another style) is left to the pattern.
-struct NSLogHeader {
-    var date: Range<Int>
-    var time: Range<Int>
-    var fraction: Range<Int>?
-    var process: Range<Int>
-    var pid: Range<Int>
-    var thread: Range<Int>?
-    /// Where the header ends (after the blank that follows `]`, if any).
-    var end: Int
-
-    init?(_ line: UnsafeRawBufferPointer) {
-        // `dddd-dd-dd dd:dd:dd`
-        guard line.count > 21, NSLogHeader.matches(line, "dddd-dd-dd dd:dd:dd") else { return nil }
-        date = 0..<10
-        time = 11..<19
-        var index = 19
-        fraction = nil
-        // `[.:,]\d{1,6}` then a blank: more digits, or a zone, and the pattern decides.
-        if [UInt8(ascii: "."), UInt8(ascii: ":"), UInt8(ascii: ",")].contains(line[index]) {
-            let start = index + 1
-            var end = start
-            while end < line.count, end - start < 7, NSLogHeader.isDigit(line[end]) { end += 1 }
-            guard end > start, end - start <= 6 else { return nil }
-            fraction = start..<end
-            index = end
-        }
-        guard index < line.count, line[index] == UInt8(ascii: " ") else { return nil }
-        index += 1
-        // The process runs to the first `[`: 1 to 200 bytes, none of `]`, `:` or a newline.
-        let processStart = index
-        while index < line.count, line[index] != UInt8(ascii: "[") {
-            let byte = line[index]
-            guard byte != UInt8(ascii: "]"), byte != UInt8(ascii: ":"), byte != 0x0A, index - processStart < 200 else { return nil }
-            index += 1
-        }
-        guard index < line.count, index > processStart else { return nil }
-        process = processStart..<index
-        index += 1
-        let pidStart = index
-        while index < line.count, NSLogHeader.isDigit(line[index]) { index += 1 }
-        guard index > pidStart, index < line.count else { return nil }
-        pid = pidStart..<index
-        thread = nil
-        if line[index] == UInt8(ascii: ":") {
-            let start = index + 1
-            index = start
-            while index < line.count, index - start < 21, NSLogHeader.isThreadByte(line[index]) { index += 1 }
-            guard index > start, index - start <= 20 else { return nil }
-            thread = start..<index
-        }
-        guard index < line.count, line[index] == UInt8(ascii: "]") else { return nil }
-        index += 1
-        if index < line.count, line[index] == UInt8(ascii: " ") { index += 1 }
-        end = index
-    }
-
-    /// Whether `line` starts with `shape`, where `d` stands for a digit and anything else for itself.
-    private static func matches(_ line: UnsafeRawBufferPointer, _ shape: StaticString) -> Bool {
-        let pattern = UnsafeBufferPointer(start: shape.utf8Start, count: shape.utf8CodeUnitCount)
-        guard line.count >= pattern.count else { return false }
-        for (index, expected) in pattern.enumerated() {
-            if expected == UInt8(ascii: "d") ? !isDigit(line[index]) : line[index] != expected { return false }
-        }
-        return true
-    }
-
-    private static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
-
-    private static func isThreadByte(_ byte: UInt8) -> Bool {
-        isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
-            || byte == UInt8(ascii: "x")
-    }
 }
 
 /// What follows a header, read byte by byte as `prefixPattern` reads it: an optional logging

@@ -1,0 +1,368 @@
+// The header styles read byte by byte, each exactly as its branch of
+// `HeaderParser.headerPattern` reads it, at a fraction of the pattern's cost (a header
+// starts every record). `HeaderParserTests` runs both on every fixture line and on
+// thousands of bent headers and checks they agree on style, every field and the end.
+//
+// Where a branch's quantifiers could backtrack, the comment says why the first way the
+// pattern finds is the one taken here.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where a header's parts lie in its line.
+struct HeaderFields {
+    var style: HeaderStyle
+    var date: Range<Int>?
+    var time: Range<Int>?
+    var frac: Range<Int>?
+    var tz: Range<Int>?
+    var month: Range<Int>?
+    var day: Range<Int>?
+    var process: Range<Int>?
+    var pid: Range<Int>?
+    var thread: Range<Int>?
+    var device: Range<Int>?
+    var level: Range<Int>?
+    /// Where the header ends and the logging method or message starts.
+    var end: Int
+
+    init(_ style: HeaderStyle, end: Int = 0) {
+        self.style = style
+        self.end = end
+    }
+
+    /// The first style whose branch takes `line`, tried in the pattern's order. The three
+    /// styles that start with `dddd-dd-dd` share the date, time, fraction and zone, read once.
+    static func read(_ line: UnsafeRawBufferPointer, into fields: inout HeaderFields) -> Bool {
+        guard let first = line.first else { return false }
+        guard HeaderCursor.isDigit(first) else { return syslog(line, &fields) || bare(line, &fields) }
+        var cursor = HeaderCursor(line)
+        guard cursor.shape("dddd-dd-dd") else { return logger(line, &fields) }
+        fields.style = .nslog
+        let dateTimeSeparator = cursor.peek
+        guard cursor.take(" ") || cursor.take("T"), cursor.shape("dd:dd:dd") else { return false }
+        fields.date = 0..<10
+        fields.time = 11..<19
+        let fractionSeparator = cursor.peek
+        // `(?:[.:,](?<frac>\d{1,6}))?(?<tz>[+-]\d\d:?\d\d)?`, both optional for NSLog; `log show`
+        // styles need both, the fraction after a dot.
+        guard cursor.fraction(into: &fields) else { return false }
+        if cursor.peek == UInt8(ascii: "+") || cursor.peek == UInt8(ascii: "-") {
+            // A sign that starts no zone: no style goes on from it.
+            guard let tz = cursor.zone() else { return false }
+            fields.tz = tz
+        }
+        if fractionSeparator == UInt8(ascii: "."), fields.tz != nil {
+            // Each sets its fields only once it has read its whole header.
+            if logShow(cursor, &fields) || logShowSyslog(cursor, &fields) { return true }
+        }
+        guard dateTimeSeparator == UInt8(ascii: " "), cursor.take(" ") else { return false }
+        return nslog(cursor, &fields)
+    }
+
+    /// `log show` after the zone: `  0x2f1c  Default  0x0  412  0  Journal: ` (the second number optional).
+    private static func logShow(_ start: HeaderCursor, _ fields: inout HeaderFields) -> Bool {
+        var cursor = start
+        let line = cursor.line
+        guard cursor.blanks() != nil, let thread = cursor.hex(), cursor.blanks() != nil, let level = cursor.levelWord(),
+              cursor.blanks() != nil, cursor.hex() != nil, cursor.blanks() != nil, let pid = cursor.digits(1...),
+              let afterPid = cursor.blanks()
+        else { return false }
+        // `(?:\d+[ \t]+)?(?<process>[^:\n]{1,200}?):[ \t]`: the process runs to the first colon
+        // (it cannot hold one). The pattern tries starts from the latest back: after the
+        // optional number and its blanks, then giving those blanks back one at a time (down to
+        // one), then without the number, giving back the blanks before it. The first start that
+        // leaves 1 to 200 bytes before the colon wins; later ones only lengthen the process.
+        guard let colon = cursor.firstOf(UInt8(ascii: ":")), HeaderCursor.isBlank(line, colon + 1) else { return false }
+        var number = cursor
+        var latest = afterPid.upperBound
+        if number.digits(1...) != nil, let blanks = number.blanks() {
+            latest = blanks.upperBound
+            // Giving back blanks helps only a colon right after them; one blank stays.
+            if colon == latest, blanks.count >= 2 { latest -= 1 }
+            if colon == latest { latest = afterPid.upperBound }
+        }
+        if colon == latest, afterPid.count >= 2 { latest -= 1 }
+        guard (1...200).contains(colon - latest) else { return false }
+        fields.style = .logShow
+        fields.thread = thread
+        fields.level = level
+        fields.pid = pid
+        fields.process = latest..<colon
+        fields.end = HeaderCursor.afterSubsystem(line, colon + 2)
+        return true
+    }
+
+    /// `log show --style syslog` after the zone: `  localhost Journal[412]: `.
+    private static func logShowSyslog(_ start: HeaderCursor, _ fields: inout HeaderFields) -> Bool {
+        var cursor = start
+        guard cursor.blanks() != nil, let device = cursor.nonSpace(), cursor.take(" ") || cursor.take("\t"),
+              let (process, pid) = cursor.processAndPid(), cursor.take(":"), cursor.take(" ") || cursor.take("\t")
+        else { return false }
+        fields.style = .logShowSyslog
+        fields.device = device
+        fields.process = process
+        fields.pid = pid
+        fields.end = HeaderCursor.afterSubsystem(cursor.line, cursor.at)
+        return true
+    }
+
+    /// NSLog after the time and its blank: `Journal[412:60b] `, the thread optional.
+    private static func nslog(_ start: HeaderCursor, _ fields: inout HeaderFields) -> Bool {
+        var cursor = start
+        let line = cursor.line
+        // `(?<process>[^\[\]\n:]{1,200}?)\[`: the first `[`, with no `]` or `:` before it.
+        let processStart = cursor.at
+        guard let bracket = cursor.firstOf(UInt8(ascii: "["), stoppingAt: UInt8(ascii: "]"), or: UInt8(ascii: ":")),
+              (1...200).contains(bracket - processStart) else { return false }
+        fields.process = processStart..<bracket
+        cursor.at = bracket + 1
+        guard let pid = cursor.digits(1...) else { return false }
+        fields.pid = pid
+        // `(?::(?<thread>[0-9A-Fa-fx]{1,20}))?\]`: more than 20 thread bytes, and neither way reaches `]`.
+        if cursor.take(":") {
+            let threadStart = cursor.at
+            while cursor.at < line.count, HeaderCursor.isThreadByte(line[cursor.at]) { cursor.at += 1 }
+            guard (1...20).contains(cursor.at - threadStart) else { return false }
+            fields.thread = threadStart..<cursor.at
+        }
+        guard cursor.take("]") else { return false }
+        _ = cursor.take(" ")
+        fields.end = cursor.at
+        return true
+    }
+
+    /// A logger's own time: `2014/03/02 09:14:07:318 `.
+    private static func logger(_ line: UnsafeRawBufferPointer, _ result: inout HeaderFields) -> Bool {
+        var cursor = HeaderCursor(line)
+        var fields = HeaderFields(.loggerTimestamp)
+        guard cursor.shape("dddd/dd/dd dd:dd:dd"), cursor.fraction(into: &fields), cursor.take(" ") else { return false }
+        fields.date = 0..<10
+        fields.time = 11..<19
+        fields.end = cursor.at
+        result = fields
+        return true
+    }
+
+    /// Device console: `Mar  2 09:14:07 iPad Journal[412] <Warning>: `, the level optional.
+    private static func syslog(_ line: UnsafeRawBufferPointer, _ result: inout HeaderFields) -> Bool {
+        var cursor = HeaderCursor(line)
+        // Filled here and handed over whole: on a line it refuses, the bare style is tried next.
+        var fields = HeaderFields(.syslog)
+        guard HeaderCursor.isMonthName(line) else { return false }
+        fields.month = 0..<3
+        cursor.at = 3
+        // `[ ]{1,2}(?<day>\d{1,2})[ ]`: a third blank, or a third digit, and no way through.
+        guard cursor.take(" ") else { return false }
+        _ = cursor.take(" ")
+        guard let day = cursor.digits(1...2), cursor.take(" ") else { return false }
+        fields.day = day
+        let timeStart = cursor.at
+        guard cursor.shape("dd:dd:dd"), cursor.take(" "), let device = cursor.nonSpace(), cursor.take(" "),
+              let (process, pid) = cursor.processAndPid() else { return false }
+        fields.time = timeStart..<timeStart + 8
+        fields.device = device
+        fields.process = process
+        fields.pid = pid
+        // `(?:[ ]<(?<level>\w+)>)?:[ ]`: without the level, `:` would have to stand where its blank is.
+        if cursor.take(" ") {
+            guard cursor.take("<") else { return false }
+            let start = cursor.at
+            while cursor.at < line.count, HeaderCursor.isWordByte(line[cursor.at]) { cursor.at += 1 }
+            guard cursor.at > start, cursor.take(">") else { return false }
+            fields.level = start..<cursor.at - 1
+        }
+        guard cursor.take(":"), cursor.take(" ") else { return false }
+        fields.end = cursor.at
+        result = fields
+        return true
+    }
+
+    /// No header: `(?=(?:__\d+)?[-+]\[|CoreData:[ ]|UbiquityStoreManager:[ ])`, an empty match.
+    private static func bare(_ line: UnsafeRawBufferPointer, _ fields: inout HeaderFields) -> Bool {
+        var cursor = HeaderCursor(line)
+        if cursor.has("CoreData: ") || cursor.has("UbiquityStoreManager: ") {
+            fields.style = .bare
+            return true
+        }
+        if cursor.has("__") {
+            cursor.at = 2
+            guard cursor.digits(1...) != nil else { return false }
+        }
+        guard cursor.take("-") || cursor.take("+"), cursor.take("[") else { return false }
+        fields.style = .bare
+        return true
+    }
+}
+
+/// A position in a line and the small steps the header readers are made of. A step that
+/// fails leaves the position where it was only when it says so; readers give up on failure.
+struct HeaderCursor {
+    let line: UnsafeRawBufferPointer
+    var at = 0
+
+    init(_ line: UnsafeRawBufferPointer) { self.line = line }
+
+    var peek: UInt8? { at < line.count ? line[at] : nil }
+
+    /// Whether the line starts with an English month's three letters, capitalised.
+    static func isMonthName(_ line: UnsafeRawBufferPointer) -> Bool { monthNumber(line) != nil }
+
+    /// 1 for `Jan` … 12 for `Dec` at the start of `bytes`.
+    static func monthNumber(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        guard bytes.count >= 3 else { return nil }
+        let name = UInt32(bytes[0]) << 16 | UInt32(bytes[1]) << 8 | UInt32(bytes[2])
+        return monthNames.firstIndex(of: name).map { $0 + 1 }
+    }
+
+    /// "Jan" … "Dec", each as its three bytes in one number.
+    private static let monthNames: [UInt32] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        .map { $0.utf8.reduce(0) { $0 << 8 | UInt32($1) } }
+
+    /// Whether the line goes on with `text` at the position (which does not move).
+    func has(_ text: StaticString) -> Bool {
+        let count = text.utf8CodeUnitCount
+        guard at + count <= line.count, let base = line.baseAddress else { return false }
+        return memcmp(base + at, text.utf8Start, count) == 0
+    }
+
+    /// Takes `byte` if it is next.
+    mutating func take(_ byte: Unicode.Scalar) -> Bool {
+        guard at < line.count, line[at] == UInt8(ascii: byte) else { return false }
+        at += 1
+        return true
+    }
+
+    /// Takes `shape`, where `d` stands for a digit and anything else for itself.
+    @inline(__always)
+    mutating func shape(_ shape: StaticString) -> Bool {
+        let pattern = UnsafeBufferPointer(start: shape.utf8Start, count: shape.utf8CodeUnitCount)
+        guard at + pattern.count <= line.count else { return false }
+        for (offset, expected) in pattern.enumerated() {
+            let byte = line[at + offset]
+            if expected == UInt8(ascii: "d") ? !HeaderCursor.isDigit(byte) : byte != expected { return false }
+        }
+        at += pattern.count
+        return true
+    }
+
+    /// A run of digits as long as it goes, if its length is in `counts`: a digit left after
+    /// the most the pattern allows is one no later part of a header accepts.
+    mutating func digits(_ counts: some RangeExpression<Int>) -> Range<Int>? {
+        let start = at
+        var end = at
+        while end < line.count, HeaderCursor.isDigit(line[end]) { end += 1 }
+        guard counts.contains(end - start) else { return nil }
+        at = end
+        return start..<end
+    }
+
+    /// `[ \t]+`, as many as there are.
+    mutating func blanks() -> Range<Int>? {
+        let start = at
+        while HeaderCursor.isBlank(line, at) { at += 1 }
+        return at > start ? start..<at : nil
+    }
+
+    /// `0x[0-9a-fA-F]+`.
+    mutating func hex() -> Range<Int>? {
+        let start = at
+        guard take("0"), take("x") else { return nil }
+        let digitsStart = at
+        while at < line.count, HeaderCursor.isHexDigit(line[at]) { at += 1 }
+        return at > digitsStart ? start..<at : nil
+    }
+
+    /// `[A-Z][a-z]+`.
+    mutating func levelWord() -> Range<Int>? {
+        let start = at
+        guard at < line.count, (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(line[at]) else { return nil }
+        at += 1
+        while at < line.count, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(line[at]) { at += 1 }
+        return at > start + 1 ? start..<at : nil
+    }
+
+    /// `\S+`: bytes that are not white space as PCRE2 reads it without Unicode (blank, tab,
+    /// line feed, vertical tab, form feed, carriage return).
+    mutating func nonSpace() -> Range<Int>? {
+        let start = at
+        while at < line.count, !HeaderCursor.isSpace(line[at]) { at += 1 }
+        return at > start ? start..<at : nil
+    }
+
+    /// `[+-]\d\d:?\d\d`. A colon is taken when there is one: without it a digit would have to
+    /// stand where the colon is.
+    mutating func zone() -> Range<Int>? {
+        let start = at
+        guard take("+") || take("-"), shape("dd") else { return nil }
+        _ = take(":")
+        guard shape("dd") else { return nil }
+        return start..<at
+    }
+
+    /// `(?:[.:,](?<frac>\d{1,6}))?` before a blank or a zone: if a separator is there, its
+    /// digits must be too (otherwise what follows would have to start at the separator).
+    mutating func fraction(into fields: inout HeaderFields) -> Bool {
+        guard let byte = peek, byte == UInt8(ascii: ".") || byte == UInt8(ascii: ":") || byte == UInt8(ascii: ",") else {
+            return true
+        }
+        at += 1
+        guard let frac = digits(1...6) else { return false }
+        fields.frac = frac
+        return true
+    }
+
+    /// `(?<process>[^\[\n]{1,200}?)\[(?<pid>\d+)\]`: the process runs to the first `[` (it
+    /// cannot hold one, so no later `[` is tried).
+    mutating func processAndPid() -> (process: Range<Int>, pid: Range<Int>)? {
+        let start = at
+        guard let bracket = firstOf(UInt8(ascii: "[")), (1...200).contains(bracket - start) else { return nil }
+        at = bracket + 1
+        guard let pid = digits(1...), take("]") else { return nil }
+        return (start..<bracket, pid)
+    }
+
+    /// The index of the first `byte` from the position on, if no line feed, `stop` or `otherStop`
+    /// comes first.
+    func firstOf(_ byte: UInt8, stoppingAt stop: UInt8 = 0x0A, or otherStop: UInt8 = 0x0A) -> Int? {
+        var index = at
+        while index < line.count {
+            let next = line[index]
+            if next == byte { return index }
+            if next == 0x0A || next == stop || next == otherStop { return nil }
+            index += 1
+        }
+        return nil
+    }
+
+    /// After the `log show` styles' `:[ \t]`, where the header ends:
+    /// past `(?:\([^)\n]{1,100}\)[ \t])?`, a subsystem in parentheses, when there is one.
+    static func afterSubsystem(_ line: UnsafeRawBufferPointer, _ start: Int) -> Int {
+        var cursor = HeaderCursor(line)
+        cursor.at = start
+        guard cursor.take("("), let close = cursor.firstOf(UInt8(ascii: ")")),
+              (1...100).contains(close - cursor.at), isBlank(line, close + 1) else { return start }
+        return close + 2
+    }
+
+    static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+
+    static func isHexDigit(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
+    }
+
+    static func isThreadByte(_ byte: UInt8) -> Bool { isHexDigit(byte) || byte == UInt8(ascii: "x") }
+
+    /// `\w` without Unicode: letters, digits and the underscore.
+    static func isWordByte(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || byte == UInt8(ascii: "_")
+    }
+
+    static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
+
+    static func isBlank(_ line: UnsafeRawBufferPointer, _ index: Int) -> Bool {
+        index < line.count && (line[index] == 0x20 || line[index] == 0x09)
+    }
+}
