@@ -81,25 +81,29 @@ public final class HeaderParser {
 
     /// If `line` starts a record, its header and where the message body starts.
     public func parse(_ line: UnsafeRawBufferPointer) -> (header: Header, bodyStart: Int)? {
+        var header: Header?
+        guard let bodyStart = parse(line, into: &header), let header else { return nil }
+        return (header, bodyStart)
+    }
+
+    /// If `line` starts a record, puts its header in `header` and returns where the message
+    /// body starts; otherwise leaves `header` alone. The assembler's way: a header holds up to
+    /// six texts, and each copy of one retained and released them all.
+    func parse(_ line: UnsafeRawBufferPointer, into header: inout Header?) -> Int? {
         // A first byte that no style starts with: most continuation lines stop here.
         guard let first = line.first, HeaderParser.canStartHeader[Int(first)] else { return nil }
         var fields = HeaderFields(.bare)
         guard readsByHand ? HeaderFields.read(line, into: &fields) : fieldsByPattern(line, into: &fields) else { return nil }
         if let allowedStyles, !allowedStyles.contains(fields.style) { return nil }
-        var result = Header(style: fields.style)
-        result.time = readTime(line, fields)
-        result.process = fields.process.map { texts.text(line, $0) }
-        result.pid = fields.pid.flatMap { decimal(line, $0) }
-        result.thread = fields.thread.map { texts.text(line, $0) }
-        result.device = fields.device.map { texts.text(line, $0) }
-        result.level = fields.level.map { texts.text(line, $0) }
-        let headerEnd = fields.end
-
-        let prefix = parsePrefix(line, from: headerEnd)
-        result.method = prefix.method
-        result.sourceLine = prefix.sourceLine
-        result.marker = prefix.marker
-        return (result, prefix.bodyStart)
+        let prefix = parsePrefix(line, from: fields.end)
+        header = Header(style: fields.style, time: readTime(line, fields),
+                        process: fields.process.map { texts.text(line, $0) },
+                        pid: fields.pid.flatMap { decimal(line, $0) },
+                        thread: fields.thread.map { texts.text(line, $0) },
+                        device: fields.device.map { texts.text(line, $0) },
+                        level: fields.level.map { texts.text(line, $0) },
+                        method: prefix.method, sourceLine: prefix.sourceLine, marker: prefix.marker)
+        return prefix.bodyStart
     }
 
     /// The header as `headerPattern` reads it: the definition the style readers are held to.

@@ -40,7 +40,19 @@ public struct Header: Sendable, Equatable {
     public var sourceLine: Int?
     public var marker: Marker?
 
-    public init(style: HeaderStyle) { self.style = style }
+    public init(style: HeaderStyle, time: LogTime? = nil, process: String? = nil, pid: Int? = nil, thread: String? = nil,
+                device: String? = nil, level: String? = nil, method: String? = nil, sourceLine: Int? = nil, marker: Marker? = nil) {
+        self.style = style
+        self.time = time
+        self.process = process
+        self.pid = pid
+        self.thread = thread
+        self.device = device
+        self.level = level
+        self.method = method
+        self.sourceLine = sourceLine
+        self.marker = marker
+    }
 }
 
 /// A class: a record passes from the reader to the classifier, the summary and the reporters,

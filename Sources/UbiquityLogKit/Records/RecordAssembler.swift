@@ -26,6 +26,9 @@ public final class RecordAssembler {
     /// two or three).
     @exclusivity(unchecked) private var text: [UInt8] = []
     @exclusivity(unchecked) private var header: Header?
+    /// Where the parser puts the header of a line that starts a record, swapped into `header`
+    /// once the open record is closed (a swap moves; an assignment copied the header's texts).
+    @exclusivity(unchecked) private var nextHeader: Header?
     private var bodyStart = 0
     private var firstLine = 0
     private var lineCount = 0
@@ -40,14 +43,16 @@ public final class RecordAssembler {
 
     /// Adds one line. Returns the record this line closed, if it starts a new one.
     public func append(_ line: Line) -> Record? {
-        if let (lineHeader, start) = parser.parse(line.bytes) {
+        if let start = parser.parse(line.bytes, into: &nextHeader) {
             let closed = finish()
-            open(line, header: consume lineHeader, bodyStart: start)
+            swap(&header, &nextHeader)
+            open(line, bodyStart: start)
             return closed
         }
         if lineCount == 0 {
             // Text before any header (or a log with none): a record of its own.
-            open(line, header: nil, bodyStart: 0)
+            header = nil
+            open(line, bodyStart: 0)
             return nil
         }
         lineCount += 1
@@ -74,8 +79,7 @@ public final class RecordAssembler {
         return record
     }
 
-    private func open(_ line: Line, header: consuming Header?, bodyStart: Int) {
-        self.header = header
+    private func open(_ line: Line, bodyStart: Int) {
         self.bodyStart = bodyStart
         firstLine = line.number
         lineCount = 1
