@@ -181,7 +181,12 @@ public final class Matcher {
     public func matches(_ subject: UnsafeRawBufferPointer, from start: Int = 0, anchored: Bool = false) throws(PCRE2Error) -> Bool {
         let options: UInt32 = anchored && !regex.isAnchored ? UInt32(PCRE2_ANCHORED) : 0
         let result: Int32
-        if let base = subject.baseAddress {
+        if let base = subject.baseAddress, regex.isJITCompiled, options == 0, start <= subject.count {
+            // JIT's own entry point: pcre2_match's checks (option bits, offset, UTF validity,
+            // which a pattern without UTF mode never needs) cost about 120 instructions a call,
+            // and the checks that apply here are the ones the condition makes.
+            result = pcre2_jit_match_8(regex.code, base.assumingMemoryBound(to: UInt8.self), subject.count, start, 0, matchData, resources.context)
+        } else if let base = subject.baseAddress {
             result = pcre2_match_8(regex.code, base.assumingMemoryBound(to: UInt8.self), subject.count, start, options, matchData, resources.context)
         } else {
             var empty: UInt8 = 0
