@@ -308,7 +308,7 @@ struct JSONText {
             data.withUnsafeBufferPointer { string(utf8: $0) }
             raw("}")
         } else {
-            raw(#"{"bytes":""# + Base64.encode(data) + #""}"#)
+            raw(made: #"{"bytes":""# + Base64.encode(data) + #""}"#)
         }
     }
 
@@ -395,7 +395,9 @@ struct JSONText {
         bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    private mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
+    /// Text made at run time. Named apart from `raw(_: StaticString)`: with both under one
+    /// name a literal picked this one, and copying a String's UTF-8 took a generic path.
+    private mutating func raw(made text: String) { bytes.append(contentsOf: text.utf8) }
 
     private mutating func open(_ bracket: UInt8) {
         bytes.append(bracket)
