@@ -174,6 +174,14 @@ import TestSupport
         #expect(try event(roll.samples[0]).error?.code == 134307)
     }
 
+    @Test func aFailedImportsLogIsTheRestOfTheMarkersLine() {
+        #expect(ImportRules.importedLogLocation(in: "x\n The log file is at: /a/é b.cdt.\nOperation: y") == "/a/é b.cdt")
+        #expect(ImportRules.importedLogLocation(in: "While trying to import the log file at the URL: file:///a/b.cdt") == "file:///a/b.cdt")
+        #expect(ImportRules.importedLogLocation(in: "Error loading comparison metadata for transaction log: /a/b.cdt..\n") == "/a/b.cdt.")
+        #expect(ImportRules.importedLogLocation(in: "The log file is at: .") == "")
+        #expect(ImportRules.importedLogLocation(in: "The log file is at:\n/a/b.cdt") == nil)
+    }
+
     @Test func storeAddFailedCarriesTheCoreDataError() throws {
         let rule = try #require(Catalog.standardRules.first { $0.id == "store-add-failed" })
         guard case .storeAddFailed(let type, let url, let error) = try event(rule.samples[0]) else {

@@ -114,13 +114,18 @@ enum ImportRules {
              ]),
     ]
 
-    /// Where a failed import's log file is, as the several failure messages print it.
+    /// Where a failed import's log file is, as the several failure messages print it: the
+    /// rest of the marker's line, less a final full stop. Searched and cut as bytes (the
+    /// line end and the stop are ASCII): done over Characters, a failure cost some 240,000
+    /// instructions.
     static func importedLogLocation(in text: String) -> String? {
-        for marker in ["The log file is at: ", "import the log file at the URL: ", "for transaction log: "] {
-            if let range = text.firstRange(of: marker) {
-                var location = text[range.upperBound...].prefix(while: { $0 != "\n" })
-                if location.hasSuffix(".") { location = location.dropLast() }
-                return String(location)
+        let markers: [StaticString] = ["The log file is at: ", "import the log file at the URL: ", "for transaction log: "]
+        for marker in markers {
+            if let range = text.firstRange(ofASCII: marker) {
+                let utf8 = text.utf8
+                var end = utf8[range.upperBound...].firstIndex(of: UInt8(ascii: "\n")) ?? utf8.endIndex
+                if end > range.upperBound, utf8[utf8.index(before: end)] == UInt8(ascii: ".") { end = utf8.index(before: end) }
+                return String(Substring(utf8[range.upperBound..<end]))
             }
         }
         return nil
