@@ -40,7 +40,10 @@ public final class LogRun {
     private var lastTime: LogTime?
 
     public init(catalog: Catalog, reporters: [Reporter], limits: Limits = Limits()) {
-        self.classifier = Classifier(catalog: catalog)
+        // Facts are made for the kinds the summary or a reporter reads (see `Classifier.init`).
+        self.classifier = Classifier(catalog: catalog) { kind in
+            SummaryBuilder.readsFacts(of: kind) || reporters.contains { $0.readsFacts(of: kind) }
+        }
         self.reporters = reporters
         self.limits = limits
         self.reader = LineReader(limits: limits.lines)

@@ -123,7 +123,7 @@ import PCRE2
             self.compiled = compiled
             joined = JoinedAlternation(compiled)
             oracle = Matcher(try Regex(joined.pattern, options: joined.options))
-            search = ChannelSearch(compiled, limits: .standard)
+            search = ChannelSearch(compiled, limits: .standard, readsFacts: { _ in true })
         }
 
         func outcomes(_ message: UnsafeRawBufferPointer) throws -> (joined: Outcome, searched: Outcome) {

@@ -98,6 +98,10 @@ struct IncidentTracker {
         .storeLoadSucceeded, .metadataRecovered, .baselineAdopted, .sideLoad, .storeUUIDChanged,
     ])
 
+    /// The `.message` kinds whose facts the tracker reads. (Findings cite a message event by
+    /// the line its rule matched, not by its facts: see `Headline`.)
+    static let factKinds: [EventKind] = [.corruptionHandling]
+
     /// Whether an incident is open: then any event may be its recovery. Kept beside `open`
     /// because it is asked for every record, and reading the optional copies the incident.
     private(set) var isOpen = false

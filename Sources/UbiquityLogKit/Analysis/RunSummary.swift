@@ -120,6 +120,13 @@ public struct SummaryBuilder {
 
     public init() {}
 
+    /// Whether the summary reads the facts of events of `kind`: a warning or error becomes a
+    /// finding with its headline, and the trackers read the facts of a few routine kinds.
+    public static func readsFacts(of kind: EventKind) -> Bool {
+        kind.severity >= .warning || factKinds.contains(kind)
+    }
+    private static let factKinds = KindSet(StoreLoadTracker.factKinds + TransactionLogTracker.factKinds + IncidentTracker.factKinds)
+
     public mutating func beginInput(_ name: String) {
         loads.endInput()
         incidents.endInput()

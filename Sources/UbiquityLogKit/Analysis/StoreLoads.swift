@@ -101,6 +101,9 @@ struct StoreLoadTracker {
         .storeLoadRetried, .cloudContentRebuild, .accountChangeFailed,
     ])
 
+    /// The `.message` kinds whose facts `add` reads.
+    static let factKinds: [EventKind] = [.storeLoadDetails, .setupRetry]
+
     mutating func add(_ record: Record, _ event: Event) {
         let time = record.header?.time
         switch event {

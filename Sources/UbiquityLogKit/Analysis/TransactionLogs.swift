@@ -109,6 +109,9 @@ struct TransactionLogTracker {
         parsing = [:]
     }
 
+    /// The `.message` kinds whose facts `add` reads.
+    static let factKinds: [EventKind] = [.importProgress, .storeLoadDetails, .storeUUIDWritten, .storeUUIDChanged]
+
     mutating func add(_ record: Record, _ event: Event) {
         let input = record.input
         if devices.last?.input != input { beginInput(input) }

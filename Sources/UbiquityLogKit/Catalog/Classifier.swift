@@ -100,11 +100,15 @@ public final class Classifier {
 
     private let extraction = Extract.Matchers()
 
-    public init(catalog: Catalog, limits: MatchLimits = .standard) {
+    /// `readsFacts`: whether any part of the run reads the facts of an event of a kind. Where
+    /// none does, a rule that makes only its kind and facts (`Rule.buildsFactsOnly`) gives
+    /// `.message(kind, [])`: its named groups are not made into fields, nor the facts of its
+    /// message looked for. Most records are routine, and a summary reads the facts of few.
+    public init(catalog: Catalog, limits: MatchLimits = .standard, readsFacts: (EventKind) -> Bool = { _ in true }) {
         self.catalog = catalog
         var searches = [ChannelSearch?](repeating: nil, count: Channel.allCases.count)
         for compiled in catalog.channels {
-            searches[compiled.channel.index] = ChannelSearch(compiled, limits: limits)
+            searches[compiled.channel.index] = ChannelSearch(compiled, limits: limits, readsFacts: readsFacts)
         }
         self.searches = searches
     }
@@ -157,9 +161,14 @@ public final class Classifier {
             }
             let compiled = search.compiled
             let rule = compiled.rules[found.rule]
-            let match = RuleMatch(record: record, subject: body, matcher: search.matchers[found.rule],
-                                  orderedGroups: compiled.orderedGroups[found.rule], extraction: extraction)
-            return .matched(Classification(event: rule.build(match), rule: rule, matchStart: found.start.map { bodyStart + $0 }))
+            let event: Event
+            if search.builds[found.rule] {
+                event = rule.build(RuleMatch(record: record, subject: body, matcher: search.matchers[found.rule],
+                                             orderedGroups: compiled.orderedGroups[found.rule], extraction: extraction))
+            } else {
+                event = .message(rule.kind, [])
+            }
+            return .matched(Classification(event: event, rule: rule, matchStart: found.start.map { bodyStart + $0 }))
         }
     }
 }
@@ -170,9 +179,12 @@ final class ChannelSearch {
     let compiled: CompiledChannel
     /// By rule number.
     let matchers: [Matcher]
+    /// By rule number: whether the rule's builder runs (see `Classifier.init`).
+    let builds: [Bool]
 
-    init(_ compiled: CompiledChannel, limits: MatchLimits) {
+    init(_ compiled: CompiledChannel, limits: MatchLimits, readsFacts: (EventKind) -> Bool) {
         self.compiled = compiled
+        builds = compiled.rules.map { !$0.buildsFactsOnly || readsFacts($0.kind) }
         var matchers: [Matcher] = []
         for pattern in compiled.patterns {
             matchers.append(matchers.first.map { Matcher(pattern, sharingLimitsWith: $0) } ?? Matcher(pattern, limits: limits))

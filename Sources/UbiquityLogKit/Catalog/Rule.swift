@@ -52,11 +52,22 @@ public final class Rule: Sendable {
     public let build: @Sendable (RuleMatch) -> Event
     /// Whole records, as a log would print them, that this rule must recognise.
     public let samples: [String]
+    /// Whether `build` makes `.message(kind, facts)` and nothing else (`message` and `phrases`
+    /// rules): then, when no part of the run reads the facts of `kind`, the classifier makes
+    /// `.message(kind, [])` without calling it (see `Classifier.init(catalog:limits:readsFacts:)`).
+    let buildsFactsOnly: Bool
 
-    public init(
+    public convenience init(
         _ id: String, _ channel: Channel, _ kind: EventKind, _ pattern: String,
         position: RulePosition = .lineStart, methods: [String] = [],
         samples: [String], build: @escaping @Sendable (RuleMatch) -> Event
+    ) {
+        self.init(id, channel, kind, pattern, position: position, methods: methods, samples: samples, buildsFactsOnly: false, build: build)
+    }
+
+    private init(
+        _ id: String, _ channel: Channel, _ kind: EventKind, _ pattern: String, position: RulePosition, methods: [String],
+        samples: [String], buildsFactsOnly: Bool, build: @escaping @Sendable (RuleMatch) -> Event
     ) {
         self.id = id
         self.channel = channel
@@ -65,6 +76,7 @@ public final class Rule: Sendable {
         self.position = position
         self.methods = methods
         self.samples = samples
+        self.buildsFactsOnly = buildsFactsOnly
         self.build = build
     }
 
@@ -74,7 +86,7 @@ public final class Rule: Sendable {
         _ id: String, _ channel: Channel, _ kind: EventKind, _ pattern: String,
         numeric: Set<String> = [], samples: [String]
     ) -> Rule {
-        Rule(id, channel, kind, pattern, samples: samples) { match in
+        Rule(id, channel, kind, pattern, position: .lineStart, methods: [], samples: samples, buildsFactsOnly: true) { match in
             .message(kind, match.fields(numeric: numeric))
         }
     }
@@ -89,7 +101,7 @@ public final class Rule: Sendable {
     ) -> Rule {
         let pattern = "(?<what>" + phrases.joined(separator: "|") + ")"
         let withFacts = kind.severity >= .warning
-        return Rule(id, channel, kind, pattern, position: position, methods: methods, samples: samples) { match in
+        return Rule(id, channel, kind, pattern, position: position, methods: methods, samples: samples, buildsFactsOnly: true) { match in
             // `what` is the outermost group: it comes first, and only its first line is kept
             // (made from the bytes: it can span a whole message).
             let what = match.range("what").map { Field("what", .string(Extract.phrase(match.messageBytes, $0))) }

@@ -7,6 +7,7 @@ public final class MarkdownReporter: Reporter {
     private let out: OutputWriter
     public init(output: OutputWriter) { self.out = output }
     public func report(_ item: ClassifiedRecord) {}
+    public func readsFacts(of kind: EventKind) -> Bool { false }
     public func finish(_ summary: RunSummary) {
         out.write(MarkdownSummary.text(summary))
         out.flush()
@@ -59,6 +60,7 @@ public final class GitHubReporter: Reporter {
 
     public func beginInput(_ name: String) { start(); timeline.beginInput(name) }
     public func report(_ item: ClassifiedRecord) { start(); timeline.report(item) }
+    public func readsFacts(of kind: EventKind) -> Bool { timeline.readsFacts(of: kind) }
     public func flush() { timeline.flush() }
 
     public func finish(_ summary: RunSummary) {
@@ -83,6 +85,7 @@ public final class JUnitReporter: Reporter {
     private let out: OutputWriter
     public init(output: OutputWriter) { self.out = output }
     public func report(_ item: ClassifiedRecord) {}
+    public func readsFacts(of kind: EventKind) -> Bool { false }
 
     public func finish(_ summary: RunSummary) {
         let byInput = Dictionary(grouping: summary.findings, by: \.input)

@@ -19,6 +19,10 @@ public protocol Reporter: AnyObject {
     /// A new input begins (inputs are read one after another).
     func beginInput(_ name: String)
     func report(_ item: ClassifiedRecord)
+    /// Whether the reporter reads the facts of events of `kind` (`Event.fields`, a headline):
+    /// a run makes those of other kinds only where something else reads them. Asked once per
+    /// kind before the run; true unless a reporter says otherwise.
+    func readsFacts(of kind: EventKind) -> Bool
     /// An input could not be opened or read.
     func inputFailed(_ error: InputError)
     /// The input went quiet: write out what is buffered so a live reader sees it now.
@@ -31,4 +35,5 @@ extension Reporter {
     public func beginInput(_ name: String) {}
     public func inputFailed(_ error: InputError) {}
     public func flush() {}
+    public func readsFacts(of kind: EventKind) -> Bool { true }
 }

@@ -107,6 +107,9 @@ public final class TextReporter: Reporter {
         out.flush()
     }
 
+    /// The headline of a record shown, and of no other.
+    public func readsFacts(of kind: EventKind) -> Bool { kind.tier.rawValue <= options.verbosity }
+
     private func isShown(_ event: Event) -> Bool {
         if case .unhandled = event { return options.showUnhandled || options.verbosity >= 2 }
         return event.kind.tier.rawValue <= options.verbosity

@@ -17,6 +17,9 @@ public final class UnhandledReporter: Reporter {
 
     public init(output: OutputWriter) { out = output }
 
+    /// Unhandled records have no rule and so no facts; it reads no other record.
+    public func readsFacts(of kind: EventKind) -> Bool { false }
+
     public func report(_ item: ClassifiedRecord) {
         guard case .unhandled = item.event else { return }
         let message = UnhandledReporter.message(of: item.record)

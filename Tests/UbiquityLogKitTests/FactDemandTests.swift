@@ -1,0 +1,98 @@
+// The facts of routine events are made only when some part of the run reads them
+// (`Classifier.init(catalog:limits:readsFacts:)`): these tests hold that leaving them out
+// changes nothing that is shown.
+import Foundation
+import Testing
+import TestSupport
+@testable import UbiquityLogKit
+
+@Suite struct FactDemandTests {
+    static let catalog = Result { try Catalog.standard() }
+
+    /// A reporter that reads every fact, as `--format jsonl` does.
+    final class ReadsEverything: Reporter {
+        func report(_ item: ClassifiedRecord) {}
+        func finish(_ summary: RunSummary) {}
+    }
+
+    /// Every rule's samples: a rule that makes only its kind and facts gives the kind alone,
+    /// the same rule and the same match start; any other rule gives the same event either way.
+    @Test func withoutReadersARuleGivesItsKindAlone() throws {
+        let catalog = try Self.catalog.get()
+        let full = Classifier(catalog: catalog)
+        let bare = Classifier(catalog: catalog, readsFacts: { _ in false })
+        var leftOut = 0
+        for rule in catalog.rules {
+            for sample in rule.samples {
+                for record in try assemble(sample) {
+                    let made = full.classify(record)
+                    let kindAlone = bare.classify(record)
+                    #expect(kindAlone.rule?.id == made.rule?.id, "\(rule.id)")
+                    #expect(kindAlone.matchStart == made.matchStart, "\(rule.id)")
+                    if made.rule?.buildsFactsOnly == true {
+                        #expect(kindAlone.event == .message(made.event.kind, []), "\(rule.id)")
+                        if !made.event.fields.isEmpty { leftOut += 1 }
+                    } else {
+                        #expect(kindAlone.event == made.event, "\(rule.id)")
+                    }
+                }
+            }
+        }
+        #expect(leftOut > 100, "most rules read facts that can be left out")
+    }
+
+    /// Facts are left out of a kind only when neither the summary nor a reporter reads them.
+    @Test func aKindsFactsAreMadeWhenAnyoneReadsThem() throws {
+        let catalog = try Self.catalog.get()
+        let routine = try #require(catalog.rules.first { $0.kind.tier == .routine && !SummaryBuilder.readsFacts(of: $0.kind) }?.kind)
+        let output = CapturedOutput().writer
+        #expect(!TextReporter(output: output, options: TextOptions(verbosity: -1)).readsFacts(of: routine))
+        #expect(!TextReporter(output: output, options: TextOptions(verbosity: 1)).readsFacts(of: routine))
+        #expect(TextReporter(output: output, options: TextOptions(verbosity: 2)).readsFacts(of: routine))
+        #expect(!JSONSummaryReporter(output: output).readsFacts(of: routine))
+        #expect(JSONLinesReporter(output: output, tool: "test").readsFacts(of: routine))
+        // Warnings and errors become findings, cited with their headline.
+        #expect(SummaryBuilder.readsFacts(of: .importFailed))
+        #expect(SummaryBuilder.readsFacts(of: .containerForked))
+    }
+
+    /// Every input the tests have, and a log of every rule's samples in seeded orders: the
+    /// summary made from the facts it asks for is the summary made from all of them.
+    @Test func theSummaryReadsNoFactItDoesNotAskFor() throws {
+        let catalog = try Self.catalog.get()
+        var inputs: [(name: String, bytes: [UInt8])] = []
+        let root = Binary.packageRoot.appendingPathComponent("fixtures")
+        for folder in [root, root.appendingPathComponent("scenarios")] {
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() where name.hasSuffix(".log") {
+                inputs.append((name, Array(try Data(contentsOf: folder.appendingPathComponent(name)))))
+            }
+        }
+        let samples = catalog.rules.flatMap(\.samples)
+        var generator = SeededGenerator(state: 7)
+        for round in 0..<8 {
+            inputs.append(("samples-\(round).log", Array(samples.shuffled(using: &generator).joined(separator: "\n").utf8)))
+        }
+        for input in inputs {
+            let asked = try summary(of: input, catalog: catalog, reporters: [])
+            let all = try summary(of: input, catalog: catalog, reporters: [ReadsEverything()])
+            let (made, needed) = (JSONSummary.text(asked) + "\n" + SummaryText.lines(asked).joined(separator: "\n"),
+                                  JSONSummary.text(all) + "\n" + SummaryText.lines(all).joined(separator: "\n"))
+            #expect(made == needed, "\(input.name): \(Self.firstDifference(made, needed))")
+        }
+    }
+
+    /// Where two texts part, with some of each: a summary is too long to read whole.
+    static func firstDifference(_ left: String, _ right: String) -> String {
+        let common = zip(left.utf8, right.utf8).prefix { $0 == $1 }.count
+        let start = max(0, common - 60)
+        func around(_ text: String) -> String { String(decoding: text.utf8.dropFirst(start).prefix(140), as: UTF8.self) }
+        return "at byte \(common): …\(around(left))… against …\(around(right))…"
+    }
+
+    private func summary(of input: (name: String, bytes: [UInt8]), catalog: Catalog, reporters: [Reporter]) throws -> RunSummary {
+        let run = LogRun(catalog: catalog, reporters: reporters)
+        var source = MemorySource(input.bytes)
+        try run.process(&source, name: input.name)
+        return run.finish()
+    }
+}
