@@ -249,7 +249,9 @@ final class ChannelSearch {
     }
 
     private func first(of index: RuleIndex, in message: UnsafeRawBufferPointer, at position: Int, _ absent: UInt64) throws(PCRE2Error) -> Int? {
-        try index.firstMatch(in: message, at: position, absent: absent) { (rule: Int) throws(PCRE2Error) -> Bool in
+        // `unowned(unsafe)`: the closure runs only within this call, while `self` is alive, and a
+        // strong capture retained and released the search for each position tried.
+        try index.firstMatch(in: message, at: position, absent: absent) { [unowned(unsafe) self] (rule: Int) throws(PCRE2Error) -> Bool in
             try matchers[rule].matches(message, from: position)
         }
     }
