@@ -131,6 +131,24 @@ import TestSupport
     }
 }
 
+@Suite struct JSONTextTests {
+    /// Numbers are written digit by digit: every width, both signs and the ends of Int read
+    /// as Swift writes them.
+    @Test func numbersAreWrittenAsSwiftWritesThem() {
+        var numbers = [0, 1, 9, 10, 99, 100, 101, 1_000_000, Int.max, Int.min, Int.min + 1]
+        var power = 1
+        for _ in 0..<18 {
+            power *= 10
+            numbers += [power - 1, power, power + 1]
+        }
+        for number in numbers + numbers.map({ $0 == Int.min ? $0 : -$0 }) {
+            var json = JSONText()
+            json.int(number)
+            #expect(json.text == String(number))
+        }
+    }
+}
+
 @Suite struct TimeBoundTests {
     @Test func boundsParse() {
         #expect(LogTime(parsing: "2014-03-02") == LogTime(year: 2014, month: 3, day: 2, hour: 0, minute: 0, second: 0))

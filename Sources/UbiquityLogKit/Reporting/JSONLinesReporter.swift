@@ -375,21 +375,16 @@ struct JSONText {
     }
 
     mutating func int(_ number: Int) {
-        // Digits written backwards into a small buffer: no String per number.
-        var magnitude = number.magnitude
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            } while magnitude > 0
-            if number < 0 { bytes.append(UInt8(ascii: "-")) }
-            bytes.append(contentsOf: buffer[(20 - count)...])
-        }
+        // Digit by digit from the highest: no String per number, and no buffer of digits to
+        // copy (appending a slice of one took the generic path, some 250 instructions a number).
+        let magnitude = number.magnitude
+        if number < 0 { bytes.append(UInt8(ascii: "-")) }
+        var unit: UInt = 1
+        while unit <= magnitude / 10 { unit *= 10 }
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude / unit % 10))
+            unit /= 10
+        } while unit > 0
     }
 
     mutating func raw(_ text: StaticString) {
