@@ -98,8 +98,7 @@ struct IncidentTracker {
         .storeLoadSucceeded, .metadataRecovered, .baselineAdopted, .sideLoad, .storeUUIDChanged,
     ])
 
-    /// The `.message` kinds whose facts the tracker reads. (Findings cite a message event by
-    /// the line its rule matched, not by its facts: see `Headline`.)
+    /// The `.message` kinds whose facts the tracker reads.
     static let factKinds: [EventKind] = [.corruptionHandling]
 
     /// Whether an incident is open: then any event may be its recovery. Kept beside `open`

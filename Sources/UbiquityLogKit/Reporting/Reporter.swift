@@ -19,7 +19,7 @@ public protocol Reporter: AnyObject {
     /// A new input begins (inputs are read one after another).
     func beginInput(_ name: String)
     func report(_ item: ClassifiedRecord)
-    /// Whether the reporter reads the facts of events of `kind` (`Event.fields`, a headline):
+    /// Whether the reporter reads the facts of `.message` events of `kind` (`Event.fields`):
     /// a run makes those of other kinds only where something else reads them. Asked once per
     /// kind before the run; true unless a reporter says otherwise.
     func readsFacts(of kind: EventKind) -> Bool

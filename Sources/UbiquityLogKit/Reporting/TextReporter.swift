@@ -107,8 +107,9 @@ public final class TextReporter: Reporter {
         out.flush()
     }
 
-    /// The headline of a record shown, and of no other.
-    public func readsFacts(of kind: EventKind) -> Bool { kind.tier.rawValue <= options.verbosity }
+    /// None: the timeline shows a message event by the line its rule matched (`Headline`),
+    /// and the typed events whose payload it shows are always made whole.
+    public func readsFacts(of kind: EventKind) -> Bool { false }
 
     private func isShown(_ event: Event) -> Bool {
         if case .unhandled = event { return options.showUnhandled || options.verbosity >= 2 }
