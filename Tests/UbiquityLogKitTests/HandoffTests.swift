@@ -1,4 +1,5 @@
-// The queue between the run's threads: order, bounds and closing.
+// The queue between the run's threads (order, bounds and closing) and the tray that hands
+// batches back.
 import Glibc
 import Synchronization
 import Testing
@@ -50,6 +51,24 @@ import Testing
         producer.join()
         #expect(taken == [0, 1, 2, 3, 4])
         #expect(pushed.values == [0, 1, 2, 3, 4])
+    }
+
+    @Test func aReturnTrayGivesEverythingPutOnceInOrder() throws {
+        let tray = ReturnTray<Int>()
+        #expect(tray.takeAll() == [])
+        let producer = try #require(StageThread {
+            for value in 0..<20_000 { tray.put(value) }
+        })
+        var taken: [Int] = []
+        var rounds = 0
+        while taken.count < 20_000, rounds < 1_000_000 {
+            taken += tray.takeAll()
+            rounds += 1
+        }
+        producer.join()
+        taken += tray.takeAll()
+        #expect(taken == Array(0..<20_000))
+        #expect(tray.takeAll() == [])
     }
 }
 

@@ -77,6 +77,38 @@ final class Handoff<Element>: @unchecked Sendable {
     }
 }
 
+/// What a later stage hands back to the thread that made it, to be let go of there: an
+/// unbounded list one thread adds to and another empties. Never waits for room (the stage
+/// that empties it may be waiting on the one that adds), and its length is bounded by the
+/// batches in flight.
+final class ReturnTray<Element>: @unchecked Sendable {
+    private var items: [Element] = []
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+
+    init() { pthread_mutex_init(mutex, nil) }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func put(_ element: Element) {
+        pthread_mutex_lock(mutex)
+        items.append(element)
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// Everything put so far, oldest first; the tray is left empty.
+    func takeAll() -> [Element] {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        guard !items.isEmpty else { return [] }
+        var taken: [Element] = []
+        swap(&taken, &items)
+        return taken
+    }
+}
+
 /// A thread running one closure; `join` waits for it to return.
 final class StageThread {
     private var thread: pthread_t?

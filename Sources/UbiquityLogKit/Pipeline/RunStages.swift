@@ -9,6 +9,14 @@
 // is one thread and each queue is first-in, first-out, so every stage sees the records in
 // input order and the output is the same as on one thread. The queues are short: a stage
 // that runs ahead waits, and memory stays bounded whatever the input's size.
+//
+// What a stage made is let go of on that stage's thread: the summariser hands each batch of
+// classified records back to the classifier, which lets go of them and hands the batch's
+// records back to the reader. glibc's malloc keeps a small cache of freed blocks per thread,
+// and a block freed on another thread than the one that made it goes back to its maker's
+// arena under that arena's lock: with every record made on one thread and freed on another,
+// the two threads took turns waiting for the same lock (perf: a fifth of the run's CPU time
+// in malloc, free and the futex calls of their lock).
 import Synchronization
 
 final class RunStages {
@@ -30,6 +38,8 @@ final class RunStages {
     @exclusivity(unchecked) private var batch: [Record] = []
     private var batchBytes = 0
     private let toClassifier: Handoff<Parcel<Record>>?
+    /// Batches of records the later stages are done with, for the reader's thread to let go of.
+    private let recordsBack = ReturnTray<[Record]>()
     private var threads: [StageThread] = []
     /// Set by the summariser when the run should stop (the output's reader went away).
     private let stopFlag = StopFlag()
@@ -45,28 +55,40 @@ final class RunStages {
         }
         let toClassifier = Handoff<Parcel<Record>>(capacity: RunStages.queueLength)
         let toSummariser = Handoff<Parcel<ClassifiedRecord?>>(capacity: RunStages.queueLength)
+        let classifiedBack = ReturnTray<[ClassifiedRecord?]>()
+        let recordsBack = recordsBack
         let stopFlag = stopFlag
         guard let summariser = StageThread({
             while let parcel = toSummariser.pop() {
-                guard !stopFlag.isSet else { continue }  // drain, so no producer waits
-                switch parcel {
-                case .items(let items):
+                guard case .items(let items) = parcel else {
+                    run.flushReporters()
+                    continue
+                }
+                if !stopFlag.isSet {  // once set, drain, so no producer waits
                     for item in items where run.summarize(item) {
                         stopFlag.set()
                         break
                     }
-                case .flush:
-                    run.flushReporters()
                 }
+                classifiedBack.put(items)
             }
         }) else {
             self.toClassifier = nil
             return
         }
         guard let classifier = StageThread({
+            // Record batches whose classified records are with the summariser, oldest first
+            // (batches come back in the order they left).
+            var withSummariser: [[Record]] = []
             while let parcel = toClassifier.pop() {
+                var done = classifiedBack.takeAll()
+                let doneCount = done.count
+                done = []  // the classified records are let go of here, where they were made
+                for _ in 0..<min(doneCount, withSummariser.count) { recordsBack.put(withSummariser.removeFirst()) }
                 switch parcel {
-                case .items(let records): toSummariser.push(.items(records.map(run.classified)))
+                case .items(let records):
+                    withSummariser.append(records)
+                    toSummariser.push(.items(records.map(run.classified)))
                 case .flush: toSummariser.push(.flush)
                 }
             }
@@ -97,6 +119,7 @@ final class RunStages {
     /// Hands the records gathered so far to the classifier.
     func passOn() {
         guard let toClassifier, !batch.isEmpty else { return }
+        _ = recordsBack.takeAll()  // let go of here, where they were made
         toClassifier.push(.items(batch))
         batch = []
         batch.reserveCapacity(batchRecords)
