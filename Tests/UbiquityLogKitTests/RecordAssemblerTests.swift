@@ -199,6 +199,55 @@ import TestSupport
     }
 }
 
+@Suite struct HeaderTextsTests {
+    /// A parser reuses a header's texts for lines that repeat them: whatever it saw before,
+    /// each line's header is the one a new parser reads from that line alone. The lines share
+    /// bytes in every way a key could confuse: parts that move from one field to the next,
+    /// absent parts, a method or not, and more combinations than the parser keeps.
+    @Test func eachLineGetsItsOwnTexts() {
+        var lines: [String] = []
+        for process in ["J", "Jo", "Journal", "My App"] {
+            for thread in ["60b", "0x1a", "b"] {
+                for method in ["", "-[A b](1): ", "-[A bc](1): ", "-[Ab c:](12): "] {
+                    lines.append("2014-03-02 09:14:07.318 \(process)[412:\(thread)] \(method)CoreData: Ubiquity:  x")
+                    lines.append("2014-03-02 09:14:07.318 \(process)[412] \(method)UbiquityStoreManager: y")
+                    lines.append("Mar  2 09:14:07 \(thread) \(process)[1] <Notice>: \(method)CoreData: error: z")
+                    lines.append("Mar  2 09:14:07 \(thread)\(process) x[1]: \(method)w")
+                }
+            }
+        }
+        lines += (0..<3000).map { "2014-03-02 09:14:07.318 P\($0)[1:2] -[A m\($0 % 7)](3): CoreData: Ubiquity:  x" }
+        lines.append("2014-03-02 09:14:07.318 P[1:2] -[A " + String(repeating: "m", count: 390) + "](3): v")
+        let shared = HeaderParser()
+        for round in 0..<2 {
+            for line in round == 0 ? lines : lines.reversed() {
+                let bytes = Array(line.utf8)
+                bytes.withUnsafeBytes { buffer in
+                    let alone = HeaderParser().parse(buffer)?.header
+                    #expect(alone != nil, "\(line)")
+                    #expect(shared.parse(buffer)?.header == alone, "\(line)")
+                }
+            }
+        }
+    }
+
+    /// Setting one text of a header changes that one, and not a header it was copied from.
+    @Test func settingATextChangesThatHeaderAlone() {
+        let original = Header(style: .nslog, process: "Journal", thread: "60b", method: "-[A b]")
+        var changed = original
+        changed.thread = "1a"
+        #expect(changed.thread == "1a")
+        #expect(changed.process == "Journal" && changed.method == "-[A b]")
+        #expect(original.thread == "60b")
+        #expect(changed != original)
+        changed.thread = "60b"
+        #expect(changed == original)
+        var emptied = Header(style: .bare, level: "Default")
+        emptied.level = nil
+        #expect(emptied == Header(style: .bare))
+    }
+}
+
 @Suite struct RecordAssemblerTests {
     @Test func continuationLinesJoinTheirRecord() throws {
         let records = try assemble("""

@@ -158,50 +158,53 @@ extension UnsafeRawBufferPointer {
     }
 }
 
-/// Strings made from bytes that recur (a header's process, thread and device, a log's logging
-/// methods), reused rather than made again. A slot holds one text and its bytes; bytes go to one
-/// of two slots found by a hash of their length, ends and middle, and are checked in full.
-/// Keys live in one flat block, so a lookup retains nothing but the text it returns.
-final class RecurringTexts {
-    private static let slotCount = 1024
-    /// Longer texts are made each time: the block stays small whatever a hostile line holds.
-    private static let longest = 256
-    private let keys = UnsafeMutableRawPointer.allocate(byteCount: slotCount * longest, alignment: 8)
+/// Values made from bytes that recur (a header's process, thread and device, a log's logging
+/// methods), reused rather than made again. A slot holds one value and its key bytes; a key goes
+/// to one of two slots found by a hash of its length, ends and middle, and is checked in full.
+/// Keys live in one flat block, so a lookup retains nothing but the value it returns.
+final class Recurring<Value> {
+    private static var slotCount: Int { 1024 }
+    /// Longer keys are made each time: the block stays small whatever a hostile line holds.
+    let longest: Int
+    private let keys: UnsafeMutableRawPointer
     /// A slot's key length, -1 while it is empty.
-    private let lengths = UnsafeMutablePointer<Int>.allocate(capacity: slotCount)
-    private let texts = UnsafeMutablePointer<String>.allocate(capacity: slotCount)
-    /// Which of a pair of slots the next new text replaces.
+    private let lengths: UnsafeMutablePointer<Int>
+    private let values: UnsafeMutablePointer<Value?>
+    /// Which of a pair of slots the next new value replaces.
     private var evictSecond = false
 
-    init() {
-        lengths.initialize(repeating: -1, count: RecurringTexts.slotCount)
-        texts.initialize(repeating: "", count: RecurringTexts.slotCount)
+    init(longest: Int) {
+        self.longest = longest
+        keys = UnsafeMutableRawPointer.allocate(byteCount: Self.slotCount * longest, alignment: 8)
+        lengths = UnsafeMutablePointer<Int>.allocate(capacity: Self.slotCount)
+        values = UnsafeMutablePointer<Value?>.allocate(capacity: Self.slotCount)
+        lengths.initialize(repeating: -1, count: Self.slotCount)
+        values.initialize(repeating: nil, count: Self.slotCount)
     }
 
     deinit {
-        texts.deinitialize(count: RecurringTexts.slotCount)
-        texts.deallocate()
+        values.deinitialize(count: Self.slotCount)
+        values.deallocate()
         lengths.deallocate()
         keys.deallocate()
     }
 
-    /// The text of `line[range]`.
-    func text(_ line: UnsafeRawBufferPointer, _ range: Range<Int>) -> String {
-        let bytes = UnsafeRawBufferPointer(rebasing: line[range])
-        guard bytes.count <= RecurringTexts.longest, let base = bytes.baseAddress else { return ByteText.string(bytes) }
-        let first = RecurringTexts.slot(bytes)
+    /// The value for the key `bytes`: the one made before for the same bytes, or `make()`.
+    func value(_ bytes: UnsafeRawBufferPointer, make: () -> Value) -> Value {
+        guard bytes.count <= longest, let base = bytes.baseAddress else { return make() }
+        let first = Self.slot(bytes)
         func holds(_ slot: Int) -> Bool {
-            lengths[slot] == bytes.count && memcmp(keys + slot * RecurringTexts.longest, base, bytes.count) == 0
+            lengths[slot] == bytes.count && memcmp(keys + slot * longest, base, bytes.count) == 0
         }
-        if holds(first) { return texts[first] }
-        if holds(first ^ 1) { return texts[first ^ 1] }
+        if holds(first), let value = values[first] { return value }
+        if holds(first ^ 1), let value = values[first ^ 1] { return value }
         let slot = lengths[first] < 0 || !evictSecond ? first : first ^ 1
         evictSecond.toggle()
-        let text = ByteText.string(bytes)
-        (keys + slot * RecurringTexts.longest).copyMemory(from: base, byteCount: bytes.count)
+        let value = make()
+        (keys + slot * longest).copyMemory(from: base, byteCount: bytes.count)
         lengths[slot] = bytes.count
-        texts[slot] = text
-        return text
+        values[slot] = value
+        return value
     }
 
     private static func slot(_ bytes: UnsafeRawBufferPointer) -> Int {
@@ -218,6 +221,18 @@ final class RecurringTexts {
         hash = (hash ^ (hash >> 30)) &* 0xBF58_476D_1CE4_E5B9
         hash = (hash ^ (hash >> 27)) &* 0x94D0_49BB_1331_11EB
         // The top bits: a product's high bits depend on every bit of its factors.
-        return Int(truncatingIfNeeded: hash >> 54) & (slotCount - 1)
+        return Int(truncatingIfNeeded: hash >> 54) & (Self.slotCount - 1)
+    }
+}
+
+typealias RecurringTexts = Recurring<String>
+
+extension Recurring<String> {
+    convenience init() { self.init(longest: 256) }
+
+    /// The text of `line[range]`.
+    func text(_ line: UnsafeRawBufferPointer, _ range: Range<Int>) -> String {
+        let bytes = UnsafeRawBufferPointer(rebasing: line[range])
+        return value(bytes) { ByteText.string(bytes) }
     }
 }

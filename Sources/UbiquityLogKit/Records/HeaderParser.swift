@@ -31,7 +31,7 @@ public final class HeaderParser {
     /// The patterns, compiled only when a test reads by them (see `readsByHand`).
     private lazy var patterns = Patterns()
     /// Process, thread and device repeat on every line, a log's methods are a few dozen: their
-    /// texts are made once and reused.
+    /// texts are made once and reused, alone (`parsePrefix`) and as a header's five together.
     private let texts = RecurringTexts()
 
     private enum Group: Int, CaseIterable {
@@ -95,15 +95,11 @@ public final class HeaderParser {
         var fields = HeaderFields(.bare)
         guard readsByHand ? HeaderFields.read(line, into: &fields) : fieldsByPattern(line, into: &fields) else { return nil }
         if let allowedStyles, !allowedStyles.contains(fields.style) { return nil }
-        let prefix = parsePrefix(line, from: fields.end)
-        header = Header(style: fields.style, time: readTime(line, fields),
-                        process: fields.process.map { texts.text(line, $0) },
-                        pid: fields.pid.flatMap { decimal(line, $0) },
-                        thread: fields.thread.map { texts.text(line, $0) },
-                        device: fields.device.map { texts.text(line, $0) },
-                        level: fields.level.map { texts.text(line, $0) },
-                        method: prefix.method, sourceLine: prefix.sourceLine, marker: prefix.marker)
-        return prefix.bodyStart
+        let prefix = prefixRanges(line, from: fields.end)
+        header = Header(style: fields.style, time: readTime(line, fields), pid: fields.pid.flatMap { decimal(line, $0) },
+                        sourceLine: prefix.sourceLine.flatMap { decimal(line, $0) }, marker: prefix.marker,
+                        texts: texts(line, fields, method: prefix.method))
+        return prefix.end
     }
 
     /// The header as `headerPattern` reads it: the definition the style readers are held to.
@@ -133,27 +129,74 @@ public final class HeaderParser {
     /// source line, then the marker; and where the message body starts.
     public func parsePrefix(_ bytes: UnsafeRawBufferPointer, from start: Int)
         -> (method: String?, sourceLine: Int?, marker: Marker?, bodyStart: Int) {
-        if readsByHand, start <= bytes.count {
-            let prefix = Prefix(bytes, from: start)
-            return (prefix.method.map { texts.text(bytes, $0) }, prefix.sourceLine.flatMap { decimal(bytes, $0) },
-                    prefix.marker, prefix.end)
-        }
+        let prefix = prefixRanges(bytes, from: start)
+        return (prefix.method.map { texts.text(bytes, $0) }, prefix.sourceLine.flatMap { decimal(bytes, $0) }, prefix.marker, prefix.end)
+    }
+
+    /// The prefix as `Prefix` reads it, or as `prefixPattern` does (see `readsByHand`).
+    private func prefixRanges(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Prefix {
+        if readsByHand, start <= bytes.count { return Prefix(bytes, from: start) }
         let prefix = patterns.prefix
         let prefixRange = patterns.prefixRange
-        guard start <= bytes.count, (try? prefix.matches(bytes, from: start, anchored: true)) == true else {
-            return (nil, nil, nil, start)
-        }
-        let method = prefixRange(.method).map { texts.text(bytes, $0) }
-        let sourceLine = prefixRange(.line).flatMap { decimal(bytes, $0) }
-        var marker: Marker?
+        var found = Prefix(empty: start)
+        guard start <= bytes.count, (try? prefix.matches(bytes, from: start, anchored: true)) == true else { return found }
+        found.method = prefixRange(.method)
+        found.sourceLine = prefixRange(.line)
         if prefixRange(.ubiquity) != nil {
-            marker = .ubiquity
+            found.marker = .ubiquity
         } else if prefixRange(.error) != nil {
-            marker = .coreDataError
+            found.marker = .coreDataError
         } else if prefixRange(.usm) != nil {
-            marker = .storeManager
+            found.marker = .storeManager
         }
-        return (method, sourceLine, marker, prefix.range(ofGroup: 0)?.upperBound ?? start)
+        found.end = prefix.range(ofGroup: 0)?.upperBound ?? start
+        return found
+    }
+
+    /// The header's texts: the ones made before for the same five byte strings (a log repeats a
+    /// few processes, threads and methods), found by one lookup keyed by all five.
+    private func texts(_ line: UnsafeRawBufferPointer, _ fields: HeaderFields, method: Range<Int>?) -> HeaderTexts? {
+        var length = 0
+        guard let base = line.baseAddress,
+              HeaderParser.put(fields.process, of: base, into: textsKey, at: &length),
+              HeaderParser.put(fields.thread, of: base, into: textsKey, at: &length),
+              HeaderParser.put(fields.device, of: base, into: textsKey, at: &length),
+              HeaderParser.put(fields.level, of: base, into: textsKey, at: &length),
+              HeaderParser.put(method, of: base, into: textsKey, at: &length)
+        else { return HeaderParser.makeTexts(line, fields, method: method) }
+        return headerTexts.value(UnsafeRawBufferPointer(start: textsKey, count: length)) {
+            HeaderParser.makeTexts(line, fields, method: method)
+        }
+    }
+
+    /// Room for the key of `texts`: each part as its length plus one (0: absent) in two bytes,
+    /// then its bytes.
+    private static let textsKeyCapacity = 512
+    private let textsKey = UnsafeMutableRawPointer.allocate(byteCount: HeaderParser.textsKeyCapacity, alignment: 8)
+    private let headerTexts = Recurring<HeaderTexts?>(longest: HeaderParser.textsKeyCapacity)
+
+    deinit { textsKey.deallocate() }
+
+    /// Appends one part to a key of `texts`; false when the key would not fit.
+    @inline(__always)
+    private static func put(_ range: Range<Int>?, of line: UnsafeRawPointer, into key: UnsafeMutableRawPointer, at length: inout Int) -> Bool {
+        guard let range else {
+            guard length + 2 <= textsKeyCapacity else { return false }
+            key.storeBytes(of: 0, toByteOffset: length, as: UInt16.self)
+            length += 2
+            return true
+        }
+        guard length + 2 + range.count <= textsKeyCapacity else { return false }
+        key.storeBytes(of: UInt16(truncatingIfNeeded: range.count + 1), toByteOffset: length, as: UInt16.self)
+        (key + length + 2).copyMemory(from: line + range.lowerBound, byteCount: range.count)
+        length += 2 + range.count
+        return true
+    }
+
+    private static func makeTexts(_ line: UnsafeRawBufferPointer, _ fields: HeaderFields, method: Range<Int>?) -> HeaderTexts? {
+        func text(_ range: Range<Int>?) -> String? { range.map { ByteText.string(UnsafeRawBufferPointer(rebasing: line[$0])) } }
+        return HeaderTexts(.init(process: text(fields.process), thread: text(fields.thread), device: text(fields.device),
+                                 level: text(fields.level), method: text(method)))
     }
 
     /// First bytes a header can start with: digits, the capitals of month names and markers,
@@ -242,11 +285,16 @@ struct Prefix {
     var marker: Marker?
     var end: Int
 
-    init(_ bytes: UnsafeRawBufferPointer, from start: Int) {
+    /// Nothing found: the message starts at `start`.
+    init(empty start: Int) {
         method = nil
         sourceLine = nil
         marker = nil
         end = start
+    }
+
+    init(_ bytes: UnsafeRawBufferPointer, from start: Int) {
+        self.init(empty: start)
         if let (method, line, after) = Prefix.method(bytes, start) {
             self.method = method
             sourceLine = line

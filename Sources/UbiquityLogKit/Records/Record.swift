@@ -29,30 +29,87 @@ public enum Marker: String, Sendable {
 public struct Header: Sendable, Equatable {
     public var style: HeaderStyle
     public var time: LogTime?
-    public var process: String?
     public var pid: Int?
-    public var thread: String?
-    public var device: String?
-    public var level: String?
-    /// The logging method before the marker, e.g. `-[PFUbiquitySwitchboardEntryMetadata setUseLocalStorage:]`.
-    public var method: String?
     /// The source line printed after the method, in parentheses.
     public var sourceLine: Int?
     public var marker: Marker?
+    /// The header's texts behind one reference: a header is made, moved and let go of for
+    /// every record, and with the five texts held apart each copy retained and released five
+    /// strings. The parser makes one `HeaderTexts` per combination a log repeats.
+    var texts: HeaderTexts?
+
+    public var process: String? {
+        get { texts?.fields.process }
+        set { change { $0.process = newValue } }
+    }
+    public var thread: String? {
+        get { texts?.fields.thread }
+        set { change { $0.thread = newValue } }
+    }
+    public var device: String? {
+        get { texts?.fields.device }
+        set { change { $0.device = newValue } }
+    }
+    public var level: String? {
+        get { texts?.fields.level }
+        set { change { $0.level = newValue } }
+    }
+    /// The logging method before the marker, e.g. `-[PFUbiquitySwitchboardEntryMetadata setUseLocalStorage:]`.
+    public var method: String? {
+        get { texts?.fields.method }
+        set { change { $0.method = newValue } }
+    }
 
     public init(style: HeaderStyle, time: LogTime? = nil, process: String? = nil, pid: Int? = nil, thread: String? = nil,
                 device: String? = nil, level: String? = nil, method: String? = nil, sourceLine: Int? = nil, marker: Marker? = nil) {
+        let fields = HeaderTexts.Fields(process: process, thread: thread, device: device, level: level, method: method)
+        self.init(style: style, time: time, pid: pid, sourceLine: sourceLine, marker: marker, texts: HeaderTexts(fields))
+    }
+
+    init(style: HeaderStyle, time: LogTime?, pid: Int?, sourceLine: Int?, marker: Marker?, texts: HeaderTexts?) {
         self.style = style
         self.time = time
-        self.process = process
         self.pid = pid
-        self.thread = thread
-        self.device = device
-        self.level = level
-        self.method = method
         self.sourceLine = sourceLine
         self.marker = marker
+        self.texts = texts
     }
+
+    /// A header's texts are never changed in place: another header may share them.
+    private mutating func change(_ edit: (inout HeaderTexts.Fields) -> Void) {
+        var fields = texts?.fields ?? HeaderTexts.Fields()
+        edit(&fields)
+        texts = HeaderTexts(fields)
+    }
+
+    public static func == (lhs: Header, rhs: Header) -> Bool {
+        lhs.style == rhs.style && lhs.time == rhs.time && lhs.pid == rhs.pid && lhs.sourceLine == rhs.sourceLine
+            && lhs.marker == rhs.marker && (lhs.texts?.fields ?? .init()) == (rhs.texts?.fields ?? .init())
+    }
+}
+
+/// A header's process, thread, device, level and logging method (see `Header.texts`).
+final class HeaderTexts: Sendable {
+    struct Fields: Equatable {
+        var process: String?
+        var thread: String?
+        var device: String?
+        var level: String?
+        var method: String?
+    }
+
+    let fields: Fields
+
+    /// Nil when the header has none of the texts.
+    init?(_ fields: Fields) {
+        guard fields != Fields() else { return nil }
+        self.fields = fields
+    }
+}
+
+extension HeaderTexts: CustomStringConvertible {
+    /// The texts themselves, for a test's failure message.
+    var description: String { String(describing: fields) }
 }
 
 /// A class: a record passes from the reader to the classifier, the summary and the reporters,
