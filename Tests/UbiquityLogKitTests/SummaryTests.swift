@@ -95,7 +95,7 @@ import TestSupport
                 }
             }.joined() + "\""
         }
-        for special in ["\u{00}", "\u{1F}", "\"", "\\", "\u{7F}", "\n", "\t", "\u{0B}"] {
+        for special in (0..<0x20).map({ String(UnicodeScalar(UInt8($0))) }) + ["\"", "\\", "\u{7F}", "!", "#", "[", "]", "~", "\u{80}"] {
             for position in 0..<20 {
                 var characters = Array("abcdefghijé klmnopqrstuvwxyz~ ".map(String.init))
                 characters.insert(special, at: position)
@@ -128,6 +128,34 @@ import TestSupport
                 + "-9223372036854775808:9223372036854775807.-92233+153722867280912930:07")
         #expect(LogTime(year: 2014, month: 3, day: 2, hour: 0, minute: 0, second: 1).microsecondsSinceEpoch
                 - LogTime(year: 2014, month: 3, day: 1, hour: 23, minute: 59, second: 59).microsecondsSinceEpoch == 2_000_000)
+    }
+}
+
+@Suite struct ByteBufferTests {
+    /// A copy keeps what it held when either side appends or empties afterwards, across
+    /// growth well past the first room.
+    @Test func aCopyIsAValue() {
+        var buffer = ByteBuffer()
+        var expected: [UInt8] = []
+        for round in 0..<2000 {
+            let piece = Array("piece \(round),".utf8)
+            var copy = buffer
+            let before = expected
+            buffer.append(piece)
+            expected += piece
+            #expect(copy.array == before)
+            copy.append(UInt8(ascii: "!"))
+            #expect(copy.array == before + [UInt8(ascii: "!")])
+            if round % 500 == 499 {
+                var emptied = buffer
+                emptied.removeAll()
+                #expect(emptied.isEmpty)
+            }
+        }
+        #expect(buffer.array == expected)
+        buffer.append("literal")
+        buffer.append(string: "é")
+        #expect(buffer.array == expected + Array("literalé".utf8))
     }
 }
 

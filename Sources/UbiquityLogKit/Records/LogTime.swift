@@ -62,10 +62,15 @@ public struct LogTime: Sendable, Equatable, Comparable {
         return String(decoding: text, as: UTF8.self)
     }
 
-    /// `iso8601` appended to `text`: every record of `--format jsonl` has one, written into
-    /// the line being built (a String per part, or per time, cost thousands of instructions).
+    /// `iso8601` appended to `text`.
     func appendISO8601(to text: inout [UInt8]) {
-        TimeText.write(into: &text) { out in
+        withISO8601 { text.append(contentsOf: $0) }
+    }
+
+    /// `iso8601` as bytes, for `use`: every record of `--format jsonl` has one, written into
+    /// the line being built (a String per part, or per time, cost thousands of instructions).
+    func withISO8601<Result>(_ use: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        TimeText.write(then: use) { out in
             if let year { out.digits(year, width: 4) } else { out.byte(UInt8(ascii: "-")) }
             out.byte(UInt8(ascii: "-"))
             out.digits(month, width: 2)
@@ -193,11 +198,17 @@ struct TimeText {
     fileprivate(set) var count = 0
 
     static func write(into text: inout [UInt8], _ body: (inout TimeText) -> Void) {
+        write(then: { text.append(contentsOf: $0) }, body)
+    }
+
+    /// What `body` writes, given to `use`.
+    static func write<Result>(then use: (UnsafeBufferPointer<UInt8>) -> Result, _ body: (inout TimeText) -> Void) -> Result {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
-            guard let base = buffer.baseAddress else { return }
+            // A temporary allocation of a positive capacity always has an address.
+            guard let base = buffer.baseAddress else { return use(UnsafeBufferPointer(start: nil, count: 0)) }
             var out = TimeText(base: base)
             body(&out)
-            text.append(contentsOf: UnsafeBufferPointer(start: base, count: out.count))
+            return use(UnsafeBufferPointer(start: out.base, count: out.count))
         }
     }
 

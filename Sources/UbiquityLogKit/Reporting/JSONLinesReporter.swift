@@ -66,15 +66,16 @@ public final class JSONLinesReporter: Reporter {
         json.raw(#","raw":"#)
         json.data(record.text)
         json.raw("}")
-        out.line(bytes: json.bytes)
+        json.withBytes { out.line(bytes: $0) }
     }
 
     private func inputJSON(_ name: String) -> [UInt8] {
         if let input, input.name == name { return input.json }
         var text = JSONText()
         text.string(name)
-        input = (name, text.bytes)
-        return text.bytes
+        let bytes = text.bytes
+        input = (name, bytes)
+        return bytes
     }
 
     private func kindJSON(_ kind: EventKind) -> [UInt8] {
@@ -89,8 +90,9 @@ public final class JSONLinesReporter: Reporter {
         if kind.ordinal >= kindMembers.count {
             kindMembers += Array(repeating: nil, count: kind.ordinal - kindMembers.count + 1)
         }
-        kindMembers[kind.ordinal] = text.bytes
-        return text.bytes
+        let bytes = text.bytes
+        kindMembers[kind.ordinal] = bytes
+        return bytes
     }
 
     public func flush() { out.flush() }
@@ -208,14 +210,18 @@ enum JSON {
 /// numbers, nested values. Objects and arrays are opened and closed by the caller, who
 /// gives members in order; the commas between them are this type's business.
 struct JSONText {
-    private(set) var bytes: [UInt8] = []
+    private var buffer = ByteBuffer()
     /// Per open object or array: whether a member has been written (the next needs a comma).
     private var hasMember: [Bool] = []
 
-    var text: String { String(decoding: bytes, as: UTF8.self) }
+    var text: String { buffer.withBytes { String(decoding: $0, as: UTF8.self) } }
+    var bytes: [UInt8] { buffer.array }
+    func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try buffer.withBytes(body)
+    }
 
     mutating func removeAll() {
-        bytes.removeAll(keepingCapacity: true)
+        buffer.removeAll()
         hasMember.removeAll(keepingCapacity: true)
     }
 
@@ -228,17 +234,17 @@ struct JSONText {
     /// it is: keys in the code are plain words, which need no escape.
     mutating func key(_ key: StaticString) {
         separate()
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        buffer.append(UInt8(ascii: "\""))
+        buffer.append(key)
+        buffer.append(UInt8(ascii: "\""))
+        buffer.append(UInt8(ascii: ":"))
     }
 
     /// `"name":` for a name made at run time (a field's, an entity's), escaped as needed.
     mutating func key(name: String) {
         separate()
         string(name)
-        bytes.append(UInt8(ascii: ":"))
+        buffer.append(UInt8(ascii: ":"))
     }
 
     mutating func member(_ key: StaticString, _ value: String?) {
@@ -259,13 +265,13 @@ struct JSONText {
     /// A time as an ISO 8601 string (which needs no escape), or null.
     mutating func time(_ value: LogTime?) {
         guard let value else { return raw("null") }
-        bytes.append(UInt8(ascii: "\""))
-        value.appendISO8601(to: &bytes)
-        bytes.append(UInt8(ascii: "\""))
+        buffer.append(UInt8(ascii: "\""))
+        value.withISO8601 { buffer.append($0) }
+        buffer.append(UInt8(ascii: "\""))
     }
 
     /// JSON text given as bytes (made by this type before), written as it is.
-    mutating func raw(bytes text: [UInt8]) { bytes.append(contentsOf: text) }
+    mutating func raw(bytes text: [UInt8]) { buffer.append(text) }
 
     /// A string, or null.
     mutating func optionalString(_ value: String?) {
@@ -275,7 +281,7 @@ struct JSONText {
     mutating func bool(_ value: Bool) { raw(value ? "true" : "false") }
 
     /// JSON text written as it is.
-    mutating func json(_ text: String) { bytes.append(contentsOf: text.utf8) }
+    mutating func json(_ text: String) { buffer.append(string: text) }
 
     mutating func value(_ value: FieldValue) {
         switch value {
@@ -321,8 +327,7 @@ struct JSONText {
     /// A string literal of valid UTF-8. Runs that need no escape are copied whole: record
     /// text is most of what --format jsonl writes.
     mutating func string(utf8 source: UnsafeBufferPointer<UInt8>) {
-        bytes.reserveCapacity(bytes.count + source.count + 16)
-        bytes.append(UInt8(ascii: "\""))
+        buffer.append(UInt8(ascii: "\""))
         var runStart = 0
         var index = 0
         while index < source.count {
@@ -335,29 +340,29 @@ struct JSONText {
             index += 1
             guard byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F else { continue }
             let escaped = index - 1
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[runStart..<escaped]))
+            buffer.append(UnsafeBufferPointer(rebasing: source[runStart..<escaped]))
             runStart = index
             // Appended a byte at a time: an array literal per escape cost an allocation,
             // and record texts have a newline on nearly every line.
-            bytes.append(0x5C)
+            buffer.append(0x5C)
             switch byte {
-            case 0x22, 0x5C: bytes.append(byte)
-            case 0x0A: bytes.append(UInt8(ascii: "n"))
-            case 0x0D: bytes.append(UInt8(ascii: "r"))
-            case 0x09: bytes.append(UInt8(ascii: "t"))
-            case 0x08: bytes.append(UInt8(ascii: "b"))
-            case 0x0C: bytes.append(UInt8(ascii: "f"))
+            case 0x22, 0x5C: buffer.append(byte)
+            case 0x0A: buffer.append(UInt8(ascii: "n"))
+            case 0x0D: buffer.append(UInt8(ascii: "r"))
+            case 0x09: buffer.append(UInt8(ascii: "t"))
+            case 0x08: buffer.append(UInt8(ascii: "b"))
+            case 0x0C: buffer.append(UInt8(ascii: "f"))
             default:
                 let hex: StaticString = "0123456789abcdef"
-                bytes.append(UInt8(ascii: "u"))
-                bytes.append(UInt8(ascii: "0"))
-                bytes.append(UInt8(ascii: "0"))
-                bytes.append(hex.utf8Start[Int(byte >> 4)])
-                bytes.append(hex.utf8Start[Int(byte & 0x0F)])
+                buffer.append(UInt8(ascii: "u"))
+                buffer.append(UInt8(ascii: "0"))
+                buffer.append(UInt8(ascii: "0"))
+                buffer.append(hex.utf8Start[Int(byte >> 4)])
+                buffer.append(hex.utf8Start[Int(byte & 0x0F)])
             }
         }
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[runStart...]))
-        bytes.append(UInt8(ascii: "\""))
+        buffer.append(UnsafeBufferPointer(rebasing: source[runStart...]))
+        buffer.append(UInt8(ascii: "\""))
     }
 
     /// Whether any of the eight bytes in `word` may be a control character, `"`, `\\` or DEL
@@ -368,40 +373,41 @@ struct JSONText {
     private static func mayNeedEscape(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
-        func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
-        let below0x20 = (word &- ones &* 0x20) & ~word & highs != 0
-        return below0x20 || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
-            || hasZeroByte(word ^ (ones &* 0x7F))
+        // One test of the four lanes' flags or-ed together: with `||` each was a branch.
+        func zeroBytes(_ value: UInt64) -> UInt64 { (value &- ones) & ~value }
+        let below0x20 = (word &- ones &* 0x20) & ~word
+        let flags = below0x20 | zeroBytes(word ^ (ones &* 0x22)) | zeroBytes(word ^ (ones &* 0x5C)) | zeroBytes(word ^ (ones &* 0x7F))
+        return flags & highs != 0
     }
 
     mutating func int(_ number: Int) {
         // Digit by digit from the highest: no String per number, and no buffer of digits to
         // copy (appending a slice of one took the generic path, some 250 instructions a number).
         let magnitude = number.magnitude
-        if number < 0 { bytes.append(UInt8(ascii: "-")) }
+        if number < 0 { buffer.append(UInt8(ascii: "-")) }
         var unit: UInt = 1
         while unit <= magnitude / 10 { unit *= 10 }
         repeat {
-            bytes.append(UInt8(ascii: "0") + UInt8(magnitude / unit % 10))
+            buffer.append(UInt8(ascii: "0") + UInt8(magnitude / unit % 10))
             unit /= 10
         } while unit > 0
     }
 
     mutating func raw(_ text: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        buffer.append(text)
     }
 
     /// Text made at run time. Named apart from `raw(_: StaticString)`: with both under one
     /// name a literal picked this one, and copying a String's UTF-8 took a generic path.
-    private mutating func raw(made text: String) { bytes.append(contentsOf: text.utf8) }
+    private mutating func raw(made text: String) { buffer.append(string: text) }
 
     private mutating func open(_ bracket: UInt8) {
-        bytes.append(bracket)
+        buffer.append(bracket)
         hasMember.append(false)
     }
 
     private mutating func close(_ bracket: UInt8) {
-        bytes.append(bracket)
+        buffer.append(bracket)
         hasMember.removeLast()
         // The closed object or array was itself a member of the one around it.
         if !hasMember.isEmpty { hasMember[hasMember.count - 1] = true }
@@ -410,7 +416,7 @@ struct JSONText {
     /// A comma before every member but the first of the innermost open object or array.
     private mutating func separate() {
         guard let last = hasMember.last else { return }
-        if last { bytes.append(UInt8(ascii: ",")) }
+        if last { buffer.append(UInt8(ascii: ",")) }
         hasMember[hasMember.count - 1] = true
     }
 }

@@ -46,6 +46,10 @@ public final class OutputWriter {
 
     /// Writes `bytes` (text already) and a newline.
     public func line(bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { line(bytes: $0) }
+    }
+
+    func line(bytes: UnsafeBufferPointer<UInt8>) {
         guard !isClosed else { return }
         buffer.append(contentsOf: bytes)
         buffer.append(0x0A)
