@@ -74,6 +74,17 @@ import TestSupport
         #expect(ByteText.terminalSafe("a\u{1B}[31mb\tc") == "a\\x1B[31mb\tc")
         #expect(ByteText.terminalSafe("\u{9B}x") == "\\u{9B}x")
         #expect(ByteText.terminalSafe("plain") == "plain")
+        // The timeline's byte-level form agrees, around multi-byte letters and next to C1's
+        // neighbours (U+00A0 and U+0100 share bytes with C1 controls and are not escaped).
+        let pieces = ["a", "é", "\u{80}", "\u{9F}", "\u{A0}", "\u{100}", "\u{1B}[31m", "\t", "\n", "\u{7F}", "\u{0}", "💥", " "]
+        var generator = SeededGenerator(state: 5)
+        for _ in 0..<2000 {
+            let text = (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            var buffer = ByteBuffer()
+            var copy = text
+            copy.withUTF8 { ByteText.appendTerminalSafe($0, to: &buffer) }
+            #expect(String(decoding: buffer.array, as: UTF8.self) == ByteText.terminalSafe(text), "\(text.debugDescription)")
+        }
     }
 
     @Test func jsonEscaping() {
@@ -128,6 +139,33 @@ import TestSupport
                 + "-9223372036854775808:9223372036854775807.-92233+153722867280912930:07")
         #expect(LogTime(year: 2014, month: 3, day: 2, hour: 0, minute: 0, second: 1).microsecondsSinceEpoch
                 - LogTime(year: 2014, month: 3, day: 1, hour: 23, minute: 59, second: 59).microsecondsSinceEpoch == 2_000_000)
+    }
+}
+
+@Suite struct TimeDifferenceTests {
+    /// The same-day shortcut gives what the full count of days gives, on one day and across
+    /// days, months, years and a missing year.
+    @Test func theClockAloneAgreesWithTheCalendar() {
+        func full(_ later: LogTime, _ earlier: LogTime) -> Int64 {
+            let year = later.year ?? earlier.year ?? 2000
+            return later.microseconds(assumingYear: year) - earlier.microseconds(assumingYear: earlier.year ?? year)
+        }
+        var generator = SeededGenerator(state: 11)
+        var times: [LogTime] = []
+        for _ in 0..<300 {
+            times.append(LogTime(year: [nil, 2014, 2015].randomElement(using: &generator)!, month: Int.random(in: 1...2, using: &generator),
+                                 day: Int.random(in: 1...2, using: &generator), hour: Int.random(in: 0...23, using: &generator),
+                                 minute: Int.random(in: 0...59, using: &generator), second: Int.random(in: 0...59, using: &generator),
+                                 microsecond: Int.random(in: 0...999_999, using: &generator), fractionDigits: 6))
+        }
+        var sameDay = 0
+        for later in times {
+            for earlier in times.prefix(60) {
+                #expect(later.microseconds(since: earlier) == full(later, earlier), "\(later) since \(earlier)")
+                if later.year == earlier.year, later.month == earlier.month, later.day == earlier.day { sameDay += 1 }
+            }
+        }
+        #expect(sameDay > 500)
     }
 }
 

@@ -117,6 +117,40 @@ enum ByteText {
         return result
     }
 
+    /// `terminalSafe` of valid UTF-8 bytes, appended to `out` without making a String (the
+    /// timeline's lines): runs without a control character are copied whole.
+    static func appendTerminalSafe(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout ByteBuffer) {
+        let hex: StaticString = "0123456789ABCDEF"
+        func appendHex(_ byte: UInt8) {
+            out.append(hex.utf8Start[Int(byte >> 4)])
+            out.append(hex.utf8Start[Int(byte & 0x0F)])
+        }
+        var runStart = 0
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            // C1 controls (U+0080 to U+009F) are 0xC2 and a byte of 0x80 to 0x9F in UTF-8.
+            let isC1 = byte == 0xC2 && index + 1 < bytes.count && bytes[index + 1] & 0xE0 == 0x80
+            guard (byte < 0x20 && byte != 0x09) || byte == 0x7F || isC1 else {
+                index += 1
+                continue
+            }
+            out.append(UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+            if isC1 {
+                out.append("\\u{")
+                appendHex(bytes[index + 1])
+                out.append(UInt8(ascii: "}"))
+                index += 2
+            } else {
+                out.append("\\x")
+                appendHex(byte)
+                index += 1
+            }
+            runStart = index
+        }
+        out.append(UnsafeBufferPointer(rebasing: bytes[runStart...]))
+    }
+
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
         return (value < 0x20 && value != 0x09) || value == 0x7F || (0x80...0x9F).contains(value)

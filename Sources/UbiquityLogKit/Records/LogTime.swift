@@ -46,6 +46,11 @@ public struct LogTime: Sendable, Equatable, Comparable {
     /// with a year (one input mixing styles) is read in the known year, so the difference is
     /// the clock's, not the years' between the fallback and the real year.
     public func microseconds(since earlier: LogTime) -> Int64 {
+        // Nearly always the same day (the timeline asks for every record): the clocks alone.
+        if year == earlier.year, month == earlier.month, day == earlier.day {
+            let seconds = (hour - earlier.hour) * 3600 + (minute - earlier.minute) * 60 + (second - earlier.second)
+            return Int64(seconds) * 1_000_000 + Int64(microsecond - earlier.microsecond)
+        }
         let year = year ?? earlier.year ?? 2000
         return microseconds(assumingYear: year) - earlier.microseconds(assumingYear: earlier.year ?? year)
     }
@@ -92,9 +97,12 @@ public struct LogTime: Sendable, Equatable, Comparable {
 
     /// The time of day with at most `maxFractionDigits` of the printed fraction.
     public func clock(maxFractionDigits: Int) -> String {
-        var text: [UInt8] = []
-        TimeText.write(into: &text) { writeClock(maxFractionDigits: maxFractionDigits, to: &$0) }
-        return String(decoding: text, as: UTF8.self)
+        withClock(maxFractionDigits: maxFractionDigits) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// `clock(maxFractionDigits:)` as bytes, for `use` (the timeline's first column).
+    func withClock<Result>(maxFractionDigits: Int, _ use: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        TimeText.write(then: use) { writeClock(maxFractionDigits: maxFractionDigits, to: &$0) }
     }
 
     private func writeClock(maxFractionDigits: Int, to out: inout TimeText) {

@@ -46,6 +46,19 @@ public enum Headline {
         }
     }
 
+    /// `of(item)` as UTF-8, for `use`: a message's matched line straight from the record's
+    /// bytes when it stands as it is (most of the timeline's lines), else `of(item)`'s text.
+    static func withUTF8<Result>(_ item: ClassifiedRecord, _ use: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        switch item.event {
+        case .cloudCorruptionDetected, .message:
+            if let plain = plainMatchedLine(item) { return plain.withUnsafeBufferPointer(use) }
+        default:
+            break
+        }
+        var text = of(item)
+        return text.withUTF8(use)
+    }
+
     /// `(+1 *2 -0)` for a list of object changes.
     private static func tally(_ changes: [ObjectChange]) -> String {
         guard !changes.isEmpty else { return "" }
