@@ -330,39 +330,52 @@ struct JSONText {
         buffer.append(UInt8(ascii: "\""))
         var runStart = 0
         var index = 0
-        while index < source.count {
-            // Eight bytes at a time while none of them needs an escape.
-            if index + 8 <= source.count, !JSONText.mayNeedEscape(UnsafeRawBufferPointer(source).loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+        let count = source.count
+        if let base = source.baseAddress {
+            // Eight bytes at a time while none of them needs an escape; a word that may hold
+            // one is gone through byte by byte, and the next word read after it (stepping one
+            // byte at a time read each of the seven words overlapping an escape again).
+            while index + 8 <= count {
+                if JSONText.mayNeedEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                    for position in index..<index + 8 { escapeIfNeeded(source, at: position, runStart: &runStart) }
+                }
                 index += 8
-                continue
             }
-            let byte = source[index]
+        }
+        while index < count {
+            escapeIfNeeded(source, at: index, runStart: &runStart)
             index += 1
-            guard byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F else { continue }
-            let escaped = index - 1
-            buffer.append(UnsafeBufferPointer(rebasing: source[runStart..<escaped]))
-            runStart = index
-            // Appended a byte at a time: an array literal per escape cost an allocation,
-            // and record texts have a newline on nearly every line.
-            buffer.append(0x5C)
-            switch byte {
-            case 0x22, 0x5C: buffer.append(byte)
-            case 0x0A: buffer.append(UInt8(ascii: "n"))
-            case 0x0D: buffer.append(UInt8(ascii: "r"))
-            case 0x09: buffer.append(UInt8(ascii: "t"))
-            case 0x08: buffer.append(UInt8(ascii: "b"))
-            case 0x0C: buffer.append(UInt8(ascii: "f"))
-            default:
-                let hex: StaticString = "0123456789abcdef"
-                buffer.append(UInt8(ascii: "u"))
-                buffer.append(UInt8(ascii: "0"))
-                buffer.append(UInt8(ascii: "0"))
-                buffer.append(hex.utf8Start[Int(byte >> 4)])
-                buffer.append(hex.utf8Start[Int(byte & 0x0F)])
-            }
         }
         buffer.append(UnsafeBufferPointer(rebasing: source[runStart...]))
         buffer.append(UInt8(ascii: "\""))
+    }
+
+    /// Writes the byte at `index` as an escape when JSON needs one, after the run of bytes
+    /// before it that needed none (from `runStart`, which then moves past the byte).
+    @inline(__always)
+    private mutating func escapeIfNeeded(_ source: UnsafeBufferPointer<UInt8>, at index: Int, runStart: inout Int) {
+        let byte = source[index]
+        guard byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F else { return }
+        buffer.append(UnsafeBufferPointer(rebasing: source[runStart..<index]))
+        runStart = index + 1
+        // Appended a byte at a time: an array literal per escape cost an allocation,
+        // and record texts have a newline on nearly every line.
+        buffer.append(0x5C)
+        switch byte {
+        case 0x22, 0x5C: buffer.append(byte)
+        case 0x0A: buffer.append(UInt8(ascii: "n"))
+        case 0x0D: buffer.append(UInt8(ascii: "r"))
+        case 0x09: buffer.append(UInt8(ascii: "t"))
+        case 0x08: buffer.append(UInt8(ascii: "b"))
+        case 0x0C: buffer.append(UInt8(ascii: "f"))
+        default:
+            let hex: StaticString = "0123456789abcdef"
+            buffer.append(UInt8(ascii: "u"))
+            buffer.append(UInt8(ascii: "0"))
+            buffer.append(UInt8(ascii: "0"))
+            buffer.append(hex.utf8Start[Int(byte >> 4)])
+            buffer.append(hex.utf8Start[Int(byte & 0x0F)])
+        }
     }
 
     /// Whether any of the eight bytes in `word` may be a control character, `"`, `\\` or DEL
