@@ -24,7 +24,7 @@ public final class RecordAssembler {
     /// The open record's text, gathered in one buffer that is kept from record to record;
     /// a record gets an exact copy (one allocation, where growing an array per record took
     /// two or three).
-    @exclusivity(unchecked) private var text: [UInt8] = []
+    @exclusivity(unchecked) private var text = ByteBuffer()
     @exclusivity(unchecked) private var header: Header?
     /// Where the parser puts the header of a line that starts a record, swapped into `header`
     /// once the open record is closed (a swap moves; an assignment copied the header's texts).
@@ -71,10 +71,10 @@ public final class RecordAssembler {
     public func finish() -> Record? {
         guard lineCount > 0 else { return nil }
         // The header moves into the record (take): a copy retained and released each of its strings.
-        let record = Record(input: input, firstLine: firstLine, lineCount: lineCount, text: text.withUnsafeBufferPointer { Array($0) },
+        let record = Record(input: input, firstLine: firstLine, lineCount: lineCount, text: text.array,
                             header: header.take(), bodyStart: bodyStart, isTruncated: truncated)
         // A huge record's room is given back rather than kept for ordinary ones.
-        text.removeAll(keepingCapacity: text.capacity <= 1 << 16)
+        text.removeAll(keepingRoomUpTo: 1 << 16)
         lineCount = 0
         return record
     }
@@ -92,9 +92,9 @@ public final class RecordAssembler {
         let room = limits.maxBytes - text.count
         if bytes.count > room {
             truncated = true
-            text.append(contentsOf: bytes.prefix(max(0, room)))
+            text.append(UnsafeRawBufferPointer(rebasing: bytes.prefix(max(0, room))))
         } else {
-            text.append(contentsOf: bytes)
+            text.append(bytes)
         }
     }
 }

@@ -1,7 +1,7 @@
-// Bytes appended through a pointer: JSON Lines output writes a few dozen pieces per record
-// (keys, numbers, runs of text between escapes), and an Array's append of a piece took its
-// generic path, some 70 to 90 instructions a call (callgrind); here a piece is a capacity
-// check and a copy.
+// Bytes appended through a pointer: a record's text is gathered line by line, and JSON Lines
+// output writes a few dozen pieces per record (keys, numbers, runs of text between escapes).
+// An Array's append of a piece took its generic path, some 70 to 120 instructions a call
+// (callgrind); here a piece is a capacity check and a copy.
 
 /// A growable run of bytes with value semantics: a copy shares the storage until either
 /// side appends (copy on write), as an Array's does.
@@ -31,9 +31,16 @@ struct ByteBuffer {
 
     var array: [UInt8] { withBytes { Array($0) } }
 
-    /// Empties the buffer, keeping its room.
-    mutating func removeAll() {
-        if isKnownUniquelyReferenced(&storage) { storage.count = 0 } else { storage = Storage(capacity: storage.capacity) }
+    /// Empties the buffer, keeping its room (up to `limit` bytes of it: a buffer grown for a
+    /// huge record gives its room back).
+    mutating func removeAll(keepingRoomUpTo limit: Int = .max) {
+        if storage.capacity > limit {
+            storage = Storage(capacity: 256)
+        } else if isKnownUniquelyReferenced(&storage) {
+            storage.count = 0
+        } else {
+            storage = Storage(capacity: storage.capacity)
+        }
     }
 
     mutating func append(_ byte: UInt8) {
@@ -44,6 +51,12 @@ struct ByteBuffer {
     mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         room(bytes.count).initialize(from: source, count: bytes.count)
+        storage.count += bytes.count
+    }
+
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        UnsafeMutableRawPointer(room(bytes.count)).copyMemory(from: source, byteCount: bytes.count)
         storage.count += bytes.count
     }
 
