@@ -12,7 +12,7 @@ private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -
 
 public final class OutputWriter {
     private let descriptor: Int32
-    private var buffer: [UInt8] = []
+    private var buffer = ByteBuffer()
     private let capacity: Int
     /// Flush after every line (a terminal, or `--line-buffered`).
     public var lineBuffered: Bool
@@ -24,7 +24,6 @@ public final class OutputWriter {
         self.descriptor = descriptor
         self.capacity = capacity
         self.lineBuffered = lineBuffered
-        buffer.reserveCapacity(capacity)
     }
 
     deinit { flush() }
@@ -33,7 +32,7 @@ public final class OutputWriter {
 
     public func write(_ text: String) {
         guard !isClosed else { return }
-        buffer.append(contentsOf: text.utf8)
+        buffer.append(string: text)
         if buffer.count >= capacity { flush() }
     }
 
@@ -51,15 +50,15 @@ public final class OutputWriter {
 
     func line(bytes: UnsafeBufferPointer<UInt8>) {
         guard !isClosed else { return }
-        buffer.append(contentsOf: bytes)
+        buffer.append(bytes)
         buffer.append(0x0A)
         if lineBuffered || buffer.count >= capacity { flush() }
     }
 
     public func flush() {
-        guard !isClosed, !buffer.isEmpty else { buffer.removeAll(keepingCapacity: true); return }
+        guard !isClosed, !buffer.isEmpty else { buffer.removeAll(); return }
         var offset = 0
-        buffer.withUnsafeBytes { bytes in
+        buffer.withBytes { bytes in
             guard let base = bytes.baseAddress else { return }
             while offset < bytes.count {
                 let written = systemWrite(descriptor, base + offset, bytes.count - offset)
@@ -69,6 +68,6 @@ public final class OutputWriter {
                 return
             }
         }
-        buffer.removeAll(keepingCapacity: true)
+        buffer.removeAll()
     }
 }
