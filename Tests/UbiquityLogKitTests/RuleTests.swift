@@ -269,6 +269,12 @@ import TestSupport
     @Test func theHintIsTheActionsFirstSentence() {
         #expect(Explanation.hint(for: .importFailed) == "Read the error (`parselogs explain 134302`).")
         #expect(Explanation.hint(for: .importProgress) == nil)
+        // For every kind: the action up to and with the first full stop followed by a blank.
+        for kind in try! Catalog.standard().kinds {
+            guard let action = kind.guidance.action else { continue }
+            let sentence = action.firstRange(of: ". ").map { String(action[..<action.index(after: $0.lowerBound)]) } ?? action
+            #expect(Explanation.hint(for: kind) == sentence, "\(kind.id)")
+        }
     }
 }
 
