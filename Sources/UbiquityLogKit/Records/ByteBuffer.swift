@@ -71,6 +71,14 @@ struct ByteBuffer {
         text.withUTF8 { append($0) }
     }
 
+    /// Lets `body` write at most `limit` bytes at the end through a pointer, with one check of
+    /// room for them all; `body` returns how many it wrote.
+    mutating func write(atMost limit: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        let written = body(room(limit))
+        precondition(written >= 0 && written <= limit, "wrote past the room asked for")
+        storage.count += written
+    }
+
     /// Where `extra` more bytes go, in storage this value holds alone.
     @inline(__always)
     private mutating func room(_ extra: Int) -> UnsafeMutablePointer<UInt8> {

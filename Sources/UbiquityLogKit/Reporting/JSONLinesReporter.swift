@@ -221,7 +221,8 @@ struct JSONText {
     }
 
     mutating func removeAll() {
-        buffer.removeAll()
+        // A huge record's room (strings reserve six bytes a byte) is given back.
+        buffer.removeAll(keepingRoomUpTo: 1 << 20)
         hasMember.removeAll(keepingCapacity: true)
     }
 
@@ -327,54 +328,58 @@ struct JSONText {
     /// A string literal of valid UTF-8. Runs that need no escape are copied whole: record
     /// text is most of what --format jsonl writes.
     mutating func string(utf8 source: UnsafeBufferPointer<UInt8>) {
-        buffer.append(UInt8(ascii: "\""))
-        var runStart = 0
-        var index = 0
-        let count = source.count
-        if let base = source.baseAddress {
+        guard let base = source.baseAddress else { return raw(#""""#) }
+        // Written through a pointer into room for the worst case (every byte a six-byte
+        // `\u00XX`): appending each run and escape checked the room and the storage's owner.
+        buffer.write(atMost: source.count * 6 + 2) { out in
+            var written = 0
+            var runStart = 0
+            out[0] = UInt8(ascii: "\"")
+            written = 1
+            func escapeIfNeeded(at index: Int) {
+                let byte = base[index]
+                guard byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F else { return }
+                (out + written).initialize(from: base + runStart, count: index - runStart)
+                written += index - runStart
+                runStart = index + 1
+                out[written] = 0x5C
+                switch byte {
+                case 0x22, 0x5C: out[written + 1] = byte
+                case 0x0A: out[written + 1] = UInt8(ascii: "n")
+                case 0x0D: out[written + 1] = UInt8(ascii: "r")
+                case 0x09: out[written + 1] = UInt8(ascii: "t")
+                case 0x08: out[written + 1] = UInt8(ascii: "b")
+                case 0x0C: out[written + 1] = UInt8(ascii: "f")
+                default:
+                    let hex: StaticString = "0123456789abcdef"
+                    out[written + 1] = UInt8(ascii: "u")
+                    out[written + 2] = UInt8(ascii: "0")
+                    out[written + 3] = UInt8(ascii: "0")
+                    out[written + 4] = hex.utf8Start[Int(byte >> 4)]
+                    out[written + 5] = hex.utf8Start[Int(byte & 0x0F)]
+                    written += 4
+                }
+                written += 2
+            }
             // Eight bytes at a time while none of them needs an escape; a word that may hold
             // one is gone through byte by byte, and the next word read after it (stepping one
             // byte at a time read each of the seven words overlapping an escape again).
+            var index = 0
+            let count = source.count
             while index + 8 <= count {
                 if JSONText.mayNeedEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
-                    for position in index..<index + 8 { escapeIfNeeded(source, at: position, runStart: &runStart) }
+                    for position in index..<index + 8 { escapeIfNeeded(at: position) }
                 }
                 index += 8
             }
-        }
-        while index < count {
-            escapeIfNeeded(source, at: index, runStart: &runStart)
-            index += 1
-        }
-        buffer.append(UnsafeBufferPointer(rebasing: source[runStart...]))
-        buffer.append(UInt8(ascii: "\""))
-    }
-
-    /// Writes the byte at `index` as an escape when JSON needs one, after the run of bytes
-    /// before it that needed none (from `runStart`, which then moves past the byte).
-    @inline(__always)
-    private mutating func escapeIfNeeded(_ source: UnsafeBufferPointer<UInt8>, at index: Int, runStart: inout Int) {
-        let byte = source[index]
-        guard byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F else { return }
-        buffer.append(UnsafeBufferPointer(rebasing: source[runStart..<index]))
-        runStart = index + 1
-        // Appended a byte at a time: an array literal per escape cost an allocation,
-        // and record texts have a newline on nearly every line.
-        buffer.append(0x5C)
-        switch byte {
-        case 0x22, 0x5C: buffer.append(byte)
-        case 0x0A: buffer.append(UInt8(ascii: "n"))
-        case 0x0D: buffer.append(UInt8(ascii: "r"))
-        case 0x09: buffer.append(UInt8(ascii: "t"))
-        case 0x08: buffer.append(UInt8(ascii: "b"))
-        case 0x0C: buffer.append(UInt8(ascii: "f"))
-        default:
-            let hex: StaticString = "0123456789abcdef"
-            buffer.append(UInt8(ascii: "u"))
-            buffer.append(UInt8(ascii: "0"))
-            buffer.append(UInt8(ascii: "0"))
-            buffer.append(hex.utf8Start[Int(byte >> 4)])
-            buffer.append(hex.utf8Start[Int(byte & 0x0F)])
+            while index < count {
+                escapeIfNeeded(at: index)
+                index += 1
+            }
+            (out + written).initialize(from: base + runStart, count: count - runStart)
+            written += count - runStart
+            out[written] = UInt8(ascii: "\"")
+            return written + 1
         }
     }
 
