@@ -98,13 +98,18 @@ public enum Headline {
     static func plainMatchedLine(_ item: ClassifiedRecord) -> ArraySlice<UInt8>? {
         let text = item.record.text
         guard let start = item.classification.matchStart, start < text.count else { return nil }
-        var end = text[start...].firstIndex(of: 0x0A) ?? text.endIndex
-        var first = start
-        while first < end, text[first] == UInt8(ascii: " ") || text[first] == UInt8(ascii: "\t") { first += 1 }
-        while end > first, text[end - 1] == UInt8(ascii: " ") || text[end - 1] == UInt8(ascii: "\t") { end -= 1 }
-        let line = text[first..<end]
-        guard !line.starts(with: "Error (cause:".utf8), line.withUnsafeBytes({ ByteText.isValidUTF8($0) }) else { return nil }
-        return line
+        // On the bytes (memchr for the line's end): every JSON line and most timeline lines
+        // come here, and the Array's generic search and slices cost some 500 instructions.
+        let line = text.withUnsafeBytes { bytes -> Range<Int>? in
+            var end = ByteSearch.firstOffset(of: 0x0A, in: bytes, from: start) ?? bytes.count
+            var first = start
+            while first < end, bytes[first] == UInt8(ascii: " ") || bytes[first] == UInt8(ascii: "\t") { first += 1 }
+            while end > first, bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\t") { end -= 1 }
+            let line = UnsafeRawBufferPointer(rebasing: bytes[first..<end])
+            guard !line.starts(with: "Error (cause:".utf8), ByteText.isValidUTF8(line) else { return nil }
+            return first..<end
+        }
+        return line.map { text[$0] }
     }
 
     /// `Error (cause:C): Error Domain=… {NSLocalizedFailureReason=MESSAGE}` → `MESSAGE (cause: C)`.
