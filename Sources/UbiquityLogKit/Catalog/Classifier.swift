@@ -249,9 +249,12 @@ final class ChannelSearch {
     }
 
     private func first(of index: RuleIndex, in message: UnsafeRawBufferPointer, at position: Int, _ absent: UInt64) throws(PCRE2Error) -> Int? {
+        // Most positions of the after-object scan hold a byte no rule starts with: told here,
+        // before the look-up's call and its closure are set up.
+        guard index.mayStart(in: message, at: position) else { return nil }
         // `unowned(unsafe)`: the closure runs only within this call, while `self` is alive, and a
         // strong capture retained and released the search for each position tried.
-        try index.firstMatch(in: message, at: position, absent: absent) { [unowned(unsafe) self] (rule: Int) throws(PCRE2Error) -> Bool in
+        return try index.firstMatch(in: message, at: position, absent: absent) { [unowned(unsafe) self] (rule: Int) throws(PCRE2Error) -> Bool in
             try matchers[rule].matches(message, from: position)
         }
     }

@@ -126,6 +126,13 @@ struct RuleIndex: Sendable {
         self.mayStart = mayStart
     }
 
+    /// Whether any rule may start at `position` of `subject`, told by its byte (false means
+    /// `firstMatch` finds none there).
+    @inline(__always)
+    func mayStart(in subject: UnsafeRawBufferPointer, at position: Int) -> Bool {
+        position >= subject.count || mayStart[Int(subject[position])]
+    }
+
     /// Rules tried everywhere that cannot match in `message`: bit n stands for `always[n]`,
     /// set when the message lacks its required text.
     func absentTexts(in message: UnsafeRawBufferPointer) -> UInt64 {
