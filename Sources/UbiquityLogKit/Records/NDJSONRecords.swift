@@ -45,19 +45,17 @@ struct NDJSONRecords {
                           header: nil, bodyStart: 0, isTruncated: line.isTruncated)
         }
         let text = Array(message.utf8)
-        var header = Header(style: .logShow)
-        if let timestamp = object["timestamp"], var time = LogTime(parsing: String(timestamp.prefix(26))) {
-            time.utcOffsetMinutes = Self.offset(in: timestamp)
-            header.time = time
+        var time: LogTime?
+        if let timestamp = object["timestamp"], var parsed = LogTime(parsing: String(timestamp.prefix(26))) {
+            parsed.utcOffsetMinutes = Self.offset(in: timestamp)
+            time = parsed
         }
-        header.process = object["processImagePath"].map { path in String(path.split(separator: "/").last ?? Substring(path)) }
-        header.pid = object["processID"].flatMap { Int($0) }
-        header.thread = object["threadID"]
-        header.level = object["messageType"]
         let prefix = text.withUnsafeBytes { parser.parsePrefix($0, from: 0) }
-        header.method = prefix.method
-        header.sourceLine = prefix.sourceLine
-        header.marker = prefix.marker
+        // Made whole: a header's texts are one object, and setting them one by one made one each.
+        let header = Header(style: .logShow, time: time,
+                            process: object["processImagePath"].map { path in String(path.split(separator: "/").last ?? Substring(path)) },
+                            pid: object["processID"].flatMap { Int($0) }, thread: object["threadID"], level: object["messageType"],
+                            method: prefix.method, sourceLine: prefix.sourceLine, marker: prefix.marker)
         return Record(input: input, firstLine: line.number, lineCount: 1, text: text,
                       header: header, bodyStart: prefix.bodyStart, isTruncated: line.isTruncated)
     }

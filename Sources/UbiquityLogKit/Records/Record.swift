@@ -38,27 +38,12 @@ public struct Header: Sendable, Equatable {
     /// strings. The parser makes one `HeaderTexts` per combination a log repeats.
     var texts: HeaderTexts?
 
-    public var process: String? {
-        get { texts?.fields.process }
-        set { change { $0.process = newValue } }
-    }
-    public var thread: String? {
-        get { texts?.fields.thread }
-        set { change { $0.thread = newValue } }
-    }
-    public var device: String? {
-        get { texts?.fields.device }
-        set { change { $0.device = newValue } }
-    }
-    public var level: String? {
-        get { texts?.fields.level }
-        set { change { $0.level = newValue } }
-    }
+    public var process: String? { get { texts?.fields.process } set { change { $0.process = newValue } } }
+    public var thread: String? { get { texts?.fields.thread } set { change { $0.thread = newValue } } }
+    public var device: String? { get { texts?.fields.device } set { change { $0.device = newValue } } }
+    public var level: String? { get { texts?.fields.level } set { change { $0.level = newValue } } }
     /// The logging method before the marker, e.g. `-[PFUbiquitySwitchboardEntryMetadata setUseLocalStorage:]`.
-    public var method: String? {
-        get { texts?.fields.method }
-        set { change { $0.method = newValue } }
-    }
+    public var method: String? { get { texts?.fields.method } set { change { $0.method = newValue } } }
 
     public init(style: HeaderStyle, time: LogTime? = nil, process: String? = nil, pid: Int? = nil, thread: String? = nil,
                 device: String? = nil, level: String? = nil, method: String? = nil, sourceLine: Int? = nil, marker: Marker? = nil) {
