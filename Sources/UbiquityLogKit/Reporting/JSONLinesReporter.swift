@@ -332,10 +332,9 @@ struct JSONText {
         // Written through a pointer into room for the worst case (every byte a six-byte
         // `\u00XX`): appending each run and escape checked the room and the storage's owner.
         buffer.write(atMost: source.count * 6 + 2) { out in
-            var written = 0
-            var runStart = 0
             out[0] = UInt8(ascii: "\"")
-            written = 1
+            var written = 1
+            var runStart = 0
             func escapeIfNeeded(at index: Int) {
                 let byte = base[index]
                 guard byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F else { return }
