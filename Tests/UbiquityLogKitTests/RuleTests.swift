@@ -79,6 +79,72 @@ import TestSupport
         #expect(ObjectDump.shortenReferences(#"( "0x15e4f120 <x-coredata://8F3A/Tag/p3>" )"#) == "( Tag/p3 )")
     }
 
+    @Test func attributesReadAsTheCharacterReadingDid() {
+        // Random texts of the pieces that matter (separators inside and outside quotes and
+        // brackets, escapes, runs of spaces and tabs, a combining mark after a space, a letter
+        // beyond ASCII) read both ways.
+        let pieces = ["a", "b", " = ", "=", ";", " ", "  ", "\t", "\"", "\\", "(", ")", "{", "}", "é", " \u{301}", "\u{600} ", "<x-coredata://8F3A/Tag/p3>", "\"0x1 "]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<5000 {
+            let text = (0..<Int.random(in: 0...16, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined()
+            #expect(ObjectDump.attributes(from: text) == attributesByCharacters(text), "\(text.debugDescription)")
+        }
+    }
+
+    /// The implementation the byte-level one replaced, which collapsed spaces Character by
+    /// Character: the reference it must agree with.
+    private func attributesByCharacters(_ text: String) -> [ObjectChange.Attribute] {
+        let compact = ObjectDump.shortenReferences(text)
+        var attributes: [ObjectChange.Attribute] = []
+        let bytes = compact.utf8
+        var pieceStart = bytes.startIndex
+        func collapseSpaces(_ text: String) -> String {
+            var result = ""
+            var lastWasSpace = false
+            for character in text {
+                let isSpace = character == " " || character == "\t"
+                if isSpace, lastWasSpace { continue }
+                result.append(isSpace ? " " : character)
+                lastWasSpace = isSpace
+            }
+            return result
+        }
+        func finish(_ end: String.Index) {
+            let piece = compact[pieceStart..<end].trimmingCharacters(in: " ")
+            guard !piece.isEmpty else { return }
+            if let equals = piece.firstRange(ofASCII: " = ") {
+                attributes.append(.init(name: String(piece[..<equals.lowerBound]),
+                                        value: collapseSpaces(String(piece[equals.upperBound...])).trimmingCharacters(in: " ")))
+            } else {
+                attributes.append(.init(name: piece, value: ""))
+            }
+        }
+        var depth = 0
+        var quoted = false
+        var escaped = false
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            let byte = bytes[index]
+            if escaped {
+                escaped = false
+            } else {
+                switch byte {
+                case UInt8(ascii: "\\") where quoted: escaped = true
+                case UInt8(ascii: "\""): quoted.toggle()
+                case UInt8(ascii: "(") where !quoted, UInt8(ascii: "{") where !quoted: depth += 1
+                case UInt8(ascii: ")") where !quoted, UInt8(ascii: "}") where !quoted: depth = max(0, depth - 1)
+                case UInt8(ascii: ";") where !quoted && depth == 0:
+                    finish(index)
+                    pieceStart = bytes.index(after: index)
+                default: break
+                }
+            }
+            index = bytes.index(after: index)
+        }
+        finish(bytes.endIndex)
+        return attributes
+    }
+
     /// The Character-based implementation the byte-level one replaced: the reference it must agree with.
     private func shortenReferencesByCharacters(_ text: String) -> String {
         var result = ""
