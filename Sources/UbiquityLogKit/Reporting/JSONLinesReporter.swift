@@ -34,8 +34,9 @@ public final class JSONLinesReporter: Reporter {
     @exclusivity(unchecked) private var json = JSONText()
     /// The input's name as a JSON string, made again only when the input changes.
     private var input: (name: String, json: [UInt8])?
-    /// By kind ordinal: `,"kind":…,"category":…,"severity":…`, the same for every record of a kind.
-    private var kindMembers: [[UInt8]?] = []
+    /// By kind ordinal: `,"kind":…,"category":…,"severity":…`, the same for every record of a
+    /// kind. (Read for every record by the writing thread alone: no run-time exclusivity check.)
+    @exclusivity(unchecked) private var kindMembers: [[UInt8]?] = []
 
     public func report(_ item: ClassifiedRecord) {
         begin()

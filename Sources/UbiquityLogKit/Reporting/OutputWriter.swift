@@ -12,13 +12,19 @@ private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -
 
 public final class OutputWriter {
     private let descriptor: Int32
-    private var buffer = ByteBuffer()
+    /// Appended to for every line, by the one thread that writes: Swift's run-time
+    /// exclusivity check on each access is left out.
+    @exclusivity(unchecked) private var buffer = ByteBuffer()
     private let capacity: Int
-    /// Flush after every line (a terminal, or `--line-buffered`).
-    public var lineBuffered: Bool
+    /// Flush after every line (a terminal, or `--line-buffered`). (Read for every line: no
+    /// run-time exclusivity check, as for `buffer`.)
+    @exclusivity(unchecked) public var lineBuffered: Bool
     /// The reader closed the pipe (EPIPE); nothing more can be written. (Read after every
-    /// record, by the thread that writes: Swift's run-time exclusivity check is left out.)
-    @exclusivity(unchecked) public private(set) var isClosed = false
+    /// record, by the thread that writes: Swift's run-time exclusivity check is left out.
+    /// A getter in front of the stored flag: another module reading a stored property made
+    /// the check itself, attribute or not.)
+    public var isClosed: Bool { closed }
+    @exclusivity(unchecked) private var closed = false
 
     public init(descriptor: Int32, capacity: Int = 1 << 16, lineBuffered: Bool = false) {
         self.descriptor = descriptor
@@ -64,7 +70,7 @@ public final class OutputWriter {
                 let written = systemWrite(descriptor, base + offset, bytes.count - offset)
                 if written > 0 { offset += written; continue }
                 if written < 0, errno == EINTR { continue }
-                isClosed = true  // EPIPE or another error: the reader is gone
+                closed = true  // EPIPE or another error: the reader is gone
                 return
             }
         }
