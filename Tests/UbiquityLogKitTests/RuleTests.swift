@@ -92,29 +92,19 @@ import TestSupport
     }
 
     /// The implementation the byte-level one replaced, which collapsed spaces Character by
-    /// Character: the reference it must agree with.
+    /// Character (`ObjectDump.collapseSpaces`, kept for values beyond ASCII): the reference
+    /// it must agree with.
     private func attributesByCharacters(_ text: String) -> [ObjectChange.Attribute] {
         let compact = ObjectDump.shortenReferences(text)
         var attributes: [ObjectChange.Attribute] = []
         let bytes = compact.utf8
         var pieceStart = bytes.startIndex
-        func collapseSpaces(_ text: String) -> String {
-            var result = ""
-            var lastWasSpace = false
-            for character in text {
-                let isSpace = character == " " || character == "\t"
-                if isSpace, lastWasSpace { continue }
-                result.append(isSpace ? " " : character)
-                lastWasSpace = isSpace
-            }
-            return result
-        }
         func finish(_ end: String.Index) {
             let piece = compact[pieceStart..<end].trimmingCharacters(in: " ")
             guard !piece.isEmpty else { return }
             if let equals = piece.firstRange(ofASCII: " = ") {
                 attributes.append(.init(name: String(piece[..<equals.lowerBound]),
-                                        value: collapseSpaces(String(piece[equals.upperBound...])).trimmingCharacters(in: " ")))
+                                        value: ObjectDump.collapseSpaces(String(piece[equals.upperBound...])).trimmingCharacters(in: " ")))
             } else {
                 attributes.append(.init(name: piece, value: ""))
             }

@@ -243,7 +243,8 @@ enum ObjectDump {
         return nil
     }
 
-    private static func collapseSpaces(_ text: String) -> String {
+    /// Runs of spaces and tabs made one space, Character by Character.
+    static func collapseSpaces(_ text: String) -> String {
         var result = ""
         var lastWasSpace = false
         for character in text {
