@@ -6,6 +6,10 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+#if canImport(CMimalloc)
+// Imported for its link: the process allocates through mimalloc (see Package.swift).
+import CMimalloc
+#endif
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case text, jsonl, json, markdown, github, junit
