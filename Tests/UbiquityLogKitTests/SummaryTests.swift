@@ -89,8 +89,9 @@ import TestSupport
 
     @Test func jsonEscaping() {
         #expect(JSON.quote("a\"b\\c\nd\u{01}é") == #""a\"b\\c\nd\u0001é""#)
-        // Every byte JSON escapes, at every place in texts longer than the eight bytes the
-        // writer checks at once, next to multi-byte letters.
+        // Every byte JSON escapes, at every place in texts longer than the sixteen bytes the
+        // writer's scan reads at once (in the first block, the second, the tail that is read
+        // a byte at a time), next to multi-byte letters, and a second one after it.
         func reference(_ text: String) -> String {
             "\"" + text.unicodeScalars.map { scalar -> String in
                 switch scalar.value {
@@ -107,9 +108,10 @@ import TestSupport
             }.joined() + "\""
         }
         for special in (0..<0x20).map({ String(UnicodeScalar(UInt8($0))) }) + ["\"", "\\", "\u{7F}", "!", "#", "[", "]", "~", "\u{80}"] {
-            for position in 0..<20 {
+            for position in 0...30 {
                 var characters = Array("abcdefghijé klmnopqrstuvwxyz~ ".map(String.init))
                 characters.insert(special, at: position)
+                if position < 12 { characters.insert("\n", at: position + 18) }
                 let text = characters.joined()
                 #expect(JSON.quote(text) == reference(text), "\(text.debugDescription)")
             }
@@ -211,6 +213,24 @@ import TestSupport
             var json = JSONText()
             json.int(number)
             #expect(json.text == String(number))
+        }
+    }
+
+    /// The ASCII scan hands every byte at or above 0x80 to the UTF-8 check, wherever it falls.
+    @Test func theUTF8CheckFindsNonASCIIAnywhere() {
+        let sequences: [[UInt8]] = [[0xC3, 0xA9], [0xFF], [0xE2, 0x82], [0xF0, 0x9F, 0x92, 0xA5], [0x80]]
+        for length in 0...40 {
+            for position in 0...length {
+                for sequence in sequences {
+                    var bytes = [UInt8](repeating: 0x61, count: length)
+                    bytes.insert(contentsOf: sequence, at: position)
+                    let valid = String(validating: bytes, as: UTF8.self) != nil
+                    if ByteText.isValidUTF8(bytes) != valid {
+                        Issue.record("\(bytes)")
+                        return
+                    }
+                }
+            }
         }
     }
 }
