@@ -235,6 +235,28 @@ import TestSupport
     }
 }
 
+@Suite struct TimeTextTests {
+    /// Digits padded to a width, as `String` and zeros would write them, for every width up to
+    /// 8 and the values around each power of ten (the fixed-width path and the general one).
+    @Test func digitsArePaddedToTheirWidth() {
+        var values = [0, 1, 9, -1, -10]
+        var power = 1
+        for _ in 0..<8 {
+            power *= 10
+            values += [power - 1, power, power + 1]
+        }
+        for width in 0...8 {
+            for value in values {
+                var bytes: [UInt8] = []
+                TimeText.write(into: &bytes) { $0.digits(value, width: width) }
+                let magnitude = String(value.magnitude)
+                let expected = (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - magnitude.count)) + magnitude
+                #expect(String(decoding: bytes, as: UTF8.self) == expected, "\(value) in \(width)")
+            }
+        }
+    }
+}
+
 @Suite struct TimeBoundTests {
     @Test func boundsParse() {
         #expect(LogTime(parsing: "2014-03-02") == LogTime(year: 2014, month: 3, day: 2, hour: 0, minute: 0, second: 0))

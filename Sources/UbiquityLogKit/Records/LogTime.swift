@@ -228,6 +228,9 @@ struct TimeText {
         count += 1
     }
 
+    /// 10 to the power of each width up to 6: the values that many digits hold.
+    private static let limits = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000]
+
     /// `value` in decimal, padded with zeros to `width` digits (a negative value gets its sign).
     mutating func digits(_ value: Int, width: Int) {
         // Two digits (month, day, hour, minute, second, offset): nearly every call.
@@ -235,6 +238,18 @@ struct TimeText {
             base[count] = UInt8(ascii: "0") + UInt8(value / 10)
             base[count + 1] = UInt8(ascii: "0") + UInt8(value % 10)
             count += 2
+            return
+        }
+        // A year, a fraction: as many digits as the width, written from the last, each a
+        // division by ten (a constant the compiler multiplies by) rather than by a power of ten
+        // worked out first.
+        if (1...6).contains(width), value >= 0, value < TimeText.limits[width], count + width <= TimeText.capacity {
+            var rest = value
+            for offset in stride(from: width - 1, through: 0, by: -1) {
+                base[count + offset] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            }
+            count += width
             return
         }
         if value < 0 { byte(UInt8(ascii: "-")) }

@@ -105,12 +105,16 @@ public enum Headline {
             var first = start
             while first < end, bytes[first] == UInt8(ascii: " ") || bytes[first] == UInt8(ascii: "\t") { first += 1 }
             while end > first, bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\t") { end -= 1 }
-            let line = UnsafeRawBufferPointer(rebasing: bytes[first..<end])
-            guard !line.starts(with: "Error (cause:".utf8), ByteText.isValidUTF8(line) else { return nil }
+            // `Bytes.hasPrefix`, not `starts(with:)` on the literal's UTF-8 view: the generic
+            // walk through a String's view cost some 200 instructions a record.
+            guard !Bytes.hasPrefix(bytes, first..<end, storeManagerError),
+                  ByteText.isValidUTF8(UnsafeRawBufferPointer(rebasing: bytes[first..<end])) else { return nil }
             return first..<end
         }
         return line.map { text[$0] }
     }
+
+    private static let storeManagerError = Array("Error (cause:".utf8)
 
     /// `Error (cause:C): Error Domain=… {NSLocalizedFailureReason=MESSAGE}` → `MESSAGE (cause: C)`.
     private static func storeManagerErrorMessage(_ line: String) -> String? {
