@@ -146,7 +146,8 @@ public struct SummaryBuilder {
         if kindCounts[kind.ordinal].count == 0 { kindCounts[kind.ordinal].kind = kind }
         kindCounts[kind.ordinal].count += 1
         if record.isTruncated { counts.truncatedRecords += 1 }
-        if event != .app { counts.ubiquityRecords += 1 }
+        // A pattern, not `!=`: comparing with `.app` ran the enum's whole equality.
+        if case .app = event {} else { counts.ubiquityRecords += 1 }
         loads.add(record, event)
         logs.add(record, event)
         // A finding (its message is costly) is made once, for what keeps one: warnings and

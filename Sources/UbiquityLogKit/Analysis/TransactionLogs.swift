@@ -100,12 +100,16 @@ struct TransactionLogTracker {
     private(set) var devices: [Device] = []
     /// The log each import operation is parsing (and the peer its path names), by input and thread.
     private var parsing: [String: (log: String, peer: String?)] = [:]
+    /// The input of `devices.last`, asked for every record: reading it through `devices.last`
+    /// copied the whole device, retaining and releasing each of its texts and lists.
+    private var currentInput: String?
 
     /// Logs followed at most; counts elsewhere stay exact.
     static let maxLogs = RunSummary.maxKeptFindings
 
     mutating func beginInput(_ name: String) {
         devices.append(Device(input: name))
+        currentInput = name
         parsing = [:]
     }
 
@@ -114,7 +118,7 @@ struct TransactionLogTracker {
 
     mutating func add(_ record: Record, _ event: Event) {
         let input = record.input
-        if devices.last?.input != input { beginInput(input) }
+        if currentInput != input { beginInput(input) }
         switch event {
         case .transactionLogWritten(let transaction, let log?):
             story(log, record) { story in
