@@ -54,6 +54,15 @@ let package = Package(
         ),
         // Writes large realistic logs for the benchmark (scripts/gen-log); not installed.
         .executableTarget(name: "parselogs-gen-log", dependencies: ["UbiquityLogKit"]),
+        // Times the work no design on these parts can skip (scripts/bench-floor); not installed.
+        // On parselogs' allocator, so that the two compare.
+        .executableTarget(
+            name: "parselogs-floor",
+            dependencies: [
+                "UbiquityLogKit",
+                .target(name: "CMimalloc", condition: .when(platforms: [.linux], traits: ["Mimalloc"])),
+            ]
+        ),
         // Helpers shared by the test targets (in-memory inputs, running the built binary).
         .target(name: "TestSupport", dependencies: ["UbiquityLogKit"], path: "Tests/TestSupport"),
         .testTarget(name: "PCRE2Tests", dependencies: ["PCRE2"]),
