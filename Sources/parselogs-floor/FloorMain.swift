@@ -24,7 +24,8 @@ struct FloorMain {
             let counts = try FloorProbe(catalog: try Catalog.standard()).run(&source, through: stage)
             print("\(stage.rawValue): \(counts.lines) lines, \(counts.records) records, \(counts.recognised) recognised")
         } catch {
-            fail("parselogs-floor: \(arguments[2]): \(error)", status: 1)
+            // An input error names the input itself.
+            fail("parselogs-floor: \(error)", status: 1)
         }
     }
 

@@ -7,9 +7,9 @@ import UbiquityLogKit
 
 @Suite struct FloorProbeTests {
     /// What the reader, the assembler and the classifier make of `bytes`, as counts.
-    static func expected(_ bytes: [UInt8]) throws -> FloorProbe.Counts {
-        let reader = LineReader()
-        let assembler = RecordAssembler(input: "test.log")
+    static func expected(_ bytes: [UInt8], limits: LogRun.Limits = LogRun.Limits()) throws -> FloorProbe.Counts {
+        let reader = LineReader(limits: limits.lines)
+        let assembler = RecordAssembler(input: "test.log", limits: limits.records)
         let classifier = Classifier(catalog: try Catalog.standard())
         var counts = FloorProbe.Counts()
         func count(_ record: Record?) {
@@ -63,6 +63,8 @@ import UbiquityLogKit
         let capped = try Self.probe(Array(text.utf8), through: .search, limits: limits)
         let whole = try Self.probe(Array(text.utf8), through: .search)
         #expect(capped == FloorProbe.Counts(lines: 32, records: 1, recognised: 0))
+        #expect(capped == (try Self.expected(Array(text.utf8), limits: limits)))
         #expect(whole == FloorProbe.Counts(lines: 32, records: 1, recognised: 1))
+        #expect(whole == (try Self.expected(Array(text.utf8))))
     }
 }
