@@ -19,7 +19,7 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
     case auto, always, never
 }
 
-/// Exit statuses, as documented in the README and --help.
+/// Exit statuses, as documented in the README (Exit status) and --help.
 enum Status {
     static let clean: Int32 = 0
     static let findings: Int32 = 1
@@ -138,7 +138,7 @@ struct Parselogs: ParsableCommand {
             do { _ = try FailOn(parsing: failOn, catalog: catalog) } catch { throw ValidationError("--fail-on: \(error)") }
             let kindIDs = Set(catalog.kinds.map(\.id))
             for kind in list(filters.kind) where !kindIDs.contains(kind) {
-                throw ValidationError("--kind: '\(kind)' is not an event kind (see the README for the list)")
+                throw ValidationError("--kind: '\(kind)' is not an event kind (`parselogs explain` lists them)")
             }
         }
         for category in list(filters.category) where Category(rawValue: category) == nil {
@@ -273,9 +273,11 @@ func printError(_ message: String) {
 enum Explain {
     static let usage = """
         USAGE: parselogs explain [KIND | CODE]
+               parselogs explain --list [--format text|markdown]
 
         Explains an event kind (what it means, what normally happens next, what to do), a Core
-        Data error code (134302, 134080, ...), or with no argument lists every kind by category.
+        Data error code (134302, 134080, ...), or with no argument (or --list) lists every kind
+        by category. --format markdown prints the list as the Markdown page docs/event-kinds.md.
         """
 
     static func run(_ arguments: ArraySlice<String>) -> Int32 {
@@ -283,14 +285,36 @@ enum Explain {
             print(usage)
             return 0
         }
-        guard arguments.count <= 1 else {
-            printError("parselogs explain: give one kind or error code at most\n\n\(usage)")
+        var list = false
+        var markdown = false
+        var topics: [String] = []
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--list": list = true
+            case "--format":
+                switch rest.popFirst() {
+                case "text": markdown = false
+                case "markdown": markdown = true
+                case let other:
+                    printError("parselogs explain: --format takes text or markdown\(other.map { ", not '\($0)'" } ?? "")\n\n\(usage)")
+                    return Status.trouble
+                }
+            default: topics.append(argument)
+            }
+        }
+        guard topics.count <= 1, !(list && !topics.isEmpty) else {
+            printError("parselogs explain: give one kind or error code at most, or --list\n\n\(usage)")
+            return Status.trouble
+        }
+        if markdown && !topics.isEmpty {
+            printError("parselogs explain: --format markdown is for the list (--list)\n\n\(usage)")
             return Status.trouble
         }
         do {
             let catalog = try Catalog.standard()
             let out = OutputWriter(descriptor: 1, lineBuffered: false)
-            out.write(try Explanation.text(for: arguments.first, catalog: catalog))
+            out.write(markdown ? Explanation.markdown(catalog) : try Explanation.text(for: topics.first, catalog: catalog))
             out.flush()
             return 0
         } catch {
