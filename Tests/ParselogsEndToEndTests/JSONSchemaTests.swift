@@ -1,11 +1,12 @@
-// Every line the fixtures produce with --format jsonl is valid against the schema printed in
-// the README (the documentation is the source of the schema, so the two cannot drift apart).
+// Every line the fixtures produce with --format jsonl is valid against the published schema,
+// schema/parselogs-jsonl.schema.json (the file docs/json-lines.md points consumers to), so the
+// output and the contract cannot drift apart.
 import Foundation
 import Testing
 import TestSupport
 import UbiquityLogKit
 
-/// The JSON Schema keywords the README's schema uses: type, const, enum, required,
+/// The JSON Schema keywords the schema file uses: type, const, enum, required,
 /// properties, additionalProperties, items, oneOf, minimum, $ref to #/$defs.
 struct SchemaValidator {
     let root: [String: Any]
@@ -67,10 +68,8 @@ struct SchemaValidator {
 
 @Suite struct JSONSchemaTests {
     static func schema() throws -> [String: Any] {
-        let readme = try String(contentsOfFile: Binary.packageRoot.appendingPathComponent("README.md").path, encoding: .utf8)
-        let section = try #require(readme.components(separatedBy: "### Schema").dropFirst().first)
-        let block = try #require(section.components(separatedBy: "```json\n").dropFirst().first?.components(separatedBy: "\n```").first)
-        return try #require(try JSONSerialization.jsonObject(with: Data(block.utf8)) as? [String: Any])
+        let file = Binary.packageRoot.appendingPathComponent("schema/parselogs-jsonl.schema.json")
+        return try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
     }
 
     @Test func theValidatorRejectsWhatTheSchemaForbids() throws {
