@@ -31,7 +31,7 @@ let package = Package(
         ),
         // mimalloc, linked into the executable so that it replaces the C library's malloc for the
         // whole process: every record, its text and its event is an allocation, and glibc's
-        // malloc cost some 1,000 instructions a record more (README, Performance, round 10).
+        // malloc cost some 1,000 instructions a record more (docs/performance.md).
         .systemLibrary(
             name: "CMimalloc",
             providers: [.apt(["libmimalloc-dev"])]

@@ -1,24 +1,60 @@
-// The README documents every event kind, flag and exit status the tool has.
+// The documentation covers what the tool has: the README every flag --help lists, every output
+// format and exit status; docs/event-kinds.md every event kind, as the tool generates it today.
 import Foundation
 import Testing
 import TestSupport
 import UbiquityLogKit
 
 @Suite struct DocumentationTests {
-    let readme = (try? String(contentsOfFile: Binary.packageRoot.appendingPathComponent("README.md").path, encoding: .utf8)) ?? ""
+    static func text(_ path: String) -> String {
+        (try? String(contentsOfFile: Binary.packageRoot.appendingPathComponent(path).path, encoding: .utf8)) ?? ""
+    }
 
-    @Test func everyKindIsInTheReadme() throws {
+    let readme = Self.text("README.md")
+    let eventKindsPage = Self.text("docs/event-kinds.md")
+
+    @Test func theEventKindsPageIsWhatTheToolGeneratesNow() throws {
+        let generated = try Binary.run(["explain", "--list", "--format", "markdown"])
+        #expect(generated.status == 0)
+        #expect(!eventKindsPage.isEmpty, "docs/event-kinds.md is missing")
+        #expect(generated.stdout == eventKindsPage,
+                "docs/event-kinds.md is stale: regenerate it with scripts/update-docs")
+    }
+
+    @Test func everyKindIsOnTheEventKindsPage() throws {
         for kind in try Catalog.standard().kinds {
-            #expect(readme.contains("| `\(kind.id)` | \(kind.category.rawValue) | \(kind.severity.rawValue) |"), "\(kind.id)")
+            #expect(eventKindsPage.contains("| `\(kind.id)` | \(kind.category.rawValue) | \(kind.severity.rawValue) |"), "\(kind.id)")
         }
     }
 
-    @Test func everyFlagIsInTheReadme() {
-        for flag in ["`-q`", "`-v`", "`-U`", "`--format FORMAT`", "`--color auto\\|always\\|never`", "`-vv`", "`-vvv`",
-                     "`--line-buffered`", "`--fail-on LIST`", "`--kind LIST`", "`--category LIST`", "`--grep PATTERN`",
-                     "`markdown`", "`github`", "`junit`", "`json`", "| 130 |", "`--since TIME`, `--until TIME`",
-                     "`--input-format auto\\|nslog\\|syslog\\|logshow\\|ndjson`", "`--unhandled`", "parselogs explain KIND", "parselogs explain CODE"] {
-            #expect(readme.contains(flag), "\(flag)")
+    /// Every option `--help` lists, read from the binary's own help so that a new flag cannot be
+    /// left out of the README.
+    @Test func everyFlagOfTheHelpIsInTheReadme() throws {
+        let help = try Binary.run(["--help"]).stdout
+        var flags: [String] = []
+        for line in help.split(separator: "\n") where line.hasPrefix("  -") {
+            for word in line.split(separator: " ").prefix(2) where word.hasPrefix("-") {
+                flags.append(String(word.hasSuffix(",") ? word.dropLast() : word))
+            }
+        }
+        #expect(flags.contains("--fail-on") && flags.contains("-q"), "the help's options were not found: \(help)")
+        for flag in flags {
+            #expect(readme.contains("`\(flag)`") || readme.contains("`\(flag) ") || readme.contains("`\(flag)\\|"), "\(flag)")
+        }
+        for also in ["`-vv`", "`-vvv`", "`--generate-completion-script bash\\|zsh\\|fish`", "parselogs explain KIND", "parselogs explain CODE"] {
+            #expect(readme.contains(also), "\(also)")
+        }
+    }
+
+    @Test func everyOutputFormatAndExitStatusIsInTheReadme() {
+        for format in ["text", "jsonl", "json", "markdown", "github", "junit"] {
+            #expect(readme.contains("| `\(format)` |"), "\(format)")
+        }
+        for inputFormat in ["auto", "nslog", "syslog", "logshow", "ndjson"] {
+            #expect(readme.contains("`\(inputFormat)`"), "\(inputFormat)")
+        }
+        for status in [0, 1, 2, 130] {
+            #expect(readme.contains("| \(status) |"), "exit status \(status)")
         }
     }
 
@@ -26,5 +62,26 @@ import UbiquityLogKit
         let firstScreen = readme.split(separator: "\n").prefix(24).joined(separator: "\n")
         #expect(firstScreen.contains("scripts/parselogs fixtures/example.log"))
         #expect(firstScreen.contains("scripts/test"))
+    }
+
+    /// The README is read in a few minutes; details belong in docs/.
+    @Test func theReadmeStaysShort() {
+        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false).count
+        #expect(lines <= 400, "README.md has \(lines) lines; move details into docs/")
+    }
+
+    /// Relative links to files (`](path.ext)`, not `](808)` in a method name) in the README and
+    /// docs/ lead to files that exist.
+    @Test func relativeLinksLeadToFiles() throws {
+        let root = Binary.packageRoot
+        let docs = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)
+            .filter { $0.hasSuffix(".md") }.map { "docs/\($0)" }
+        for page in ["README.md"] + docs {
+            let folder = root.appendingPathComponent(page).deletingLastPathComponent()
+            for link in try Self.text(page).matches(of: /\]\(([A-Za-z0-9_.\/-]+\.[a-z]+)(#[^)]*)?\)/) {
+                let target = folder.appendingPathComponent(String(link.output.1)).standardizedFileURL.path
+                #expect(FileManager.default.fileExists(atPath: target), "\(page) links to \(link.output.1), which does not exist")
+            }
+        }
     }
 }

@@ -77,6 +77,6 @@ public struct FailOnError: Error, CustomStringConvertible, Sendable {
         if let reason { return reason }
         let severities = Severity.allCases.map(\.rawValue).joined(separator: ", ")
         let categories = Category.allCases.map(\.rawValue).joined(separator: ", ")
-        return "'\(word)' is not a severity (\(severities)), a category (\(categories)), an event kind (see the README), a verdict (degraded, broken) or 'none'"
+        return "'\(word)' is not a severity (\(severities)), a category (\(categories)), an event kind (`parselogs explain` lists them), a verdict (degraded, broken) or 'none'"
     }
 }

@@ -1,5 +1,5 @@
 // `--format jsonl`: one JSON object per record, then one summary object. The schema is
-// documented in the README; kind ids are the catalogue's stable ids.
+// documented in docs/json-lines.md (schema: schema/parselogs-jsonl.schema.json); kind ids are the catalogue's stable ids.
 import CByteScan
 
 public final class JSONLinesReporter: Reporter {
@@ -330,7 +330,7 @@ struct JSONText {
     /// A string literal of valid UTF-8. Runs that need no escape are copied whole: record
     /// text is most of what --format jsonl writes, and `cbytescan_json_escape` finds the
     /// next byte to escape sixteen bytes at a time (eight at a time with bit tricks in Swift
-    /// cost about twice the instructions: README, Performance, round 11).
+    /// cost about twice the instructions, counted by callgrind).
     mutating func string(utf8 source: UnsafeBufferPointer<UInt8>) {
         guard let base = source.baseAddress else { return raw(#""""#) }
         // Written through a pointer into room for the worst case (every byte a six-byte
