@@ -54,11 +54,15 @@ let package = Package(
         ),
         // Writes large realistic logs for the benchmark (scripts/gen-log); not installed.
         .executableTarget(name: "parselogs-gen-log", dependencies: ["UbiquityLogKit"]),
-        // Times the work no design on these parts can skip (scripts/bench-floor); not installed.
-        // On parselogs' allocator, so that the two compare.
+        // Development tools, in neither the parselogs product nor the UbiquityLogKit library:
+        // the floor probe, the work no design on these parts can skip.
+        .target(name: "ParselogsDevTools", dependencies: ["UbiquityLogKit"]),
+        // Times the floor probe (scripts/bench-floor); not installed. On parselogs' allocator,
+        // so that the two compare.
         .executableTarget(
             name: "parselogs-floor",
             dependencies: [
+                "ParselogsDevTools",
                 "UbiquityLogKit",
                 .target(name: "CMimalloc", condition: .when(platforms: [.linux], traits: ["Mimalloc"])),
             ]
@@ -67,6 +71,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["UbiquityLogKit"], path: "Tests/TestSupport"),
         .testTarget(name: "PCRE2Tests", dependencies: ["PCRE2"]),
         .testTarget(name: "UbiquityLogKitTests", dependencies: ["UbiquityLogKit", "TestSupport"], exclude: ["ReferenceKinds.tsv"]),
+        .testTarget(name: "ParselogsDevToolsTests", dependencies: ["ParselogsDevTools", "UbiquityLogKit", "TestSupport"]),
         // Depends on the executable so that `swift test` builds the binary it runs.
         .testTarget(name: "ParselogsEndToEndTests", dependencies: ["TestSupport", "parselogs"]),
     ],

@@ -1,6 +1,7 @@
 // Runs `FloorProbe` over a file for scripts/bench-floor, which times it against grep and the
 // full run; prints the counts, so that the work shows it was done. Not installed.
 //   parselogs-floor lines|headers|search FILE
+import ParselogsDevTools
 import UbiquityLogKit
 #if canImport(Glibc)
 import Glibc

@@ -129,8 +129,8 @@ public final class Classifier {
     }
 
     /// The rule search alone, without making an event: whether a rule of the record's channel
-    /// recognises `message` (`FloorProbe` times it).
-    func recognises(_ message: UnsafeRawBufferPointer, marker: Marker?, method: @autoclosure () -> String?) -> Bool {
+    /// recognises `message`. Package-wide for the floor probe (`ParselogsDevTools`), which times it.
+    package func recognises(_ message: UnsafeRawBufferPointer, marker: Marker?, method: @autoclosure () -> String?) -> Bool {
         let channel: Channel = switch marker {
         case .ubiquity?: .ubiquity
         case .coreDataError?: .coreDataError

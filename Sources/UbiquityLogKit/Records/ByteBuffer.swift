@@ -4,8 +4,9 @@
 // (callgrind); here a piece is a capacity check and a copy.
 
 /// A growable run of bytes with value semantics: a copy shares the storage until either
-/// side appends (copy on write), as an Array's does.
-struct ByteBuffer {
+/// side appends (copy on write), as an Array's does. Package-wide for the floor probe
+/// (`ParselogsDevTools`), which gathers messages as the assembler does.
+package struct ByteBuffer {
     private final class Storage {
         let base: UnsafeMutablePointer<UInt8>
         let capacity: Int
@@ -21,11 +22,13 @@ struct ByteBuffer {
 
     private var storage = Storage(capacity: 256)
 
+    package init() {}
+
     var count: Int { storage.count }
     var isEmpty: Bool { storage.count == 0 }
 
     /// The bytes written so far, for `body` only.
-    func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+    package func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         try body(UnsafeBufferPointer(start: storage.base, count: storage.count))
     }
 
@@ -33,7 +36,7 @@ struct ByteBuffer {
 
     /// Empties the buffer, keeping its room (up to `limit` bytes of it: a buffer grown for a
     /// huge record gives its room back).
-    mutating func removeAll(keepingRoomUpTo limit: Int = .max) {
+    package mutating func removeAll(keepingRoomUpTo limit: Int = .max) {
         if storage.capacity > limit {
             storage = Storage(capacity: 256)
         } else if isKnownUniquelyReferenced(&storage) {
@@ -43,7 +46,7 @@ struct ByteBuffer {
         }
     }
 
-    mutating func append(_ byte: UInt8) {
+    package mutating func append(_ byte: UInt8) {
         room(1).pointee = byte
         storage.count += 1
     }
@@ -54,7 +57,7 @@ struct ByteBuffer {
         storage.count += bytes.count
     }
 
-    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         UnsafeMutableRawPointer(room(bytes.count)).copyMemory(from: source, byteCount: bytes.count)
         storage.count += bytes.count

@@ -88,8 +88,9 @@ public final class HeaderParser {
 
     /// If `line` starts a record, puts its header in `header` and returns where the message
     /// body starts; otherwise leaves `header` alone. The assembler's way: a header holds up to
-    /// six texts, and each copy of one retained and released them all.
-    func parse(_ line: UnsafeRawBufferPointer, into header: inout Header?) -> Int? {
+    /// six texts, and each copy of one retained and released them all. Package-wide for the
+    /// floor probe (`ParselogsDevTools`), which reads headers as the assembler does.
+    package func parse(_ line: UnsafeRawBufferPointer, into header: inout Header?) -> Int? {
         // A first byte that no style starts with: most continuation lines stop here.
         guard let first = line.first, HeaderParser.canStartHeader[Int(first)] else { return nil }
         var fields = HeaderFields(.bare)

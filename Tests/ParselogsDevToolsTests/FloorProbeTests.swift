@@ -3,6 +3,7 @@
 import Foundation
 import Testing
 import TestSupport
+import ParselogsDevTools
 import UbiquityLogKit
 
 @Suite struct FloorProbeTests {

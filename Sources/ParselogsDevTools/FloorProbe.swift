@@ -5,6 +5,10 @@
 // What the run costs beyond this probe is what a redesign of the rest could win; what the
 // probe costs is the least any design built on these parts (this header reader, this
 // catalogue, PCRE2) must spend.
+//
+// A development tool: this target is in neither the parselogs executable nor the UbiquityLogKit
+// library; it reaches the stages' inner steps through their package-wide declarations.
+import UbiquityLogKit
 
 public final class FloorProbe {
     /// How far through the work a run goes; each stage includes those before it.
