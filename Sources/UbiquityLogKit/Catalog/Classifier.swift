@@ -302,9 +302,11 @@ final class ChannelSearch {
 
     /// The first `.method` rule of the record's logging method whose pattern matches.
     func firstByMethod(_ method: String?, in message: UnsafeRawBufferPointer) throws(PCRE2Error) -> Int? {
-        guard !compiled.methodRules.isEmpty, let method,
-              let candidates = compiled.methodRules[String(CompiledChannel.baseMethod(method))]
-        else { return nil }
+        guard !compiled.methodRules.isEmpty, let method else { return nil }
+        let base = CompiledChannel.baseMethod(method)
+        // A method pasted without its `-` (`[PFUbiquityFilePresenter processPendingURLs]`): the
+        // rules name instance methods.
+        guard let candidates = compiled.methodRules[base.hasPrefix("[") ? "-" + base : String(base)] else { return nil }
         for rule in candidates where try matchers[rule].matches(message) { return rule }
         return nil
     }

@@ -91,16 +91,32 @@ public final class HeaderParser {
     /// six texts, and each copy of one retained and released them all. Package-wide for the
     /// floor probe (`ParselogsDevTools`), which reads headers as the assembler does.
     package func parse(_ line: UnsafeRawBufferPointer, into header: inout Header?) -> Int? {
-        // A first byte that no style starts with: most continuation lines stop here.
-        guard let first = line.first, HeaderParser.canStartHeader[Int(first)] else { return nil }
+        guard let first = line.first else { return nil }
         var fields = HeaderFields(.bare)
-        guard readsByHand ? HeaderFields.read(line, into: &fields) : fieldsByPattern(line, into: &fields) else { return nil }
+        // A first byte that no style starts with: most continuation lines stop there.
+        guard HeaderParser.canStartHeader[Int(first)],
+              readsByHand ? HeaderFields.read(line, into: &fields) : fieldsByPattern(line, into: &fields)
+        else { return parseHeaderless(line, into: &header) }
         if let allowedStyles, !allowedStyles.contains(fields.style) { return nil }
-        let prefix = prefixRanges(line, from: fields.end)
+        var prefix = prefixRanges(line, from: fields.end)
+        if prefix.marker == nil, let loose = LooseMarkers.afterHeader(line, style: fields.style, prefix: prefix) {
+            prefix.take(loose)
+            if fields.thread == nil { fields.thread = loose.thread }
+        }
         header = Header(style: fields.style, time: readTime(line, fields), pid: fields.pid.flatMap { decimal(line, $0) },
                         sourceLine: prefix.sourceLine.flatMap { decimal(line, $0) }, marker: prefix.marker,
                         texts: texts(line, fields, method: prefix.method))
         return prefix.end
+    }
+
+    /// A line in no header style that holds a family's marker near its start: a record pasted
+    /// without its header, or behind a logger's own prefix.
+    private func parseHeaderless(_ line: UnsafeRawBufferPointer, into header: inout Header?) -> Int? {
+        guard allowedStyles?.contains(.bare) ?? true, let loose = LooseMarkers.headerless(line) else { return nil }
+        let fields = HeaderFields(.bare)
+        header = Header(style: .bare, time: nil, pid: nil, sourceLine: loose.sourceLine.flatMap { decimal(line, $0) },
+                        marker: loose.marker, texts: texts(line, fields, method: loose.method))
+        return loose.end
     }
 
     /// The header as `headerPattern` reads it: the definition the style readers are held to.
@@ -285,6 +301,14 @@ struct Prefix {
     var sourceLine: Range<Int>?
     var marker: Marker?
     var end: Int
+
+    /// What the loose reading found instead, where this found no marker.
+    mutating func take(_ loose: LoosePrefix) {
+        method = loose.method
+        sourceLine = loose.sourceLine
+        marker = loose.marker
+        end = loose.end
+    }
 
     /// Nothing found: the message starts at `start`.
     init(empty start: Int) {

@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import UbiquityLogKit
+
+/// A family's marker marks a record wherever the line puts it: after blanks or a tab, a method
+/// pasted without its `-`, a logger's tags and thread id, or no header at all. And the store
+/// manager's messages handed to an app's logger through its delegate are store events, while
+/// the app's own lines stay app lines.
+@Suite struct MarkerAnywhereTests {
+    static let failure = """
+        CoreData: Ubiquity:  Import operation encountered had trouble importing log file, Error Domain=NSCocoaErrorDomain Code=134302 "The operation couldn’t be completed. (Cocoa error 134302.)" UserInfo=0x15e9a2c0 {reason=Could not read the transaction log}
+         User Info: {
+            reason = "Could not read the transaction log";
+        }
+         The log file is at: /var/mobile/Library/Mobile Documents/ABCDE12345~com~example~journal/CoreDataLogs/mobile~A3D19B52-7E0C-4F8A-B1D6-5C2E9F04A7B3/JournalStore/6F0D0A1E-8C55-4F4C-9C3A-1D2E3F4A5B6C/DAC8E3F1-2B4A-4C6D-8E9F-0A1B2C3D4E5F.1.cdt.
+        Operation: <_PFUbiquityRecordImportOperation: 0x15e9c0d0>
+        """
+    static let method = "_PFUbiquityRecordsImporter operation:failedWithError:"
+
+    /// What precedes the marker of an import failure, as logs and pastes print it.
+    static let prefixes: [String] = [
+        "2014-03-02 09:14:07.318 Journal[412:60b]    -[\(method)](1489): ",
+        "2014-03-02 09:14:07.318 Journal[412:60b]\t-[\(method)](1489): ",
+        "2014-03-02 09:14:07.318 Journal[412:60b] [\(method)]_block_invoke(1489): ",
+        "[\(method)]_block_invoke(1502): ",
+        "\t-[\(method)](1489): ",
+        "__52-[\(method)]_block_invoke_2(1502): ",
+        "2014/03/02 09:14:07:318  [60b] -[\(method)]:1489 ",
+        "2014/03/02 09:14:07:318 <0x1c2b> [\(method)]:1489 ",
+        "[Journal] <Error> ",
+        "Journal: ",
+        "09:14:07.318 Journal[412:60b] -[\(method)](1489): ",
+        "Mar  2 09:14:07 Joes-iPad Journal[412] <Error>:   -[\(method)](1541): ",
+        "2016-09-30 10:01:02.123456+0200 0x2f1c     Error       0x0     412  0  Journal: (CoreData) [\(method)](1601): ",
+        "2016-09-30 10:01:02.123456+0200  localhost Journal[412]: (CoreData) \t",
+    ]
+
+    @Test(arguments: prefixes)
+    func anImportFailureIsFoundWhateverPrecedesItsMarker(prefix: String) throws {
+        // An app line before it, to show the failure is a record of its own.
+        let text = "2014-03-02 09:14:06.001 Journal[412:60b] Opening the journal\n" + prefix + Self.failure
+        let classified = try classify(text)
+        try #require(classified.count == 2, "\(classified.map(\.record.textString))")
+        let (record, classification) = classified[1]
+        #expect(record.marker == .ubiquity)
+        #expect(record.lineCount == 6, "the continuation lines belong to the record")
+        #expect(classification.event.kind == .importFailed, "\(record.textString)")
+        #expect(classification.event.severity == .error)
+        #expect(record.firstBodyText.hasPrefix("Import operation encountered"))
+        if prefix.contains("[_PF") {
+            #expect(record.header?.method?.contains("[_PFUbiquityRecordsImporter operation:failedWithError:]") == true)
+        }
+        let summary = try summarize([("paste.log", text)])
+        #expect(summary.verdict == .broken)
+        #expect(summary.importFailureCount == 1)
+    }
+
+    /// Store manager messages through a logger's header styles, with the prefix, re-prefixed, or
+    /// handed to the app's `ubiquityStoreManager:log:` delegate without it.
+    static let storeManagerLines: [(line: String, kind: String)] = [
+        ("2014/03/02 09:14:07:318  [60b] [AppDelegate ubiquityStoreManager:log:]:123 Failed to load cloud store. Marking cloud store as corrupt. Store will be unavailable.", "cloud-store-marked-corrupt"),
+        ("2014/03/02 09:14:07:318 [main] -[JRAppDelegate ubiquityStoreManager:log:]:88 Will load cloud store.", "store-load-started"),
+        ("2014-03-02 09:14:07.318 Journal[412:60b] -[AppDelegate ubiquityStoreManager:log:](201): Cloud content corruption detected (device store is healthy).", "cloud-corruption-detected"),
+        ("2014-03-02 09:14:07.318 Journal[412:60b]   [AppDelegate ubiquityStoreManager:log:]:201 Successfully loaded cloud store.", "store-load-succeeded"),
+        ("Mar  2 09:14:07 Joes-iPad Journal[412] <Warning>: [USM] Cannot load cloud store: User is not logged into iCloud.  Falling back to local store.", "cloud-store-unavailable"),
+        ("2014/03/02 09:14:07:318  [60b] StoreManager: Will load local store.", "store-load-started"),
+        ("2014/03/02 09:14:07:318  Will load local store.", "store-load-started"),
+        ("[Journal] UbiquityStoreManager: Successfully loaded local store.", "store-load-succeeded"),
+        ("2014-03-02 09:14:07.318 Journal[412:60b] <Sync> UbiquityStoreManager: Detected iCloud transaction log import failure.", "import-failure-detected"),
+    ]
+
+    @Test(arguments: storeManagerLines)
+    func storeManagerMessagesAreFoundThroughLoggers(line: String, kind: String) throws {
+        let classified = try classify(line)
+        try #require(classified.count == 1)
+        #expect(classified[0].classification.event.kind.id == kind, "\(line)")
+    }
+
+    /// A delegate record whose message no rule knows is the store manager's all the same.
+    @Test func anUnknownMessageThroughTheDelegateIsUnhandledNotApp() throws {
+        let classified = try classify("2014/03/02 09:14:07:318  [60b] [AppDelegate ubiquityStoreManager:log:]:123 Some message a later version added.")
+        #expect(classified[0].record.marker == .storeManager)
+        #expect(classified[0].classification.event.kind == .unhandled)
+    }
+
+    /// The app's own lines, through the same loggers and headers, stay app lines.
+    @Test(arguments: [
+        "2014/03/02 09:14:07:318  [60b] [AppDelegate application:didFinishLaunchingWithOptions:]:42 Loading the cloud settings",
+        "2014/03/02 09:14:07:318  [60b] [JournalViewController viewDidLoad]:77 Will load cloud store when the user agrees.",
+        "2014-03-02 09:14:07.318 Journal[412:60b] [Sync] Store loaded with 12 entries",
+        "2014-03-02 09:14:07.318 Journal[412:60b] -[JournalViewController viewDidLoad](77): Successfully loaded 12 entries.",
+        "Mar  2 09:14:07 Joes-iPad Journal[412] <Notice>: Cloud switched on in settings",
+        "2014/03/02 09:14:07:318 [60b] Failed to load the avatar image.",
+    ])
+    func appLinesStayAppLines(line: String) throws {
+        let classified = try classify(line)
+        try #require(classified.count == 1)
+        #expect(classified[0].classification.event.kind == .app, "\(line)")
+    }
+
+    /// Continuation lines that mention no marker near their start still continue their record.
+    @Test func continuationLinesStayContinuations() throws {
+        let text = """
+            2014-03-02 09:14:07.318 Journal[412:60b] -[PFUbiquitySetupAssistant finishSetupWithRetry:](826): CoreData: Ubiquity:  <PFUbiquitySetupAssistant: 0x15d5a2c0>
+            \tlocalPeerID: mobile~6F2C0E8A-1B7D-4C55-9A34-2B8E1D0C7F11
+            \tstoreName: JournalStore
+            [Entry: 0x15f1a2b0] (entity: Entry; id: 0x15f1c3d0 <x-coredata://8F3A/Entry/p31> ; data: <fault>)
+                NSFilePath = "/var/mobile/Library/Mobile Documents/x";
+            Operation failed: the log is at: a place
+            """
+        #expect(try assemble(text).count == 1)
+    }
+
+    /// The marker's place in the line, the method before or after it and the message's start.
+    @Test func theLooseReadingOfALine() throws {
+        func parse(_ line: String) -> (Header, String)? {
+            let bytes = Array(line.utf8)
+            return bytes.withUnsafeBytes { buffer in
+                HeaderParser().parse(buffer).map { ($0.header, String(decoding: bytes[$0.bodyStart...], as: UTF8.self)) }
+            }
+        }
+        let pasted = try #require(parse("[PFUbiquityFilePresenter processPendingURLs]_block_invoke(439): CoreData: Ubiquity:  x"))
+        #expect(pasted.0.style == .bare)
+        #expect(pasted.0.method == "[PFUbiquityFilePresenter processPendingURLs]_block_invoke")
+        #expect(pasted.0.sourceLine == 439)
+        #expect(pasted.1 == "x")
+        let lumberjack = try #require(parse("2014/03/02 09:14:07:318  [60b] [AppDelegate ubiquityStoreManager:log:]:123 Will load cloud store."))
+        #expect(lumberjack.0.style == .loggerTimestamp)
+        #expect(lumberjack.0.thread == "60b")
+        #expect(lumberjack.0.method == "[AppDelegate ubiquityStoreManager:log:]")
+        #expect(lumberjack.0.sourceLine == 123)
+        #expect(lumberjack.0.marker == .storeManager)
+        #expect(lumberjack.1 == "Will load cloud store.")
+        // A family that prints its method after its marker.
+        let after = try #require(parse("2014-03-02 09:14:07.318 Journal[412:60b] CoreData: debug: CoreData: Ubiquity: -[A b:](12): y"))
+        #expect(after.0.marker == .ubiquity)
+        #expect(after.0.method == "-[A b:]")
+        #expect(after.1 == "y")
+        // The marker twice, a tab between.
+        #expect(try #require(parse("Journal: CoreData: Ubiquity:\tCoreData: Ubiquity:  z")).1 == "z")
+        // Far into a long line, no marker is looked for.
+        #expect(parse(String(repeating: "w", count: LooseMarkers.window) + " CoreData: Ubiquity: x") == nil)
+    }
+
+    /// A family's marker is found by its declared spelling alone: one more spelling, and lines
+    /// carrying it anywhere near their start are records of that family.
+    @Test func everyDeclaredSpellingIsFound() throws {
+        for spelling in Marker.spellings {
+            let text = String(decoding: spelling.text, as: UTF8.self)
+            for line in ["[Tag] \(text) message", "2014/03/02 09:14:07:318  [60b] \(text) message", "   \(text) message"] {
+                let bytes = Array(line.utf8)
+                let parsed = bytes.withUnsafeBytes { HeaderParser().parse($0) }
+                #expect(parsed?.header.marker == spelling.marker, "\(line)")
+                #expect(parsed.map { String(decoding: bytes[$0.bodyStart...], as: UTF8.self) } == "message", "\(line)")
+            }
+        }
+    }
+}
