@@ -66,7 +66,7 @@ import Glibc
         #expect(injected < resume, "log text is printed while commands are stopped")
         let annotations = lines[(resume + 1)...].filter { !$0.isEmpty }
         #expect(annotations == [
-            "::error file=fixtures/logshow.log,line=6,title=parselogs%3A import-failed::Import failed for log 0C9B8A7F-6E5D-4C3B-2A19-F8E7D6C5B4A3.1.cdt: NSCocoaErrorDomain 260: The file “0C9B8A7F-6E5D-4C3B-2A19-F8E7D6C5B4A3.1.cdt” couldn’t be opened because there is no such file.",
+            "::error file=fixtures/logshow.log,line=6,title=parselogs%3A import-failed::Import failed for log 0C9B8A7F-6E5D-4C3B-2A19-F8E7D6C5B4A3.1.cdt: NSCocoaErrorDomain 260: The file “0C9B8A7F-6E5D-4C3B-2A19-F8E7D6C5B4A3.1.cdt” couldn’t be opened because there is no such file.; file: /Users/joe/Library/Mobile Documents/ABCDE12345~com~example~journal/CoreDataLogs/mac~11D2/JournalStore/0C9B8A7F-6E5D-4C3B-2A19-F8E7D6C5B4A3.1.cdt; underlying: NSPOSIXErrorDomain 2: No such file or directory",
             "::error file=fixtures/logshow.log,line=12,title=parselogs%3A import-failure-detected::Detected iCloud transaction log import failure.",
         ])
         let summary = try String(contentsOfFile: stepSummary, encoding: .utf8)

@@ -146,12 +146,13 @@ import TestSupport
         let result = try Binary.run(["explain", "frobnicate"])
         #expect(result.status == 2)
         #expect(result.stdout == "")
-        #expect(result.stderr == "parselogs explain: 'frobnicate' is neither an event kind nor a Core Data error code; `parselogs explain` lists the kinds\n")
+        #expect(result.stderr == "parselogs explain: 'frobnicate' is neither an event kind nor a known error code (CODE or DOMAIN:CODE); `parselogs explain` lists both\n")
     }
 
-    @Test func theTimelineHintsUnderEachError() throws {
+    @Test func theTimelineHintsUnderEachErrorWithTheCodeSeen() throws {
         let result = try Binary.run(["fixtures/example.log"])
-        #expect(result.stdout.contains("\n      hint: Read the error (`parselogs explain 134302`). (parselogs explain import-failed)\n"))
+        // example.log's import failure carries a 134302: the hint is that code's advice and topic.
+        #expect(result.stdout.contains("\n      hint: If one log fails on every launch, it is corrupt: rebuild the cloud content from a healthy device. (parselogs explain 134302)\n"))
     }
 
     @Test func unhandledReportsTemplates() throws {

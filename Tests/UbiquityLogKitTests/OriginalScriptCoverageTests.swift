@@ -27,7 +27,7 @@ import TestSupport
         // dropped as routine
         ("Initializing stack", "stack-initialized"),
         ("Setting up metadataMOC for stack: <_PFUbiquityStack: 0x1d5a2d40>", "stack-initialized"),
-        ("Stack Changes: {\n}", "stack-initialized"),
+        ("Stack Changes: {\n}", "export-considered"),
         ("Added transaction entries to cache", "export-considered"),
         ("Path: /private/var/mobile/Library/Mobile Documents/ABCDE12345~com~example~journal/Logs is a ubiquity root url.", "ubiquity-root-located"),
         ("Truncated path: /private/var/mobile/Library/Mobile Documents/ABCDE12345~com~example~journal/Logs is a ubiquity root url.\nMatches: /x", "ubiquity-root-located"),

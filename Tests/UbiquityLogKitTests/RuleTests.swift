@@ -323,7 +323,7 @@ import TestSupport
     }
 
     @Test func theHintIsTheActionsFirstSentence() {
-        #expect(Explanation.hint(for: .importFailed) == "Read the error (`parselogs explain 134302`).")
+        #expect(Explanation.hint(for: .importFailed) == "Read the error and look up its code (`parselogs explain CODE`).")
         #expect(Explanation.hint(for: .importProgress) == nil)
         // For every kind: the action up to and with the first full stop followed by a blank.
         for kind in try! Catalog.standard().kinds {

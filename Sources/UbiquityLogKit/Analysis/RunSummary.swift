@@ -121,8 +121,9 @@ public struct SummaryBuilder {
     public init() {}
 
     /// Whether the summary reads the facts of events of `kind`: the trackers read those of a
-    /// few kinds. (A finding cites a message event by the line its rule matched: `Headline`.)
-    public static func readsFacts(of kind: EventKind) -> Bool { factKinds.contains(kind) }
+    /// few kinds; findings (warnings and errors) cite an event by its `Headline`, which shows
+    /// the error the event carries.
+    public static func readsFacts(of kind: EventKind) -> Bool { kind.severity >= .warning || factKinds.contains(kind) }
     private static let factKinds = KindSet(StoreLoadTracker.factKinds + TransactionLogTracker.factKinds + IncidentTracker.factKinds)
 
     public mutating func beginInput(_ name: String) {

@@ -94,6 +94,11 @@ struct StoreLoadTracker {
     private var context: [String] = []
     private var lastFailed = false
     private var fallbackSince: (line: Int, time: LogTime?)?
+    /// The last attempt ended at a UbiquityStoreManager error: a `Failed to load … store.`
+    /// that follows (newer versions print both) reports the same failure.
+    private var endedByStoreManagerError = false
+    /// Where the attempt closed last stands in `loads` (nil when the list was full).
+    private var lastClosedIndex: Int?
 
     /// Kinds that, since the previous attempt, explain why a store is loaded (again).
     private static let causes = KindSet([
@@ -102,7 +107,21 @@ struct StoreLoadTracker {
     ])
 
     /// The `.message` kinds whose facts `add` reads.
-    static let factKinds: [EventKind] = [.storeLoadDetails, .setupRetry]
+    static let factKinds: [EventKind] = [.storeLoadDetails, .setupRetry, .storeManagerError]
+
+    /// UbiquityStoreManager's error causes (`UbiquityStoreErrorCause…`) raised by the steps
+    /// of a load: after one, the manager gives the attempt up. Deleting a store, clearing
+    /// the coordinator, merging imported changes and listing stores are not load steps.
+    static let causesEndingLoad: Set<String> = [
+        "CreateStorePath", "OpenActiveStore", "OpenSeedStore", "SeedStore", "ConfirmActiveStore", "CorruptActiveStore",
+    ]
+
+    /// Whether a cause, as printed (`UbiquityStoreErrorCauseOpenActiveStore`), ends a load.
+    static func endsLoad(cause: String) -> Bool {
+        var name = Substring(cause.trimmingCharacters(in: " "))
+        if name.hasPrefix("UbiquityStoreErrorCause") { name = name.dropFirst("UbiquityStoreErrorCause".count) }
+        return causesEndingLoad.contains(String(name))
+    }
 
     mutating func add(_ record: Record, _ event: Event) {
         let time = record.header?.time
@@ -116,6 +135,12 @@ struct StoreLoadTracker {
             if current == nil { begin(record, nil, location) }
             finish(record, time, .succeeded, location: location)
         case .storeLoadFailed(let location, let error):
+            if current == nil, endedByStoreManagerError {
+                // The attempt already ended at the error that caused this failure.
+                endedByStoreManagerError = false
+                if let error, let index = lastClosedIndex, loads[index].error == nil { loads[index].error = error }
+                return
+            }
             if current == nil { begin(record, nil, location) }
             if let error { current?.error = error }
             finish(record, time, .failed, location: location)
@@ -146,6 +171,14 @@ struct StoreLoadTracker {
             if kind == .cloudStoreUnavailable, current?.store == .cloud {
                 finish(record, time, .unavailable, location: .cloud)
             }
+            if kind == .storeManagerError, let load = current,
+               case .string(let cause)? = fields.first(where: { $0.name == "cause" })?.value,
+               StoreLoadTracker.endsLoad(cause: cause) {
+                // Older UbiquityStoreManager versions print only the error: it ends the attempt.
+                if let error = event.error { current?.error = error }
+                finish(record, time, .failed, location: load.store)
+                endedByStoreManagerError = true
+            }
             if kind == .storeLoadDetails {
                 for field in fields {
                     guard case .string(let value) = field.value else { continue }
@@ -170,6 +203,7 @@ struct StoreLoadTracker {
         context = []
         lastFailed = false
         fallbackSince = nil
+        endedByStoreManagerError = false
     }
 
     private mutating func begin(_ record: Record, _ time: LogTime?, _ location: StoreLocation) {
@@ -177,6 +211,7 @@ struct StoreLoadTracker {
         load.after = context
         load.isRetry = lastFailed || context.contains(EventKind.storeLoadRetried.id)
         context = []
+        endedByStoreManagerError = false
         counts.attempted += 1
         current = load
     }
@@ -197,7 +232,11 @@ struct StoreLoadTracker {
         guard var load = current else { return }
         load.outcome = outcome
         lastFailed = outcome == .failed
-        if loads.count < RunSummary.maxKeptFindings { loads.append(load) }
+        lastClosedIndex = nil
+        if loads.count < RunSummary.maxKeptFindings {
+            lastClosedIndex = loads.count
+            loads.append(load)
+        }
         current = nil
     }
 }

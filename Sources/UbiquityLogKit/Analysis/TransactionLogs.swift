@@ -252,6 +252,11 @@ struct TransactionLogTracker {
         return path.split(separator: "/").reversed().first(where: isPeerID).map(String.init)
     }
 
+    /// The peer whose folder a path lies in: the last component that is a peer ID.
+    static func peer(inPath path: String) -> String? {
+        path.split(separator: "/").reversed().first(where: isPeerID).map(String.init)
+    }
+
     /// `mobile~6F2C0E8A-1B7D-…`, `mobile.6F2C0E8A1B7D…`: a name, then `~` or `.`, then 32 hex digits.
     static func isPeerID(_ component: Substring) -> Bool {
         guard let separator = component.firstIndex(where: { $0 == "~" || $0 == "." }), separator > component.startIndex else { return false }

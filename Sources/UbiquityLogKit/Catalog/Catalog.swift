@@ -74,10 +74,11 @@ enum Piece {
 enum Extract {
     private static let errorRegex: Regex? = try? Regex(
         #"Error Domain=(?<domain>[^\s]+) Code=(?<code>-?\d+)(?: "(?<description>(?:[^"\\\n]|\\.)*)")?"#)
+    // A user-info value is quoted or runs on (see `plainValueEnd`): reasons contain commas.
     private static let reasonRegex: Regex? = try? Regex(
-        #"\b(?:reason|NSLocalizedFailureReason|NSLocalizedDescription)[ ]?=[ ]?(?:"(?<quoted>(?:[^"\\\n]|\\.)*)"|(?<plain>[^;,}\n]*))"#)
+        #"\b(?:reason|NSLocalizedFailureReason|NSLocalizedDescription|NSDescription)[ ]?=[ ]?(?:"(?<quoted>(?:[^"\\\n]|\\.)*)"|(?<plain>))"#)
     private static let filePathRegex: Regex? = try? Regex(
-        #"\b(?:NSFilePath|NSURL|NSFileURL)[ ]?=[ ]?(?:"(?<quoted>(?:[^"\\\n]|\\.)*)"|(?<plain>[^;,}\n]*))"#)
+        #"\b(?:NSFilePath|NSURL|NSFileURL|NSStoreURL|NSDestinationFilePath|NSSourceFilePathErrorKey)[ ]?=[ ]?(?:"(?<quoted>(?:[^"\\\n]|\\.)*)"|(?<plain>))"#)
     private static let underlyingRegex: Regex? = try? Regex(#"NSUnderlyingError[ ]?=[ ]?"#)
 
     /// Matchers for the patterns below, made once per classifier and reused for every event:
@@ -153,8 +154,53 @@ enum Extract {
     /// The first `key = value` a user-info pattern finds from `start`, quoted or not.
     private static func value(_ matcher: Matcher?, in buffer: UnsafeRawBufferPointer, from start: Int) -> String? {
         guard let matcher, start <= buffer.count, (try? matcher.matches(buffer, from: start)) == true else { return nil }
-        let text = slice(buffer, matcher.range(ofGroup: "quoted")) ?? slice(buffer, matcher.range(ofGroup: "plain"))
-        return text.map { $0.trimmingCharacters(in: " ") }.flatMap { $0.isEmpty ? nil : $0 }
+        var text = slice(buffer, matcher.range(ofGroup: "quoted"))
+        if text == nil, let plain = matcher.range(ofGroup: "plain") {
+            text = slice(buffer, plain.lowerBound..<plainValueEnd(buffer, from: plain.lowerBound))
+        }
+        // A value cut where the error under it begins keeps the `, ` before it: not its own.
+        return text.map { $0.trimmingCharacters(in: " ,") }.flatMap { $0.isEmpty || $0 == "(null)" ? nil : $0 }
+    }
+
+    /// Where an unquoted user-info value that starts at `start` ends. Entries are separated
+    /// by `, ` (`{reason=…, NSFilePath=…}`) or end with `;` (`reason = …;`), but a reason's
+    /// own words may hold commas: a comma ends the value only when the next entry's
+    /// `Key=` follows it. Braces and parentheses inside the value are its own.
+    static func plainValueEnd(_ buffer: UnsafeRawBufferPointer, from start: Int) -> Int {
+        var depth = 0
+        var index = start
+        while index < buffer.count {
+            switch buffer[index] {
+            case 0x0A, 0x0D: return index
+            case UInt8(ascii: "{"), UInt8(ascii: "("): depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: ")"):
+                if depth == 0 { return index }
+                depth -= 1
+            case UInt8(ascii: ";"):
+                if depth == 0 { return index }
+            case UInt8(ascii: ","):
+                if depth == 0, keyFollows(buffer, from: index + 1) { return index }
+            default: break
+            }
+            index += 1
+        }
+        return buffer.count
+    }
+
+    /// Whether ` Key=` (or ` Key =`) starts at `start`: the next entry of a user info.
+    private static func keyFollows(_ buffer: UnsafeRawBufferPointer, from start: Int) -> Bool {
+        var index = start
+        while index < buffer.count, buffer[index] == 0x20 { index += 1 }
+        let nameStart = index
+        while index < buffer.count {
+            let byte = buffer[index]
+            let isNameByte = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F
+            guard isNameByte else { break }
+            index += 1
+        }
+        guard index > nameStart else { return false }
+        while index < buffer.count, buffer[index] == 0x20 { index += 1 }
+        return index < buffer.count && buffer[index] == UInt8(ascii: "=")
     }
 
     private static func signedDecimal(_ buffer: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int? {

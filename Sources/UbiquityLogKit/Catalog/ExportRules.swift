@@ -10,7 +10,7 @@ extension EventKind {
     public static let relationshipResolved = EventKind("relationship-resolved", .export, .debug, .detail,
         "The exporter resolved the final value of a relationship for the transaction log.")
     public static let exportConsidered = EventKind("export-considered", .export, .debug, .routine,
-        "The exporter looked at a save to decide whether to export it.")
+        "The exporter looked at a save to decide whether to export it, or recorded the transaction entries of an export.")
 }
 
 enum ExportRules {
@@ -86,6 +86,13 @@ enum ExportRules {
                             "Exporter considering response to save: NSConcreteNotification 0x15e58d40\nStore: <NSSQLCore: 0x15d52f60>\nOptions: {\n    NSPersistentStoreUbiquitousContentNameKey = JournalStore;\n}"),
                 Sample.ios7("-[_PFUbiquityRecordsExporter shouldRespondToSaveNotification:]", 318, "Exporter: \(Sample.exporter)\nWill respond."),
                 Sample.ios6("Added transaction entries to cache"),
+             ]),
+
+        // iOS 6's exporter dumps the transaction entries a save recorded: part of the export.
+        Rule.message("export-stack-changes", .ubiquity, .exportConsidered, #"Stack Changes:"#,
+             samples: [
+                Sample.ios6("Stack Changes: {\n    transactionEntry = \"(x-coredata://8F3A1C2B-6D4E-4F50-9B7A-1C2D3E4F5A6B/PFUbiquityTransactionEntry/p5)\";\n}"),
+                Sample.ios6("Stack Changes: {\n}"),
              ]),
     ]
 }

@@ -6,6 +6,8 @@ extension EventKind {
         "Reading, stat'ing or removing a file of the ubiquity container failed with an error Core Data does not know how to recover from.")
     public static let fileAccessProblem = EventKind("file-access-problem", .setup, .warning, .notable,
         "A coordinated read or move of a container file failed once; Core Data retries it or cleans up an orphaned file.")
+    public static let containerStrayFile = EventKind("container-stray-file", .setup, .warning, .notable,
+        "Core Data met a file in the ubiquity content folder that it cannot place (no peer's log, no file of its own): it ignores that file. Stray files there, or a content URL shared with other files, are the usual cause.")
     public static let fileStatus = EventKind("file-status", .setup, .debug, .routine,
         "The file presenter followed a file of the ubiquity container: its location, download state, or promise.")
     public static let ubiquityOptionsInvalid = EventKind("ubiquity-options-invalid", .store, .error, .notable,
@@ -16,7 +18,7 @@ extension EventKind {
         "Something in the ubiquity metadata was inconsistent; Core Data works around it or recovers the metadata.")
     public static let metadataProgress = EventKind("metadata-progress", .metadata, .debug, .routine,
         "Routine bookkeeping of the ubiquity metadata: receipts loaded, peers found, snapshots diffed.")
-    public static let peerReceiptFailed = EventKind("peer-receipt-failed", .metadata, .error, .notable,
+    public static let peerReceiptFailed = EventKind("peer-receipt-failed", .metadata, .warning, .notable,
         "This device's peer receipt (what it has imported, for other devices to see) could not be read or written.")
     public static let peerReceiptProblem = EventKind("peer-receipt-problem", .metadata, .warning, .notable,
         "Writing or cleaning up the peer receipt failed this time; it is written again later.")
@@ -31,11 +33,25 @@ enum FileAndMetadataRules {
         Rule.phrases("file-access-failed", .fileAccessFailed, [
             #"Encountered (?:unknown librarian|unknown ubiquity|unrecoverable) error:"#, #"Error trying to read file \(-?\d+\):"#,
             #"Error reading resource values for URL:"#, #"Unable to remove file at location:"#,
-            #"Unable to continue parse components of URL:"#,
         ], samples: [
             Sample.ios7("-[PFUbiquityFileCoordinator shouldRetryForError:ignoreFile:]", 97,
                         "<PFUbiquityFileCoordinator: 0x15d5c000>\nEncountered unrecoverable error: \(Sample.error134302)\nuserInfo: {\n}"),
         ]),
+
+        // iOS 6 meets every file under the content URL; what it cannot place it names and skips.
+        Rule("container-stray-file", .ubiquity, .containerStrayFile,
+             Piece.objectPrefix + #"Unable to continue parse components of URL: (?<url>[^\n]*?)[ ]*(?:\n[ \t]*Confused by: (?<confusedBy>[^\n]*))?$"#,
+             samples: [
+                Sample.ios6("Unable to continue parse components of URL: file://localhost\(Sample.root)/notes.txt\nConfused by: notes.txt"),
+                Sample.ios7("+[PFUbiquityLocation createUbiquityLocationForPath:withUbiquityRootLocation:]", 1139,
+                            "Unable to continue parse components of URL: file://\(Sample.root)/\(Sample.peer)/Journal.sqlite\nConfused by: Journal.sqlite"),
+             ]) { match in
+            var fields = FieldList()
+            fields.add("url", match["url"])
+            fields.add("file", Extract.fileName(match["url"]))
+            fields.add("confusedBy", match["confusedBy"]?.trimmingCharacters(in: " \t"))
+            return .message(.containerStrayFile, fields.items)
+        },
 
         Rule.phrases("file-access-problem", .fileAccessProblem, [
             #"Unlinking orphaned file:"#, #"Replacing error with file upload error:"#,

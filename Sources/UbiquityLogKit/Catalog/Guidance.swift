@@ -1,5 +1,5 @@
 // What `parselogs explain` says beyond a kind's one-line meaning: what normally happens next
-// and, for warnings and errors, what to do. Also the Core Data error codes seen in these logs.
+// and, for warnings and errors, what to do (the error codes are in ErrorCodes.swift).
 // Kept in the catalogue beside the kinds and rules it explains.
 
 public struct Guidance: Sendable, Equatable {
@@ -38,7 +38,7 @@ extension Guidance {
         "core-data-error": g("Usually a store-add-failed or a failed save follows or precedes it.",
             "Read the message: SQLite errors (19 constraint, 11 corrupt) point at the store file; look up any error code with `parselogs explain CODE`."),
         "store-add-failed": g("The app gets the error from addPersistentStore; UbiquityStoreManager retries or falls back to the local store.",
-            "Look up the error code (`parselogs explain 134100` and others). Model mismatches need a migration; 134080 and 134311 mean the iCloud options or entitlements are wrong."),
+            "Look up the error's code with `parselogs explain CODE`. Model mismatches (134100) need a migration; 134080 and 134311 mean the iCloud options or entitlements are wrong."),
         "store-deleted": g("A new store is created and loaded in its place.", "If nobody asked for it, check the app's code paths that delete stores (USM deleteCloudStore/deleteCloudContainer)."),
         "store-load-failed": g("UbiquityStoreManager retries the cloud store by rebuilding it from cloud content, or marks it corrupt.",
             "Read the error with it. Repeated failures of the cloud store mean corrupt cloud content: rebuild it from a healthy device."),
@@ -57,10 +57,12 @@ extension Guidance {
         "export-failed": g("The save stays in the local store but other devices never receive it.", "Check free space and the ubiquity container's permissions; changes saved while exports fail are not synced until the store is rebuilt."),
         "export-problem": g("The exporter rebuilds its cache and goes on.", "Nothing unless it repeats; then check free space."),
         // Import
+        "peer-model-mismatch": g("The skipped logs stay in the container; this device never imports them while the model versions differ.",
+            "Update the app on every device to the same model version (the peer named is the one behind or ahead); once they match, its logs import."),
         "file-transfer-failed": g("The files stay missing until iCloud retries; imports that need them wait.", "Check the network and the iCloud account; Settings > iCloud > Storage shows whether the container is syncing."),
         "import-conflict-failed": g("The import of that transaction log fails (import-failed).", "The store on this device lacks the log's changes: rebuild it from the cloud if the failure repeats."),
         "import-failed": g("Core Data retries the log later; UbiquityStoreManager may report cloud content corruption (import-failure-detected).",
-            "Read the error (`parselogs explain 134302`). If the same log fails on every launch, the cloud content is corrupt: rebuild it from a healthy device."),
+            "Read the error and look up its code (`parselogs explain CODE`). If the same log fails on every launch, the cloud content is corrupt: rebuild it from a healthy device."),
         "import-failure-detected": g("UbiquityStoreManager treats the cloud content as corrupt: cloud-corruption-detected follows.", "See which log failed (import-failed before it) and which device wrote it; rebuild the cloud content from a healthy device."),
         "import-object-failed": g("That object's change is skipped or the import fails.", "Check that every device runs the same model version; an unknown entity means a device wrote logs with a newer model."),
         "import-problem": g("The importer skips the item or retries it later.", "Nothing unless it repeats for the same log; then see whether the log's device is still syncing."),
@@ -91,6 +93,8 @@ extension Guidance {
         "corruption-handling": g("Either another device rebuilds the cloud content (store-uuid-changed arrives) or this one does (cloud-content-rebuild).", "If no device rebuilds, open the app on a device whose store is healthy."),
         // Setup
         "clouddocs-unavailable": g("iCloud sync fails for this process.", "Run on a system that has CloudDocs (iOS 8 or OS X 10.10 and later) or check the app's sandbox."),
+        "container-stray-file": g("Core Data ignores the file and goes on; nothing breaks, but the file never syncs as part of the store.",
+            "Keep the ubiquitous content folder (NSPersistentStoreUbiquitousContentURLKey) for Core Data alone: move documents and other files the app writes out of it, and give the content URL a folder of its own."),
         "file-access-failed": g("The step that needed the file fails; set-up or the import may fail after it.", "Check free space and the container's permissions; restarting the device often clears iCloud daemon errors."),
         "file-access-problem": g("Core Data retries the read or move.", "Nothing unless it repeats."),
         "initial-sync-failed": g("Set-up goes on without the initial sync or fails.", "Check the iCloud account and network; the initial sync must finish before the cloud store can load."),
@@ -104,41 +108,4 @@ extension Guidance {
         "ubiquity-stack-lost": g("The operation stops; the store's new stack takes over after it is added again.", "Nothing unless stores are being removed unexpectedly."),
         "unhandled": g("Nothing is known about it.", "Run `parselogs --unhandled` on the log and report the templates it lists, so a rule can be added."),
     ]
-}
-
-/// A Core Data error code seen in ubiquity logs, for `parselogs explain CODE`.
-public struct CoreDataErrorCode: Sendable {
-    public let code: Int
-    public let name: String
-    public let meaning: String
-    public let action: String
-
-    public static let all: [CoreDataErrorCode] = [
-        .init(code: 512, name: "NSFileWriteUnknownError", meaning: "A file could not be written; in ubiquity logs, a transaction log or baseline upload or download timed out.",
-              action: "Check the network and free space; the transfer is retried."),
-        .init(code: 134030, name: "NSPersistentStoreSaveError", meaning: "Copying an external data reference (a large attribute stored outside the store) failed.",
-              action: "Check free space; the attribute's data may be missing on this device until it downloads."),
-        .init(code: 134060, name: "NSCoreDataError", meaning: "A generic Core Data error: the ubiquity stack was lost, the model has no version hash, or the importer had no file coordinator.",
-              action: "Read the reason in the error; often the store was removed while an operation ran."),
-        .init(code: 134080, name: "NSPersistentStoreOpenError", meaning: "The store could not be opened or set up for iCloud: missing container entitlement, unsupported store type, or the asynchronous iCloud set-up failed.",
-              action: "Check the iCloud entitlements and container identifier, and that the store is SQLite."),
-        .init(code: 134100, name: "NSPersistentStoreIncompatibleVersionHashError", meaning: "The model used to open the store differs from the one that created it.",
-              action: "Add a model version and migrate (NSMigratePersistentStoresAutomaticallyOption, NSInferMappingModelAutomaticallyOption)."),
-        .init(code: 134110, name: "NSMigrationError", meaning: "Migrating the store (or its ubiquitous content) to the new model failed.",
-              action: "Check the mapping between model versions; every device must be able to migrate its logs."),
-        .init(code: 134302, name: "ubiquity: transaction log unreadable", meaning: "A transaction log could not be read or imported.",
-              action: "If one log fails on every launch, it is corrupt: rebuild the cloud content from a healthy device."),
-        .init(code: 134307, name: "ubiquity: baseline unreadable", meaning: "A baseline archive could not be read.",
-              action: "Rebuild the cloud content from a healthy device; the baseline is recreated."),
-        .init(code: 134311, name: "ubiquity: invalid options", meaning: "Invalid iCloud options: the content name is in use, the content URL is the store URL or inside it or a .nosync folder, or the store is not SQLite.",
-              action: "Fix the options passed to addPersistentStore (NSPersistentStoreUbiquitousContentNameKey, ...URLKey)."),
-        .init(code: 134312, name: "ubiquity: metadata recovery failed", meaning: "Core Data could not recover the store's ubiquity metadata.",
-              action: "Remove the local store and its ubiquity support files and let the store rebuild from the cloud."),
-        .init(code: 134326, name: "ubiquity: asynchronous set-up failed", meaning: "Setting the store up for iCloud in the background failed.",
-              action: "Read the underlying error; the set-up is retried on the next addPersistentStore."),
-        .init(code: 134327, name: "ubiquity: no room for metadata", meaning: "There is no room, or no write access, for the ubiquity metadata beside the store.",
-              action: "Free space on the device, or check the permissions of the store's directory."),
-    ]
-
-    public static func named(_ code: Int) -> CoreDataErrorCode? { all.first { $0.code == code } }
 }

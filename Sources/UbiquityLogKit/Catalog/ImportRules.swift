@@ -11,6 +11,8 @@ extension EventKind {
         "An import operation was skipped because its knowledge vector does not fit the local store's.")
     public static let importFailed = EventKind("import-failed", .import, .error, .notable,
         "A transaction log could not be imported. The store on this device is missing those changes until it is rebuilt.")
+    public static let peerModelMismatch = EventKind("peer-model-mismatch", .import, .warning, .notable,
+        "Another device (peer) writes its transaction logs with another version of the data model: this device skips them and will never import them, so the two diverge until both run the same model version.")
     public static let importScan = EventKind("import-scan", .import, .debug, .routine,
         "The importer scanned the ubiquity container for new transaction logs.")
     public static let importScheduling = EventKind("import-scheduling", .import, .debug, .routine,
@@ -146,8 +148,8 @@ extension EventKind {
         "Core Data is resolving a conflict between changes to one object made on several devices.")
     public static let importConflictFailed = EventKind("import-conflict-failed", .import, .error, .notable,
         "Core Data could not resolve a conflict between devices' changes to an object; the import of that log fails.")
-    public static let fileTransferFailed = EventKind("file-transfer-failed", .import, .error, .notable,
-        "iCloud could not download or upload a file of the ubiquity container (a transaction log, a baseline, a peer list).")
+    public static let fileTransferFailed = EventKind("file-transfer-failed", .import, .warning, .notable,
+        "iCloud could not download or upload a file of the ubiquity container (a transaction log, a baseline, a peer list): the changes in it wait until a transfer succeeds.")
 }
 
 enum ImportOperationRules {
@@ -215,13 +217,29 @@ enum ImportOperationRules {
                         "Librian returned a serious error for starting downloads \(Sample.error134302) with userInfo {\n}"),
         ]),
 
+        // The peer is the one whose folder holds the skipped log (`<peer>/<store>/<model hash>/…`).
+        Rule("peer-model-mismatch", .ubiquity, .peerModelMismatch,
+             #"Skipping \(model version hash\): (?<location>[^\n]*)"#,
+             samples: [
+                Sample.ios7("-[_PFUbiquityRecordsImporter createSortedOperationsArrayWithMetadata:isFirstImport:]", 231,
+                            "Skipping (model version hash): \(Sample.location("\(Sample.root)/\(Sample.otherPeer)/JournalStore/QXJ0aWNsZXMgb2YgYW5vdGhlciBtb2RlbA==/\(Sample.logFile)"))"),
+                Sample.ios6("Skipping (model version hash): <PFUbiquityLocation: 0x1e5c1a20>: /private/var/mobile/Library/Mobile Documents/ABCDE12345~com~example~journal/Logs/mobile.A3D19B527E0C4F8AB1D65C2E9F04A7B3/JournalStore/QXJ0aWNsZXM=/5E4D3C2B-1A09-48F7-96E5-D4C3B2A19087.4.cdt"),
+             ]) { match in
+            let location = match["location"]
+            var fields = FieldList()
+            fields.add("peer", location.flatMap { TransactionLogTracker.peer(inPath: $0) })
+            fields.add("log", Extract.fileName(location).flatMap { $0.hasSuffix(".cdt") ? $0 : nil })
+            fields.add("location", location.map { Extract.knowledgeVector($0) ?? $0 })
+            return .message(.peerModelMismatch, fields.items)
+        },
+
         Rule.phrases("import-progress", .importProgress, [
             #"Aborting cancelled operation:"#, #"Cancelling due to missing switchboard entry"#,
             #"About to apply changes from log contents\."#, #"Deleting conflict loser because it was orphaned"#,
             #"Successfully wrote (?:metadata )?changes\."#, #"About to save stack updates, metadata moc changes:"#,
             #"Executing SQL hack to fix primary key issue"#, #"About to issue update command to primary key table"#,
             #"Got transaction history:"#, #"Skipping object:"#, #"Object \([^\n]*?\): (?s:.*?) was resolved to a delete and will not be processed\."#,
-            #"Successfully prefetched managed objects\."#, #"Log locations:"#, #"Skipping \((?:storeName|model version hash)\):"#,
+            #"Successfully prefetched managed objects\."#, #"Log locations:"#, #"Skipping \(storeName\):"#,
             #"Skipping log because it is of unknown type:"#, #"Created operations:"#, #"Successfully recached transaction history"#,
             #"Wrote pending entries to disk after imports finished\."#, #"Operation was interrutped by import:"#,
             #"Got set of persistent store coordinators for store named:"#, #"Refreshed peer range cache"#,

@@ -19,11 +19,10 @@ extension EventKind {
 enum SetupRules {
     static let all: [Rule] = [
         Rule.message("stack-initialized", .ubiquity, .stackInitialized,
-             #"(?:Initializing stack|Setting up metadataMOC for stack:|Stack Changes:)"#,
+             #"(?:Initializing stack|Setting up metadataMOC for stack:)"#,
              samples: [
                 Sample.ios7("-[_PFUbiquityStack initWithMetadataEntry:]", 70, "Initializing stack(<_PFUbiquityStack: 0x15d5a1c0>) with metadata entry: <PFUbiquityMetadataFactoryEntry: 0x15d5b2d0>"),
                 Sample.ios6("Setting up metadataMOC for stack: <_PFUbiquityStack: 0x1d5a2d40>\n\tlocalPeerID: \(Sample.peer)"),
-                Sample.ios6("Stack Changes: {\n    peers = 2;\n}"),
              ]),
 
         Rule.message("ubiquity-root-located", .ubiquity, .ubiquityRootLocated,

@@ -129,9 +129,17 @@ enum StoreManagerRules {
             return .message(.storeMigrationFailed, fields.items)
         },
 
-        Rule.message("store-manager-error", .storeManager, .storeManagerError,
-             #"Error \(cause:(?<cause>[^)\n]*)\): (?<error>[^\n]*)"#,
-             samples: [Sample.usm(#"Error (cause:UbiquityStoreErrorCauseDeleteStore): Error Domain=NSCocoaErrorDomain Code=4 "The operation couldn’t be completed. (Cocoa error 4.)" UserInfo=0x15ec4c20 {NSFilePath=/var/mobile/Library/Mobile Documents/ABCDE12345~com~example~journal/StoreUUID}"#)]),
+        // Older versions print the error itself, with no failure reason of their own: the
+        // error (domain, code, reason, file, underlying) is the event's root cause.
+        Rule("store-manager-error", .storeManager, .storeManagerError,
+             #"Error \(cause:(?<cause>[^)\n]*)\): "#,
+             samples: [Sample.usm(#"Error (cause:UbiquityStoreErrorCauseDeleteStore): Error Domain=NSCocoaErrorDomain Code=4 "The operation couldn’t be completed. (Cocoa error 4.)" UserInfo=0x15ec4c20 {NSFilePath=/var/mobile/Library/Mobile Documents/ABCDE12345~com~example~journal/StoreUUID}"#),
+                       Sample.usm(#"Error (cause:UbiquityStoreErrorCauseOpenActiveStore): Error Domain=NSCocoaErrorDomain Code=134100 "The operation couldn’t be completed. (Cocoa error 134100.)" UserInfo={metadata={NSPersistenceFrameworkVersion = 479;}, reason=The model used to open the store is incompatible with the one used to create the store}"#)]) { match in
+            var fields = FieldList()
+            fields.add("cause", match["cause"])
+            fields.add(match.error(from: match.matchEnd))
+            return .message(.storeManagerError, fields.items)
+        },
 
         Rule.message("store-manager-error-detail", .storeManager, .storeManagerErrorDetail,
              #"[ ]*- (?<part>Context|Underlying|Detail)[ ]*: (?<detail>[^\n]*)"#,

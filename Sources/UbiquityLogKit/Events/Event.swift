@@ -74,6 +74,9 @@ public enum Event: Sendable, Equatable {
         case .storeLoadFailed(_, let error), .storeAddFailed(_, _, let error),
              .importFailed(_, let error), .baselineRollResponseFailed(let error):
             error
+        case .message(_, let fields):
+            // Made by `FieldList.add(_: ErrorInfo?)`: read back from the same names.
+            fields.first { $0.name == "error" }.flatMap { ErrorInfo(fieldValue: $0.value) }
         default: nil
         }
     }

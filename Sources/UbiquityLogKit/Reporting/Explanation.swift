@@ -4,7 +4,7 @@ public enum Explanation {
     public struct UnknownTopic: Error, CustomStringConvertible {
         public let topic: String
         public var description: String {
-            "'\(topic)' is neither an event kind nor a Core Data error code; `parselogs explain` lists the kinds"
+            "'\(topic)' is neither an event kind nor a known error code (CODE or DOMAIN:CODE); `parselogs explain` lists both"
         }
     }
 
@@ -12,12 +12,48 @@ public enum Explanation {
     public static func text(for topic: String?, catalog: Catalog) throws(UnknownTopic) -> String {
         guard let topic else { return listing(catalog) }
         if let kind = catalog.kinds.first(where: { $0.id == topic }) { return explain(kind) }
-        if let code = Int(topic), let known = CoreDataErrorCode.named(code) { return explain(known) }
+        if let code = Int(topic) {
+            let known = ErrorCode.entries(for: code)
+            if !known.isEmpty { return known.map(explain).joined(separator: "\n") }
+            if let range = ErrorCode.fallback(domain: ErrorCode.cocoa, code: code) { return explain(range) }
+        }
+        if let colon = topic.lastIndex(of: ":"), let code = Int(topic[topic.index(after: colon)...]) {
+            let domain = String(topic[..<colon])
+            if let known = ErrorCode.named(domain: domain, code: code) ?? ErrorCode.fallback(domain: domain, code: code) {
+                return explain(known)
+            }
+        }
         throw UnknownTopic(topic: topic)
     }
 
     /// The one-line hint the timeline prints under an error.
     public static func hint(for kind: EventKind) -> String? { kind.guidance.action.map { firstSentence($0) } }
+
+    /// The hint under an error event and the topic `parselogs explain` takes for more: the
+    /// code the event carries when `explain` knows it (the deepest known one of an error and
+    /// those under it: the root cause), else the kind.
+    public static func hint(for event: Event) -> (text: String, topic: String)? {
+        let kind = event.kind
+        if let error = event.error, let code = rootCauseCode(error) {
+            // The code's advice is about the root cause; the kind's about the step it broke.
+            return (firstSentence(code.action), code.topic)
+        }
+        return hint(for: kind).map { ($0, kind.id) }
+    }
+
+    /// The error code to explain for an error: its own when known, else the first known one
+    /// under it.
+    static func rootCauseCode(_ error: ErrorInfo) -> ErrorCode? {
+        var next: ErrorInfo? = error
+        while let current = next {
+            if let known = ErrorCode.named(domain: current.domain, code: current.code)
+                ?? ErrorCode.fallback(domain: current.domain, code: current.code) {
+                return known
+            }
+            next = current.underlying.first
+        }
+        return nil
+    }
 
     static func explain(_ kind: EventKind) -> String {
         var lines = ["\(kind.id) (\(kind.category.rawValue), \(kind.severity.rawValue), shown \(shownFrom(kind.tier)))", ""]
@@ -27,15 +63,15 @@ public enum Explanation {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func explain(_ code: CoreDataErrorCode) -> String {
-        var lines = ["\(code.code) \(code.name)", ""]
+    static func explain(_ code: ErrorCode) -> String {
+        var lines = [code.domain == ErrorCode.cocoa ? "\(code.code) \(code.name)" : "\(code.domain) \(code.code) \(code.name)", ""]
         lines += wrap(code.meaning)
         lines += ["", "What to do:"] + wrap(code.action)
         return lines.joined(separator: "\n") + "\n"
     }
 
     static func listing(_ catalog: Catalog) -> String {
-        var lines = ["Event kinds by category (`parselogs explain KIND` for one, `parselogs explain CODE` for a Core Data error code):"]
+        var lines = ["Event kinds by category (`parselogs explain KIND` for one, `parselogs explain CODE` or DOMAIN:CODE for an error code):"]
         let width = catalog.kinds.map(\.id.count).max() ?? 0
         for category in Category.allCases {
             let kinds = catalog.kinds.filter { $0.category == category }.sorted { $0.id < $1.id }
@@ -46,7 +82,10 @@ public enum Explanation {
                 lines.append("  \(padded)  \(kind.severity.rawValue.padding(to: 7))  \(firstSentence(kind.summary))")
             }
         }
-        lines += ["", "Core Data error codes: " + CoreDataErrorCode.all.map { String($0.code) }.joined(separator: ", ")]
+        for domain in [ErrorCode.cocoa, ErrorCode.posix, ErrorCode.sqlite, ErrorCode.cloudDocs] {
+            let codes = ErrorCode.all.filter { $0.domain == domain }.map { String($0.code) }
+            lines += ["", "\(domain) codes: " + codes.joined(separator: ", ")]
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -66,6 +105,24 @@ public enum Explanation {
             "\"Shown from\" is the verbosity at which the text timeline shows the kind; the summary, the",
             "verdict and the exit status count every kind at every verbosity.",
             "",
+            "## Severity",
+            "",
+            "A kind's severity says what the event means for the store and for sync, whatever level",
+            "Core Data or UbiquityStoreManager logged it at:",
+            "",
+            "- **error**: the store or its data is at risk (a load failed, a log could not be imported, the",
+            "  cloud content is corrupt), or sync has stopped without anyone asking for it.",
+            "- **warning**: sync is degraded: a device diverges or will not see some changes for now (a",
+            "  transfer failed, a peer runs another model version, a stray file was skipped), or Core Data",
+            "  is repairing something. A person's own choice that stops sync (logging out, deleting the",
+            "  cloud content) is a warning too.",
+            "- **info**: progress: loads, exports, imports, switches.",
+            "- **debug**: routine chatter, shown from `-vv`.",
+            "",
+            "Errors make the verdict `broken` unless the store recovers; warnings make it `degraded`.",
+            "",
+            "## Kinds",
+            "",
             "| kind | category | severity | shown from | meaning |",
             "|---|---|---|---|---|",
         ]
@@ -76,15 +133,17 @@ public enum Explanation {
         }
         lines += [
             "",
-            "## Core Data error codes",
+            "## Error codes",
             "",
-            "`parselogs explain CODE` explains these codes, the ones ubiquity logs carry.",
+            "`parselogs explain CODE` (Cocoa and Core Data codes) or `parselogs explain DOMAIN:CODE` explains",
+            "these codes, the ones the events of ubiquity logs carry. The timeline's hint under an error",
+            "names the code it carries.",
             "",
-            "| code | name | meaning | what to do |",
-            "|---|---|---|---|",
+            "| domain | code | name | meaning | what to do |",
+            "|---|---|---|---|---|",
         ]
-        for code in CoreDataErrorCode.all {
-            lines.append("| \(code.code) | `\(code.name)` | \(tableCell(code.meaning)) | \(tableCell(code.action)) |")
+        for code in ErrorCode.all {
+            lines.append("| \(code.domain) | \(code.code) | `\(code.name)` | \(tableCell(code.meaning)) | \(tableCell(code.action)) |")
         }
         return lines.joined(separator: "\n") + "\n"
     }

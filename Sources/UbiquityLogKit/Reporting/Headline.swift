@@ -35,23 +35,66 @@ public enum Headline {
         case .importFailed(let log, let error):
             return "Import failed for log \(log ?? "?")" + (error.map { ": \($0.oneLine)" } ?? "")
         case .baselineRollResponseFailed(let error):
-            return "Baseline roll failed" + (error.map { ": \($0.domain), \($0.code)" } ?? "")
+            return "Baseline roll failed" + (error.map { ": \($0.oneLine)" } ?? "")
         case .unhandled(let limitHit):
             let label = limitHit ? "[unhandled: a rule hit the match limit] " : "[unhandled] "
             return label + messageLine(record) + (record.hasMoreLines ? " [...]" : "")
         case .app:
             return "[app] " + firstLine(record) + (record.hasMoreLines ? " [...]" : "")
-        case .cloudCorruptionDetected, .message:
+        case .cloudCorruptionDetected:
             return matchedLine(item)
+        case .message(let kind, let fields):
+            return composed(kind, fields, item) ?? matchedLine(item)
         }
+    }
+
+    /// The headline of a message event whose matched line does not say enough by itself:
+    /// one that carries an error (shown whole), or whose facts name what a reader looks
+    /// for (the peer whose logs are skipped, the stray file). Nil for the others.
+    private static func composed(_ kind: EventKind, _ fields: [Field], _ item: ClassifiedRecord) -> String? {
+        if kind == .peerModelMismatch {
+            let peer = text(fields, "peer") ?? "?"
+            let log = text(fields, "log").map { " (\($0))" } ?? ""
+            return "Skipping the logs of peer \(peer): written with another model version, never imported here\(log)"
+        }
+        if kind == .containerStrayFile {
+            let file = text(fields, "file") ?? "?"
+            let confused = text(fields, "confusedBy").map { ", confused by \($0)" } ?? ""
+            return "Cannot place \(file) in the ubiquity content folder\(confused): \(text(fields, "url") ?? "?")"
+        }
+        guard fields.contains(where: { $0.name == "error" }), let error = item.event.error else { return nil }
+        return withRootCause(matchedLine(item), error)
+    }
+
+    private static func text(_ fields: [Field], _ name: String) -> String? {
+        guard case .string(let value)? = fields.first(where: { $0.name == name })?.value else { return nil }
+        return value
+    }
+
+    /// A message's words and then its error, whole (`words: domain code: reason; file: …;
+    /// underlying: …`): the error's printed form is cut from the words, for it often runs
+    /// on over lines the headline does not show, and its reason is what a reader needs.
+    static func withRootCause(_ line: String, _ error: ErrorInfo) -> String {
+        var words = Substring(line)
+        if let printed = line.firstRange(ofASCII: "Error Domain=") { words = line[..<printed.lowerBound] }
+        while let last = words.last, last == " " || last == ":" || last == "," || last == "(" || last == "-" || last == "\t" {
+            words.removeLast()
+        }
+        return words.isEmpty ? error.oneLine : "\(words): \(error.oneLine)"
     }
 
     /// `of(item)` as UTF-8, for `use`: a message's matched line straight from the record's
     /// bytes when it stands as it is (most of the timeline's lines), else `of(item)`'s text.
     static func withUTF8<Result>(_ item: ClassifiedRecord, _ use: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         switch item.event {
-        case .cloudCorruptionDetected, .message:
+        case .cloudCorruptionDetected:
             if let plain = plainMatchedLine(item) { return plain.withUnsafeBufferPointer(use) }
+        case .message(let kind, let fields):
+            // Events that carry an error show it whole (`of`); most others stand as they are.
+            if kind != .peerModelMismatch, kind != .containerStrayFile, !fields.contains(where: { $0.name == "error" }),
+               let plain = plainMatchedLine(item) {
+                return plain.withUnsafeBufferPointer(use)
+            }
         default:
             break
         }

@@ -86,8 +86,8 @@ public final class TextReporter: Reporter {
         if colour != nil { lineText.append(string: style.closing) }
         if severity >= .warning { lineText.append(string: style.dim("  (\(safe(record.input)):\(record.firstLine))")) }
         lineText.withBytes { out.line(bytes: $0) }
-        if severity == .error, let hint = Explanation.hint(for: item.event.kind) {
-            out.line(style.dim("      hint: \(hint) (parselogs explain \(item.event.kind.id))"))
+        if severity == .error, let hint = Explanation.hint(for: item.event) {
+            out.line(style.dim("      hint: \(hint.text) (parselogs explain \(hint.topic))"))
         }
 
         if options.verbosity >= 1 {
@@ -117,9 +117,10 @@ public final class TextReporter: Reporter {
         out.flush()
     }
 
-    /// None: the timeline shows a message event by the line its rule matched (`Headline`),
-    /// and the typed events whose payload it shows are always made whole.
-    public func readsFacts(of kind: EventKind) -> Bool { false }
+    /// Those of warnings and errors: the timeline shows a message event by the line its rule
+    /// matched (`Headline`) and, when it carries one, its error; the typed events whose
+    /// payload it shows are always made whole.
+    public func readsFacts(of kind: EventKind) -> Bool { kind.severity >= .warning }
 
     private func isShown(_ event: Event) -> Bool {
         if case .unhandled = event { return options.showUnhandled || options.verbosity >= 2 }

@@ -1,0 +1,174 @@
+// The error codes the catalogue's events carry, for `parselogs explain CODE` and for the hint
+// under an error in the timeline: Cocoa's file errors, Core Data's own and its iCloud
+// (ubiquity) codes, the POSIX and SQLite errors found under them, and iCloud Drive's
+// (CloudDocs) errors of iOS 8 and later. Each says what it means in a ubiquity log and what
+// to do; the texts are the project's own.
+
+/// A known error code of one domain.
+public struct ErrorCode: Sendable {
+    public let domain: String
+    public let code: Int
+    public let name: String
+    public let meaning: String
+    public let action: String
+
+    init(_ domain: String, _ code: Int, _ name: String, _ meaning: String, _ action: String) {
+        self.domain = domain
+        self.code = code
+        self.name = name
+        self.meaning = meaning
+        self.action = action
+    }
+
+    static let cocoa = "NSCocoaErrorDomain"
+    static let posix = "NSPOSIXErrorDomain"
+    static let sqlite = "NSSQLiteErrorDomain"
+    static let cloudDocs = "BRCloudDocsErrorDomain"
+
+    /// How `parselogs explain` names it: the code alone for Cocoa's (Core Data's) codes,
+    /// `DOMAIN:CODE` for the others (their small numbers are shared between domains).
+    public var topic: String { domain == ErrorCode.cocoa ? String(code) : "\(domain):\(code)" }
+
+    public static let all: [ErrorCode] = [
+        // Cocoa's file errors: what reading, writing and moving the container's files fail with.
+        .init(cocoa, 4, "NSFileNoSuchFileError",
+              "A file or folder the operation needs does not exist: a transaction log, receipt, baseline or store file was moved or deleted (by another device, by iCloud, or by the app) while Core Data still knew of it.",
+              "Look at the file the error names. A missing container file usually reappears once iCloud has synced; a missing store file means the store must be rebuilt from the cloud."),
+        .init(cocoa, 256, "NSFileReadUnknownError",
+              "Reading a file failed for a reason the file system did not say; in the ubiquity container often a file iCloud has not finished downloading, or an iCloud daemon error.",
+              "Read the underlying error, which names the real cause. If it repeats, check the network and iCloud account, then restart the device."),
+        .init(cocoa, 257, "NSFileReadNoPermissionError",
+              "The app may not read the file: a sandbox or data-protection problem (files are locked while the device is locked).",
+              "Check the file's protection class and that the app reads the container only while the device is unlocked."),
+        .init(cocoa, 259, "NSFileReadCorruptFileError",
+              "The file is there but cannot be parsed: a transaction log, receipt or baseline that is truncated or corrupt.",
+              "If the same file fails on every device, rebuild the cloud content from a healthy device."),
+        .init(cocoa, 260, "NSFileReadNoSuchFileError",
+              "The file to read does not exist (often a transaction log that was listed but not downloaded, or removed since).",
+              "Nothing unless it repeats for the same file; then check that the device that wrote it has uploaded it."),
+        .init(cocoa, 512, "NSFileWriteUnknownError",
+              "A file could not be written; in ubiquity logs, a transaction log or baseline upload or download timed out.",
+              "Check the network and free space; the transfer is retried."),
+        .init(cocoa, 513, "NSFileWriteNoPermissionError",
+              "The app may not write the file or folder (sandbox, data protection, or a read-only location).",
+              "Check where the store and the ubiquity support files live and the protection class of their folder."),
+        .init(cocoa, 516, "NSFileWriteFileExistsError",
+              "A file was to be created or moved where one already exists (moving local logs into the container, safe-saving a receipt).",
+              "Nothing unless it repeats; then remove the leftover file the error names."),
+        .init(cocoa, 640, "NSFileWriteOutOfSpaceError",
+              "The device has no room for the file.",
+              "Free space on the device; Core Data retries the write."),
+        .init(cocoa, 4353, "NSUbiquitousFileUnavailableError",
+              "The file is not available in iCloud: the device that wrote it has not uploaded it (yet).",
+              "Open the app on the device that wrote the file, online, so it can upload; the import waits for the file."),
+        .init(cocoa, 4354, "NSUbiquitousFileNotUploadedDueToQuotaError",
+              "The file was not uploaded because the user's iCloud storage is full: other devices will not receive these changes.",
+              "Ask the user to free or buy iCloud storage; uploads resume by themselves."),
+        .init(cocoa, 4355, "NSUbiquitousFileUbiquityServerNotAvailable",
+              "The iCloud server could not be reached.",
+              "Check the network; transfers resume when the server is reachable."),
+
+        // Core Data's own.
+        .init(cocoa, 134030, "NSPersistentStoreSaveError",
+              "Copying an external data reference (a large attribute stored outside the store) failed.",
+              "Check free space; the attribute's data may be missing on this device until it downloads."),
+        .init(cocoa, 134060, "NSCoreDataError",
+              "A generic Core Data error: the ubiquity stack was lost, the model has no version hash, or the importer had no file coordinator.",
+              "Read the reason in the error; often the store was removed while an operation ran."),
+        .init(cocoa, 134080, "NSPersistentStoreOpenError",
+              "The store could not be opened or set up for iCloud: missing container entitlement, unsupported store type, or the asynchronous iCloud set-up failed.",
+              "Check the iCloud entitlements and container identifier, and that the store is SQLite."),
+        .init(cocoa, 134100, "NSPersistentStoreIncompatibleVersionHashError",
+              "The model used to open the store differs from the one that created it.",
+              "Add a model version and migrate (NSMigratePersistentStoresAutomaticallyOption, NSInferMappingModelAutomaticallyOption)."),
+        .init(cocoa, 134110, "NSMigrationError",
+              "Migrating the store (or its ubiquitous content) to the new model failed.",
+              "Check the mapping between model versions; every device must be able to migrate its logs."),
+        .init(cocoa, 134130, "NSMigrationMissingSourceModelError",
+              "The model the store was made with is not in the app, so the store cannot be migrated.",
+              "Keep every shipped model version in the app's model bundle."),
+        .init(cocoa, 134140, "NSMigrationMissingMappingModelError",
+              "No mapping model leads from the store's model to the current one, and none could be inferred.",
+              "Add a mapping model for that step or make the change one Core Data can infer."),
+        .init(cocoa, 134180, "NSSQLiteError",
+              "SQLite failed under Core Data; the underlying SQLite error says how (11 corrupt, 13 full, 19 constraint).",
+              "Read the underlying error; a corrupt store file must be rebuilt from the cloud or a backup."),
+
+        // Core Data's iCloud (ubiquity) codes, not in its public headers.
+        .init(cocoa, 134302, "ubiquity: transaction log unreadable",
+              "A transaction log could not be read or imported.",
+              "If one log fails on every launch, it is corrupt: rebuild the cloud content from a healthy device."),
+        .init(cocoa, 134307, "ubiquity: baseline unreadable",
+              "A baseline archive could not be read.",
+              "Rebuild the cloud content from a healthy device; the baseline is recreated."),
+        .init(cocoa, 134311, "ubiquity: invalid options",
+              "Invalid iCloud options: the content name is in use, the content URL is the store URL or inside it or a .nosync folder, or the store is not SQLite.",
+              "Fix the options passed to addPersistentStore (NSPersistentStoreUbiquitousContentNameKey, ...URLKey)."),
+        .init(cocoa, 134312, "ubiquity: metadata recovery failed",
+              "Core Data could not recover the store's ubiquity metadata.",
+              "Remove the local store and its ubiquity support files and let the store rebuild from the cloud."),
+        .init(cocoa, 134315, "ubiquity: undocumented",
+              "An iCloud integration error of Core Data whose meaning Apple never documented; the reason inside the error is all there is to go by.",
+              "Read the reason and the event around it: the step that failed (set-up, import, baseline) says which store or file to look at."),
+        .init(cocoa, 134326, "ubiquity: asynchronous set-up failed",
+              "Setting the store up for iCloud in the background failed.",
+              "Read the underlying error; the set-up is retried on the next addPersistentStore."),
+        .init(cocoa, 134327, "ubiquity: no room for metadata",
+              "There is no room, or no write access, for the ubiquity metadata beside the store.",
+              "Free space on the device, or check the permissions of the store's directory."),
+
+        // Found under Cocoa's errors (NSUnderlyingError).
+        .init(posix, 1, "EPERM", "The operation is not permitted (sandbox or file flags).",
+              "Check where the app reads and writes: only its container and the ubiquity container are allowed."),
+        .init(posix, 2, "ENOENT", "No such file or directory: the file named in the error is not there.",
+              "See NSCocoaErrorDomain 4 (`parselogs explain 4`): the same advice holds."),
+        .init(posix, 13, "EACCES", "Permission denied.",
+              "Check the file's protection class and the folder's permissions."),
+        .init(posix, 28, "ENOSPC", "The device is out of space.",
+              "Free space on the device."),
+        .init(sqlite, 11, "SQLITE_CORRUPT", "The store's SQLite file is corrupt.",
+              "Restore the store from the cloud (let Core Data rebuild it) or from a backup."),
+        .init(sqlite, 13, "SQLITE_FULL", "The database could not grow: the device is out of space.",
+              "Free space on the device."),
+        .init(sqlite, 19, "SQLITE_CONSTRAINT", "A change broke a constraint of the store's tables (often a duplicate primary key in an import).",
+              "If it repeats for the same log, rebuild this device's store from the cloud."),
+
+        // iCloud Drive's daemon (iOS 8, OS X 10.10 and later), for the container's files.
+        .init(cloudDocs, 6, "path outside any CloudDocs library",
+              "iCloud Drive will never sync the path: it is outside any app library of the container (a wrong ubiquity container URL, or a store or logs placed outside it).",
+              "Check the container identifier and that NSPersistentStoreUbiquitousContentURLKey points inside the ubiquity container."),
+        .init(cloudDocs, 12, "not logged in",
+              "iCloud Drive is not set up on the device: no account is logged in, or iCloud Drive is off.",
+              "Ask the user to log into iCloud and turn iCloud Drive on for the app; the store stays local until then."),
+        .init(cloudDocs, 140, "un-acked in-flight changes",
+              "iCloud Drive still had changes of the container on their way when asked: a transfer was refused for now.",
+              "Nothing unless it repeats; the transfer is retried."),
+        .init(cloudDocs, 141, "access denied",
+              "iCloud Drive refused the process access to the container.",
+              "Check the app's iCloud entitlements (iCloud Documents and the container identifier)."),
+    ]
+
+    /// Every known entry with this code, Cocoa's first.
+    public static func entries(for code: Int) -> [ErrorCode] { all.filter { $0.code == code } }
+
+    /// The entry of one domain and code.
+    public static func named(domain: String, code: Int) -> ErrorCode? {
+        all.first { $0.domain == domain && $0.code == code }
+    }
+
+    /// What to say about an error no entry knows: by its domain, or nothing.
+    static func fallback(domain: String, code: Int) -> ErrorCode? {
+        switch domain {
+        case cloudDocs:
+            ErrorCode(domain, code, "iCloud Drive error",
+                      "An error of iCloud Drive's daemon about a file of the ubiquity container; its description says which.",
+                      "Check the iCloud account and network; if it repeats, restart the device, which restarts the daemon.")
+        case cocoa where (134300..<134400).contains(code):
+            ErrorCode(domain, code, "ubiquity: undocumented",
+                      "An iCloud integration error of Core Data whose code Apple never documented; the reason inside the error is all there is to go by.",
+                      "Read the reason and the event around it: the step that failed (set-up, import, baseline) says which store or file to look at.")
+        default:
+            nil
+        }
+    }
+}
