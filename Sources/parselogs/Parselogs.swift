@@ -107,7 +107,7 @@ struct Parselogs: ParsableCommand {
           parselogs explain 134302            # a Core Data error code
           parselogs --unhandled device.log    # what the catalogue does not recognise yet
         """,
-        version: "0.1.0"
+        version: parselogsVersion
     )
 
     @Argument(help: ArgumentHelp("Log files to read; - (or nothing) reads standard input.", valueName: "file"))
@@ -222,7 +222,7 @@ struct Parselogs: ParsableCommand {
                                color: useColor(isTerminal: isTerminal), showInputNames: inputs.count > 1)
         switch output.format {
         case .text: return TextReporter(output: out, options: text)
-        case .jsonl: return JSONLinesReporter(output: out, tool: "parselogs \(Parselogs.configuration.version)")
+        case .jsonl: return JSONLinesReporter(output: out, tool: "parselogs \(parselogsVersion)")
         case .json: return JSONSummaryReporter(output: out)
         case .markdown: return MarkdownReporter(output: out)
         case .junit: return JUnitReporter(output: out)

@@ -48,9 +48,18 @@ import TestSupport
         for text in ["--format", "--color", "-U", "-q", "-vv", "Exit status", "NO_COLOR", "jsonl"] {
             #expect(result.stdout.contains(text), "\(text)")
         }
+    }
+
+    /// The version is set in one place, Sources/parselogs/Version.swift; --version and the JSON
+    /// Lines begin object show that one.
+    @Test func theVersionComesFromItsOnePlace() throws {
+        let source = try String(contentsOfFile: Binary.packageRoot.appendingPathComponent("Sources/parselogs/Version.swift").path, encoding: .utf8)
+        let declared = try #require(source.firstMatch(of: /let parselogsVersion = "([0-9][^"]*)"/)).output.1
         let version = try Binary.run(["--version"])
         #expect(version.status == 0)
-        #expect(version.stdout == "0.1.0\n")
+        #expect(version.stdout == "\(declared)\n")
+        let begin = try Binary.run(["--format", "jsonl", "fixtures/ios6-session.log"]).stdout.split(separator: "\n").first ?? ""
+        #expect(begin.contains(#""tool":"parselogs \#(declared)""#), "\(begin)")
     }
 
     @Test func exitStatusFollowsErrorFindings() throws {
