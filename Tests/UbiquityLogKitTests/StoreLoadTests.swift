@@ -46,7 +46,7 @@ import TestSupport
         #expect(loads[1].isRetry)
         #expect(loads[1].after == ["store-load-retried"])
         #expect(loads[1].durationMilliseconds == 2000)
-        #expect(SummaryText.describe(loads[0]).hasPrefix("b.log:2  cloud store  failed after 300 ms: NSCocoaErrorDomain 134080: Unable to add the store (after identity-token-changed)"))
+        #expect(SummaryText.describe(loads[0]).hasPrefix("b.log:2  cloud store Journal.sqlite  failed after 300 ms: NSCocoaErrorDomain 134080: Unable to add the store (after identity-token-changed)"))
     }
 
     @Test func theSwitchFromTheFallbackStoreWithItsDelay() throws {

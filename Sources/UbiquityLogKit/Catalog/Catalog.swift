@@ -301,6 +301,47 @@ enum Extract {
         return name.isEmpty ? nil : name
     }
 
+    /// A store as a user finds it: its file name, and a warning when its URL lies inside the
+    /// ubiquity container (`Mobile Documents`), where iCloud must not manage a store file.
+    static func storeName(_ url: String?) -> String? {
+        guard let url, let name = fileName(url) else { return nil }
+        return isInsideUbiquityContainer(url) ? "\(name) (inside the ubiquity container, where a store must not be)" : name
+    }
+
+    /// Whether a path or URL lies in the ubiquity container: `…/Library/Mobile Documents/…`,
+    /// as printed or percent-encoded.
+    static func isInsideUbiquityContainer(_ url: String) -> Bool {
+        url.firstRange(ofASCII: "/Mobile Documents/") != nil || url.firstRange(ofASCII: "/Mobile%20Documents/") != nil
+    }
+
+    /// The transaction log a message names, by its `.cdt` file: from `location` when that is
+    /// a log's path, else from the message's `transactionLogLocation:` field, else from the
+    /// first `.cdt` file the message names (receipts aside). Never an object's description
+    /// (`<PFUbiquityTransactionLog: 0x1d5e3f20>`), which no user can find.
+    static func logFileName(_ location: String?, in message: UnsafeRawBufferPointer) -> String? {
+        if let name = fileName(location), isLogFile(name) { return name }
+        if let name = fileName(field("transactionLogLocation", in: message)), isLogFile(name) { return name }
+        var from = 0
+        while from < message.count,
+              let found = cdtSuffix.withUnsafeBytes({ ByteSearch.firstOffset(of: $0, in: UnsafeRawBufferPointer(rebasing: message[from...])) }) {
+            let at = from + found
+            from = at + cdtSuffix.count
+            // The name runs back to a slash, a blank, a quote or the line's start.
+            var start = at
+            while start > 0, ![0x2F, 0x20, 0x09, 0x0A, 0x22, 0x27, 0x3A, 0x28].contains(message[start - 1]) { start -= 1 }
+            let name = ByteText.string(UnsafeRawBufferPointer(rebasing: message[start..<from]))
+            if isLogFile(name) { return name }
+        }
+        return nil
+    }
+
+    private static let cdtSuffix: [UInt8] = Array(".cdt".utf8)
+
+    /// `DAC8E3F1-….1.cdt`: a `.cdt` file that is not a peer receipt and not a description.
+    private static func isLogFile(_ name: String) -> Bool {
+        name.hasSuffix(".cdt") && !name.hasPrefix("<") && !name.hasPrefix("receipt.") && name.utf8.count > 4
+    }
+
     /// A knowledge vector without the object address: `<PFUbiquityKnowledgeVector: 0x1e5c>:{a:1, b:2}` → `{a:1, b:2}`.
     static func knowledgeVector(_ text: String?) -> String? {
         guard var text = text?.trimmingCharacters(in: " \t") else { return nil }

@@ -50,7 +50,7 @@ enum ImportRules {
                 Sample.ios7("-[_PFUbiquityRecordsImporter createSortedOperationsArrayWithMetadata:isFirstImport:]", 1144,
                             "\(Sample.importer)\nSkipping log because it has already been imported into the local store: \(Sample.location("\(Sample.root)/\(Sample.otherPeer)/JournalStore/\(Sample.storeUUID)/\(Sample.logFile)"))\nstoreKV: \(Sample.knowledgeVector)\nlogKV: \(Sample.knowledgeVector)\n"),
              ]) { match in
-            .logAlreadyImported(log: Extract.fileName(match["location"]))
+            .logAlreadyImported(log: Extract.logFileName(match["location"], in: match.messageBytes))
         },
 
         Rule("log-ahead-of-peer", .ubiquity, .logAheadOfPeer,
@@ -79,7 +79,7 @@ enum ImportRules {
                     """),
              ]) { match in
             .incompatibleOperationSkipped(score: Extract.knowledgeVector(Extract.field("logScore", in: match.restBytes) ?? match["score"]),
-                                          log: Extract.fileName(Extract.field("transactionLogLocation", in: match.restBytes)),
+                                          log: Extract.logFileName(nil, in: match.restBytes),
                                           transaction: Extract.field("transactionNumber", in: match.restBytes).flatMap { Int($0) })
         },
 
@@ -95,7 +95,7 @@ enum ImportRules {
              ]) { match in
             let text = match.message
             let location = importedLogLocation(in: text)
-            return .importFailed(log: Extract.fileName(location), error: match.error())
+            return .importFailed(log: Extract.logFileName(location, in: match.messageBytes), error: match.error())
         },
 
         Rule.message("import-scan", .ubiquity, .importScan,
@@ -160,7 +160,7 @@ enum ImportOperationRules {
                 Sample.ios7("-[_PFUbiquityRecordImportOperation main]", 246,
                             "Ignoring log: \(Sample.location("\(Sample.root)/\(Sample.otherPeer)/JournalStore/\(Sample.storeUUID)/\(Sample.logFile)"))\nThe local database has already seen this transaction log: \(Sample.knowledgeVector)"),
              ]) { match in
-            .logAlreadyImported(log: Extract.fileName(match["location"]))
+            .logAlreadyImported(log: Extract.logFileName(match["location"], in: match.messageBytes))
         },
 
         Rule.phrases("import-failed-more", .importFailed, [
@@ -258,7 +258,7 @@ enum ImportOperationRules {
                             "<_PFUbiquityRecordImportOperation: 0x15e9c0d0>: Beginning parse of log file: \(Sample.location("\(Sample.root)/\(Sample.otherPeer)/JournalStore/\(Sample.storeUUID)/\(Sample.logFile)"))"),
              ]) { match in
             var fields = [Field("what", .string("Beginning parse of log file"))]
-            if let log = Extract.fileName(match["location"]) { fields.append(Field("log", .string(log))) }
+            if let log = Extract.logFileName(match["location"], in: match.messageBytes) { fields.append(Field("log", .string(log))) }
             return .message(.importProgress, fields)
         },
 

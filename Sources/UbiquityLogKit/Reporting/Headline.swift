@@ -4,14 +4,14 @@ public enum Headline {
     public static func of(_ item: ClassifiedRecord) -> String {
         let record = item.record
         switch item.event {
-        case .storeLoadStarted(let location, _):
-            return "Loading the \(location.rawValue) store"
+        case .storeLoadStarted(let location, let url):
+            return "Loading the \(location.rawValue) store" + (Extract.storeName(url).map { " \($0)" } ?? "")
         case .storeLoadSucceeded(let location):
             return "Loaded the \(location.rawValue) store"
         case .storeLoadFailed(let location, let error):
             return "Failed to load the \(location.rawValue) store" + (error.map { ": \($0.oneLine)" } ?? "")
         case .storeAddFailed(_, let url, let error):
-            let name = Extract.fileName(url).map { " \($0)" } ?? ""
+            let name = Extract.storeName(url).map { " \($0)" } ?? ""
             return "Core Data could not add the store\(name)" + (error.map { ": \($0.oneLine)" } ?? "")
         case .usingLocalStorage(let local, _, let store):
             let which = local ? "the local fallback store is active" : "the iCloud store is active"
@@ -38,7 +38,7 @@ public enum Headline {
             return "Baseline roll failed" + (error.map { ": \($0.oneLine)" } ?? "")
         case .unhandled(let limitHit):
             let label = limitHit ? "[unhandled: a rule hit the match limit] " : "[unhandled] "
-            return label + messageLine(record) + (record.hasMoreLines ? " [...]" : "")
+            return label + unhandledMessage(record) + (record.hasMoreLines ? " [...]" : "")
         case .app:
             return "[app] " + firstLine(record) + (record.hasMoreLines ? " [...]" : "")
         case .cloudCorruptionDetected:
@@ -111,14 +111,39 @@ public enum Headline {
         return " (" + counts.joined(separator: " ") + ")"
     }
 
-    /// The first line of the message that is not a logged object's description (`<Class: 0x…>`
-    /// and its tab-indented lines), which earlier OS versions print before the text.
-    private static func messageLine(_ record: Record) -> String {
-        for line in record.body.split(separator: 0x0A) {
-            guard let first = line.first, first != UInt8(ascii: "<"), first != UInt8(ascii: "\t") else { continue }
-            return ByteText.string(line).trimmingCharacters(in: " \t")
+    /// An unrecognised record as a reader can look it up: the logging method, when printed,
+    /// and the message's words (`messageWords`).
+    static func unhandledMessage(_ record: Record) -> String {
+        let words = messageWords(record)
+        guard let method = record.header?.method, !method.isEmpty else { return words }
+        return words.isEmpty ? method : "\(method): \(words)"
+    }
+
+    /// The first words of a message, past the logged object's description that earlier OS
+    /// versions print before the text (`<Class: 0x…>`, its `: location` and its tab-indented
+    /// field lines): on the description's own line when words follow it there, else on the
+    /// first line after it. The first line itself when the message is nothing but a description.
+    static func messageWords(_ record: Record) -> String {
+        let lines = record.body.split(separator: 0x0A, maxSplits: 40)
+        for line in lines {
+            let text = ByteText.string(line).trimmingCharacters(in: " \t\r")
+            guard !text.isEmpty, line.first != UInt8(ascii: "\t") else { continue }
+            guard text.hasPrefix("<") else { return text }
+            if let words = afterDescription(text) { return words }
         }
         return firstLine(record)
+    }
+
+    /// The words after a leading `<Class: 0x…>` (and the `(N)`, `:` and location or path that
+    /// descriptions print after it), or nil when nothing but the description is on the line.
+    private static func afterDescription(_ line: String) -> String? {
+        guard let close = line.firstIndex(of: ">") else { return nil }
+        var rest = Substring(line[line.index(after: close)...])
+        if rest.hasPrefix("("), let end = rest.firstIndex(of: ")") { rest = rest[rest.index(after: end)...] }
+        while let first = rest.first, first == ":" || first == " " { rest.removeFirst() }
+        // `<_PFUbiquityRecordsImporter: 0x…>: /private/var/…/Logs - mobile.6F2C…` (iOS 6): a path is the description's.
+        if rest.isEmpty || rest.hasPrefix("/") || rest.hasPrefix("file://") || rest.hasPrefix("<") { return nil }
+        return String(rest)
     }
 
     private static func firstLine(_ record: Record) -> String {

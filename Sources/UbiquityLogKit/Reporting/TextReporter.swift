@@ -359,7 +359,8 @@ public enum SummaryText {
 
     /// `fixtures/a.log:12  cloud store  failed after 1.2 s: NSCocoaErrorDomain 134080 (retry; after cloud-switched)`
     static func describe(_ load: StoreLoad) -> String {
-        let store = load.store == .unknown ? "a store" : "\(load.store.rawValue) store"
+        var store = load.store == .unknown ? "a store" : "\(load.store.rawValue) store"
+        if let name = Extract.storeName(load.storeURL) { store += " \(name)" }
         var text = "\(load.input):\(load.line)  \(store)  \(load.outcome.rawValue)"
         if let milliseconds = load.durationMilliseconds {
             text += (load.outcome == .succeeded ? " in " : " after ") + duration(milliseconds)

@@ -22,7 +22,7 @@ public final class UnhandledReporter: Reporter {
 
     public func report(_ item: ClassifiedRecord) {
         guard case .unhandled = item.event else { return }
-        let message = UnhandledReporter.message(of: item.record)
+        let message = Headline.unhandledMessage(item.record)
         let key = folder.fold(message)
         if templates[key] == nil {
             templates[key] = Template(count: 0, example: message, location: "\(item.record.input):\(item.record.firstLine)")
@@ -44,18 +44,6 @@ public final class UnhandledReporter: Reporter {
             out.line("    e.g. \(template.location): \(ByteText.terminalSafe(template.example))")
         }
         out.flush()
-    }
-
-    /// What identifies an unhandled message: its first line, and the line after it when the
-    /// first is the logging object's description (`<PFUbiquityFoo: 0x…>`), as iOS 6 prints.
-    static func message(of record: Record) -> String {
-        let lines = record.body.split(separator: 0x0A, maxSplits: 8).map { ByteText.string($0).trimmingCharacters(in: " \t") }
-        guard let first = lines.first else { return "" }
-        if first.hasPrefix("<"), first.hasSuffix(">") || first.hasSuffix(">:"),
-           let words = lines.dropFirst().first(where: { !$0.isEmpty && !$0.contains(": ") || $0.hasSuffix(".") }) {
-            return first + " " + words
-        }
-        return first
     }
 }
 
