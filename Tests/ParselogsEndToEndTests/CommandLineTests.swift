@@ -151,6 +151,27 @@ import TestSupport
         #expect(list.stdout.contains("\ncorruption\n"))
     }
 
+    @Test func explainListIsTheListInTextOrMarkdown() throws {
+        let text = try Binary.run(["explain", "--list"])
+        #expect(text.status == 0)
+        #expect(text.stdout == (try Binary.run(["explain"])).stdout)
+        let markdown = try Binary.run(["explain", "--list", "--format", "markdown"])
+        #expect(markdown.status == 0)
+        #expect(markdown.stderr == "")
+        #expect(markdown.stdout.hasPrefix("# Event kinds\n"))
+        #expect(markdown.stdout.contains("\n| `cloud-corruption-detected` | corruption | error | default | "))
+    }
+
+    @Test func explainListArgumentsThatContradictAreUsageErrors() throws {
+        for arguments in [["explain", "--format", "pdf"], ["explain", "--format"], ["explain", "--list", "import-failed"],
+                          ["explain", "--format", "markdown", "import-failed"], ["explain", "import-failed", "134302"]] {
+            let result = try Binary.run(arguments)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.stdout == "", "\(arguments)")
+            #expect(result.stderr.hasPrefix("parselogs explain: "), "\(arguments)")
+        }
+    }
+
     @Test func explainSomethingUnknownIsAUsageError() throws {
         let result = try Binary.run(["explain", "frobnicate"])
         #expect(result.status == 2)
