@@ -55,6 +55,35 @@ import TestSupport
         #expect(summary.storeLoadAttempts.first?.error?.code == 134100)
     }
 
+    /// Newer versions wrap the failure in an error of code 0 and print the real one as
+    /// `- Underlying: …`, in a record of its own or on the failure's continuation lines (an
+    /// app's delegate logger): that error is the failed attempt's.
+    @Test func theUnderlyingDetailIsTheFailuresRootCause() throws {
+        let wrapped = #"Error Domain=NSCocoaErrorDomain Code=0 "(null)" UserInfo={NSLocalizedFailureReason=Failed to load cloud store.}"#
+        let underlying = #"Error Domain=NSCocoaErrorDomain Code=134110 "(null)" UserInfo={reason=Can't find mapping model for migration, giving up}"#
+        let separate = [
+            Self.line("07.100", "UbiquityStoreManager: Will load cloud store."),
+            Self.line("07.900", "UbiquityStoreManager: Error (cause:UbiquityStoreErrorCauseOpenActiveStore): \(wrapped)"),
+            Self.line("07.901", "UbiquityStoreManager:     - Context   : /var/mobile/Containers/Data/Application/X/Library/Journal.sqlite"),
+            Self.line("07.902", "UbiquityStoreManager:     - Underlying: \(underlying)"),
+        ].joined(separator: "\n")
+        let continued = [
+            Self.line("07.100", "[MyApp] Will load cloud store."),
+            Self.line("07.900", "[MyApp] Error (cause:UbiquityStoreErrorCauseOpenActiveStore): \(wrapped)")
+                + "\n    - Context   : /var/mobile/Containers/Data/Application/X/Library/Journal.sqlite\n    - Underlying: \(underlying)",
+        ].joined(separator: "\n")
+        for log in [separate, continued] {
+            let summary = try summarize([("e.log", log)])
+            let load = try #require(summary.storeLoadAttempts.first)
+            #expect(load.outcome == .failed)
+            #expect(load.error?.code == 134110)
+            #expect(load.error?.reason == "Can't find mapping model for migration, giving up")
+        }
+        let (text, _) = try timeline(continued)
+        #expect(text.contains("Failed to load the cloud store: NSCocoaErrorDomain 134110: Can't find mapping model for migration, giving up"))
+        #expect(text.contains("(parselogs explain 134110)"))
+    }
+
     /// Causes that are not load steps (deleting a store, merging imported changes) leave the
     /// attempt as it was; so does an error with no attempt under way.
     @Test func otherCausesDoNotEndALoad() throws {

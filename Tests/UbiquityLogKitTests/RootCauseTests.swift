@@ -51,6 +51,20 @@ func timeline(_ log: String, verbosity: Int = 0) throws -> (text: String, summar
         #expect(error.oneLine == "NSCocoaErrorDomain 134080: Could not move the logs, giving up; file: /var/mobile/Library/Journal.sqlite; underlying: NSPOSIXErrorDomain 13: Permission denied, read-only; file: /var/mobile/x")
     }
 
+    /// iOS 7 prints an underlying error as its address and description only: its domain and
+    /// code come from the description. An error printed later in the record is not it.
+    @Test func anIOS7UnderlyingErrorIsReadFromItsDescription() throws {
+        let printed = #"Error Domain=NSCocoaErrorDomain Code=134080 "The operation couldn’t be completed. (Cocoa error 134080.)" UserInfo=0x1e5c3a40 {NSUnderlyingError=0x1e5c3b00 "The operation couldn’t be completed. (Cocoa error 134302.)", reason=failed finishing setup for store during asynchronous iCloud initialization}"#
+        let error = try #require(Extract.error(in: printed))
+        #expect(error.reason == "failed finishing setup for store during asynchronous iCloud initialization")
+        #expect(error.underlying.first?.domain == "NSCocoaErrorDomain")
+        #expect(error.underlying.first?.code == 134302)
+        let posix = try #require(Extract.error(in: #"Error Domain=NSCocoaErrorDomain Code=256 "x" UserInfo=0x1 {NSUnderlyingError=0x2 "The operation couldn’t be completed. (NSPOSIXErrorDomain error 13 - Permission denied)"}"#))
+        #expect(posix.underlying.first.map { "\($0.domain) \($0.code)" } == "NSPOSIXErrorDomain 13")
+        let later = try #require(Extract.error(in: "Error Domain=NSCocoaErrorDomain Code=256 \"x\" UserInfo={NSUnderlyingError=0x2 \"gone\"}\nOther: Error Domain=NSPOSIXErrorDomain Code=2 \"No such file or directory\""))
+        #expect(later.underlying.isEmpty)
+    }
+
     @Test func aGenericDescriptionGivesWayToCloudDocsWords() throws {
         let generic = try #require(Extract.error(in: #"Error Domain=NSCocoaErrorDomain Code=4 "The operation couldn’t be completed. (Cocoa error 4.)""#))
         #expect(generic.oneLine == "NSCocoaErrorDomain 4")

@@ -107,7 +107,7 @@ struct StoreLoadTracker {
     ])
 
     /// The `.message` kinds whose facts `add` reads.
-    static let factKinds: [EventKind] = [.storeLoadDetails, .setupRetry, .storeManagerError]
+    static let factKinds: [EventKind] = [.storeLoadDetails, .setupRetry, .storeManagerError, .storeManagerErrorDetail]
 
     /// UbiquityStoreManager's error causes (`UbiquityStoreErrorCause…`) raised by the steps
     /// of a load: after one, the manager gives the attempt up. Deleting a store, clearing
@@ -170,6 +170,14 @@ struct StoreLoadTracker {
         case .message(let kind, let fields):
             if kind == .cloudStoreUnavailable, current?.store == .cloud {
                 finish(record, time, .unavailable, location: .cloud)
+            }
+            if kind == .storeManagerErrorDetail, let error = event.error {
+                // `- Underlying: …` after a failure: the root cause of that failure.
+                if let load = current, load.error == nil {
+                    current?.error = error
+                } else if current == nil, lastFailed, let index = lastClosedIndex, loads[index].error == nil {
+                    loads[index].error = error
+                }
             }
             if kind == .storeManagerError, let load = current,
                case .string(let cause)? = fields.first(where: { $0.name == "cause" })?.value,

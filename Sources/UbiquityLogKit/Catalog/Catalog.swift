@@ -121,13 +121,56 @@ enum Extract {
         if depth < 3, (try? underlying.matches(buffer, from: after)) == true, let at = underlying.range(ofGroup: 0) {
             end = at.lowerBound
             resume = endOfValue(buffer, from: at.upperBound)
-            if let inner = error(in: buffer, from: at.upperBound, using: matchers, depth: depth + 1) { info.underlying = [inner] }
+            if let inner = underlyingError(in: buffer, from: at.upperBound, using: matchers, depth: depth + 1) { info.underlying = [inner] }
         }
         // This error's own entries stand before the error under it and after its braces.
         let own = UnsafeRawBufferPointer(rebasing: buffer[..<end])
         info.reason = value(matchers.reason, in: own, from: after) ?? value(matchers.reason, in: buffer, from: resume)
         info.filePath = value(matchers.filePath, in: own, from: after) ?? value(matchers.filePath, in: buffer, from: resume)
         return info
+    }
+
+    /// The value of an `NSUnderlyingError=` entry that starts at `start`: a whole error
+    /// (`0x… {Error Domain=…}`, iOS 9) or, as iOS 7 prints it, only the address and the
+    /// error's description (`0x1e5c3b00 "The operation couldn’t be completed. (Cocoa error
+    /// 134302.)"`), whose parenthesis names the domain and code. Read where the value is, so
+    /// that an error printed later in the record is never taken for it.
+    private static func underlyingError(in buffer: UnsafeRawBufferPointer, from start: Int, using matchers: Matchers, depth: Int) -> ErrorInfo? {
+        var index = start
+        if index + 1 < buffer.count, buffer[index] == UInt8(ascii: "0"), buffer[index + 1] == UInt8(ascii: "x") {
+            index += 2
+            while index < buffer.count, isHexDigit(buffer[index]) { index += 1 }
+        }
+        while index < buffer.count, buffer[index] == 0x20 || buffer[index] == UInt8(ascii: "{") || buffer[index] == 0x0A { index += 1 }
+        if Bytes.hasPrefix(buffer, index..<buffer.count, errorDomainPrefix) {
+            return error(in: buffer, from: index, using: matchers, depth: depth)
+        }
+        guard index < buffer.count, buffer[index] == UInt8(ascii: "\"") else { return nil }
+        var end = index + 1
+        while end < buffer.count, buffer[end] != UInt8(ascii: "\""), buffer[end] != 0x0A {
+            end += buffer[end] == UInt8(ascii: "\\") ? 2 : 1
+        }
+        let description = ByteText.string(UnsafeRawBufferPointer(rebasing: buffer[index + 1..<min(end, buffer.count)]))
+        return errorNamed(byDescription: description)
+    }
+
+    private static let errorDomainPrefix: [UInt8] = Array("Error Domain=".utf8)
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66)
+    }
+
+    /// The domain and code a localized description names: `… (Cocoa error 134302.)`,
+    /// `… (NSPOSIXErrorDomain error 2 - No such file or directory)`.
+    static func errorNamed(byDescription description: String) -> ErrorInfo? {
+        guard let open = description.utf8.lastIndex(of: UInt8(ascii: "(")) else { return nil }
+        let inside = description[description.index(after: open)...]
+        let words = inside.split(separator: " ", maxSplits: 3)
+        guard words.count >= 3, words[1] == "error" else { return nil }
+        let digits = words[2].prefix { $0 == "-" || $0.isNumber }
+        guard let code = Int(digits) else { return nil }
+        let domain = words[0] == "Cocoa" ? "NSCocoaErrorDomain" : String(words[0])
+        return ErrorInfo(domain: domain, code: code, description: description)
     }
 
     /// Where a user-info value that starts at `start` ends: past its braces, at the comma,

@@ -100,7 +100,7 @@ enum StoreManagerRules {
                 Sample.usm(#"Error (cause:UbiquityStoreErrorCauseOpenActiveStore): Error Domain=NSCocoaErrorDomain Code=0 "The operation couldn’t be completed. (Cocoa error 0.)" UserInfo=0x15e8c2d0 {NSLocalizedFailureReason=Failed to load cloud store.}"#),
                 Sample.usm("Failed to load local store."),
              ]) { match in
-            .storeLoadFailed(location(match), error: match.error().flatMap { $0.code == 0 ? nil : $0 })
+            .storeLoadFailed(location(match), error: rootCause(match))
         },
 
         Rule.message("store-load-retried", .storeManager, .storeLoadRetried,
@@ -141,10 +141,17 @@ enum StoreManagerRules {
             return .message(.storeManagerError, fields.items)
         },
 
-        Rule.message("store-manager-error-detail", .storeManager, .storeManagerErrorDetail,
+        // The underlying error is the root cause of the failure reported just before it.
+        Rule("store-manager-error-detail", .storeManager, .storeManagerErrorDetail,
              #"[ ]*- (?<part>Context|Underlying|Detail)[ ]*: (?<detail>[^\n]*)"#,
              samples: [Sample.usm("    - Context   : <NSSQLCore: 0x15d52f60> (URL: file:///var/mobile/Applications/4C1F/Documents/Journal.sqlite)"),
-                       Sample.usm("    - Underlying: \(Sample.error134302)")]),
+                       Sample.usm("    - Underlying: \(Sample.error134302)")]) { match in
+            var fields = FieldList()
+            fields.add("part", match["part"])
+            fields.add("detail", match["detail"])
+            if match["part"] == "Underlying", let start = match.range("detail")?.lowerBound { fields.add(match.error(from: start)) }
+            return .message(.storeManagerErrorDetail, fields.items)
+        },
 
         Rule.message("store-migration", .storeManager, .storeMigration,
              #"(?:(?:\[DEBUG\] )?Will (?<not>NOT )?migrate to (?<store>cloud|local) store from: (?<from>[^\n]*?) \(strategy: (?<strategy>\d+)\)\.?|Seeding store \(strategy: (?<strategyName>\w+)\): (?<from>[^\n]*?) -> (?<to>[^\n]*))"#,
@@ -230,6 +237,20 @@ enum StoreManagerRules {
              #"\[DEBUG\] (?<detail>[^\n]*)"#,
              samples: [Sample.usm("[DEBUG] cloudSafeForSeeding: 1"), Sample.usm("[DEBUG] migrationStoreURL: (null)")]),
     ]
+
+    /// The error behind a failure: `logError:` wraps the message in an error of code 0; the
+    /// real one, when the record carries it (`- Underlying: …` on a later line), comes after.
+    private static func rootCause(_ match: RuleMatch) -> ErrorInfo? {
+        let bytes = match.messageBytes
+        let marker = Array("Error Domain=".utf8)
+        var from = 0
+        while from < bytes.count,
+              let found = marker.withUnsafeBytes({ ByteSearch.firstOffset(of: $0, in: UnsafeRawBufferPointer(rebasing: bytes[from...])) }) {
+            if let error = match.error(from: from + found), error.code != 0 { return error }
+            from += found + marker.count
+        }
+        return nil
+    }
 
     private static func location(_ match: RuleMatch) -> StoreLocation {
         StoreLocation(rawValue: match["store"] ?? "") ?? .unknown
