@@ -24,8 +24,8 @@ enum Status {
     static let clean: Int32 = 0
     static let findings: Int32 = 1
     static let trouble: Int32 = 2
-    /// Ctrl-C, after the summary of what was read (128 + SIGINT, as shells report it).
-    static let interrupted: Int32 = 130
+    // Ctrl-C (or SIGTERM, SIGHUP), after the summary of what was read: the process ends by
+    // that signal (see `Interruption.endBySignal`), which a shell reports as 128 + its number.
 }
 
 struct OutputOptions: ParsableArguments {
@@ -91,8 +91,9 @@ struct Parselogs: ParsableCommand {
 
         Exit status: 0 nothing matched --fail-on (default: nothing of error severity, such \
         as a failed store load, an import failure or a corruption report); 1 something did; \
-        2 a usage error or an unreadable input (the other inputs are still read); 130 \
-        interrupted (after the summary so far).
+        2 a usage error, an unreadable input (the other inputs are still read) or output \
+        that could not be written; 130 interrupted by Ctrl-C (the summary so far is printed, \
+        then the process ends by SIGINT; SIGTERM and SIGHUP likewise).
 
         Colour: on when standard output is a terminal and NO_COLOR is not set; --color always \
         or never overrides both.
@@ -155,7 +156,6 @@ struct Parselogs: ParsableCommand {
     }
 
     func run() throws {
-        signal(SIGPIPE, SIG_IGN)  // a closed pipe becomes EPIPE on write, which ends the run quietly
         Interruption.install()
         let catalog: Catalog
         let failure: FailOn
@@ -169,7 +169,8 @@ struct Parselogs: ParsableCommand {
 
         let isTerminal = OutputWriter.isTerminal(1)
         let out = OutputWriter(descriptor: 1, lineBuffered: isTerminal || output.lineBuffered)
-        let run = LogRun(catalog: catalog, reporters: [reporter(out, isTerminal: isTerminal)])
+        let chosenReporter = reporter(out, isTerminal: isTerminal)
+        let run = LogRun(catalog: catalog, reporters: [chosenReporter])
         run.shouldStop = { out.isClosed }
         run.filter = try displayFilter()
         run.inputFormat = inputFormat
@@ -200,9 +201,18 @@ struct Parselogs: ParsableCommand {
             }
         }
         let summary = run.finish()
-        if out.isClosed { return }  // the reader went away (| head): nothing more to say
-        if Interruption.requested { throw ExitCode(Status.interrupted) }
+        out.flush()
+        if let reason = out.failureDescription {
+            printError("parselogs: write error: \(reason)")
+            troubled = true
+        }
+        if let github = chosenReporter as? GitHubReporter, let problem = github.stepSummaryFailure {
+            printError("parselogs: $GITHUB_STEP_SUMMARY: \(problem)")
+            troubled = true
+        }
+        Interruption.endBySignal()  // returns when no signal came
         if troubled { throw ExitCode(Status.trouble) }
+        if out.isClosed { return }  // the reader went away (| head): nothing more to say
         if failure.matchCount(in: summary, catalog: catalog) > 0 { throw ExitCode(Status.findings) }
     }
 
@@ -229,9 +239,8 @@ struct Parselogs: ParsableCommand {
         case .github:
             var plain = text
             plain.color = false
-            let seed = UInt64(UInt32(truncatingIfNeeded: getpid())) << 32 ^ UInt64(UInt(bitPattern: time(nil)))
             let summaryPath = getenv("GITHUB_STEP_SUMMARY").map { String(cString: $0) }
-            return GitHubReporter(output: out, options: plain, stopToken: GitHubEscaping.stopToken(seed: seed), stepSummaryPath: summaryPath)
+            return GitHubReporter(output: out, options: plain, stopToken: GitHubEscaping.stopToken(), stepSummaryPath: summaryPath)
         }
     }
 
@@ -262,10 +271,45 @@ struct Parselogs: ParsableCommand {
     }
 }
 
-/// A line on standard error, written at once (it is not buffered with the output).
+/// A message on standard error, as one line, written at once (it is not buffered with the
+/// output). Messages quote file names and option values, which come from outside: the whole
+/// line is escaped (`StreamEscaping.line`), so that no name can move the cursor, start a
+/// line of its own or issue a CI workflow command.
 func printError(_ message: String) {
+    printErrorLines(StreamEscaping.line(message))
+}
+
+/// Text of the program's own (usage) on standard error, as it is.
+func printErrorLines(_ text: String) {
     let errors = OutputWriter(descriptor: 2, capacity: 4096, lineBuffered: true)
-    errors.line(message)
+    errors.line(text)
+}
+
+/// Writes `text` to standard output and ends the process: status 0, or 2 when it could not
+/// be written (a closed or full output; a reader that went away is a quiet end).
+func printAndExit(_ text: String) -> Never {
+    let out = OutputWriter(descriptor: 1)
+    out.write(text)
+    out.flush()
+    if let reason = out.failureDescription {
+        printError("parselogs: write error: \(reason)")
+        exit(Status.trouble)
+    }
+    exit(Status.clean)
+}
+
+/// Standard output and error, when the parent closed them (`>&-`), are given a descriptor
+/// that takes no writes (/dev/null, read-only): writing then fails with EBADF, as to the
+/// closed descriptor, and no file this run opens can take their number and receive output.
+func holdClosedStandardDescriptors() {
+    for descriptor: Int32 in [1, 2] where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+        let placeholder = open("/dev/null", O_RDONLY)
+        guard placeholder >= 0 else { continue }
+        if placeholder != descriptor {
+            dup2(placeholder, descriptor)
+            close(placeholder)
+        }
+    }
 }
 
 /// `parselogs explain [KIND | CODE]`: read before the flags, so that the main command keeps
@@ -282,8 +326,7 @@ enum Explain {
 
     static func run(_ arguments: ArraySlice<String>) -> Int32 {
         if arguments.contains(where: { $0 == "-h" || $0 == "--help" }) {
-            print(usage)
-            return 0
+            printAndExit(usage + "\n")
         }
         var list = false
         var markdown = false
@@ -297,26 +340,26 @@ enum Explain {
                 case "text": markdown = false
                 case "markdown": markdown = true
                 case let other:
-                    printError("parselogs explain: --format takes text or markdown\(other.map { ", not '\($0)'" } ?? "")\n\n\(usage)")
+                    printError("parselogs explain: --format takes text or markdown\(other.map { ", not '\($0)'" } ?? "")")
+                    printErrorLines("\n\(usage)")
                     return Status.trouble
                 }
             default: topics.append(argument)
             }
         }
         guard topics.count <= 1, !(list && !topics.isEmpty) else {
-            printError("parselogs explain: give one kind or error code at most, or --list\n\n\(usage)")
+            printError("parselogs explain: give one kind or error code at most, or --list")
+            printErrorLines("\n\(usage)")
             return Status.trouble
         }
         if markdown && !topics.isEmpty {
-            printError("parselogs explain: --format markdown is for the list (--list)\n\n\(usage)")
+            printError("parselogs explain: --format markdown is for the list (--list)")
+            printErrorLines("\n\(usage)")
             return Status.trouble
         }
         do {
             let catalog = try Catalog.standard()
-            let out = OutputWriter(descriptor: 1, lineBuffered: false)
-            out.write(markdown ? Explanation.markdown(catalog) : try Explanation.text(for: topics.first, catalog: catalog))
-            out.flush()
-            return 0
+            printAndExit(markdown ? Explanation.markdown(catalog) : try Explanation.text(for: topics.first, catalog: catalog))
         } catch {
             printError("parselogs explain: \(error)")
             return Status.trouble
@@ -327,6 +370,8 @@ enum Explain {
 @main
 enum Main {
     static func main() {
+        holdClosedStandardDescriptors()
+        signal(SIGPIPE, SIG_IGN)  // a closed pipe becomes EPIPE on write, which ends the run quietly
         let arguments = CommandLine.arguments.dropFirst()
         if arguments.first == "explain" { exit(Explain.run(arguments.dropFirst())) }
         do {
@@ -335,12 +380,18 @@ enum Main {
         } catch {
             let code = Parselogs.exitCode(for: error)
             if code == .success {
-                // --help, --version: the text goes to stdout.
-                print(Parselogs.fullMessage(for: error))
-                exit(0)
+                // --help, --version: the text goes to stdout, and a failure to write it counts.
+                printAndExit(Parselogs.fullMessage(for: error) + "\n")
             }
-            let message = Parselogs.fullMessage(for: error)
-            if !message.isEmpty { printError(message) }
+            // The parser's message quotes what was given (an unknown option, a value): that
+            // part is escaped; the usage lines around it are the program's own.
+            let full = Parselogs.fullMessage(for: error)
+            let quoted = Parselogs.message(for: error)
+            if !quoted.isEmpty, full.contains(quoted) {
+                printErrorLines(full.replacing(quoted, with: StreamEscaping.line(quoted)))
+            } else if !full.isEmpty {
+                printError(full)
+            }
             // Usage errors are status 2, like other trouble, not the parser's 64.
             exit(code == .validationFailure ? Status.trouble : code.rawValue)
         }

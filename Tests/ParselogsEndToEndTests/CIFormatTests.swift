@@ -108,15 +108,66 @@ import Glibc
         #expect(badPattern.stderr.contains("missing closing parenthesis"))
     }
 
-    @Test func ctrlCPrintsTheSummarySoFar() throws {
-        let live = try LiveBinary([])
+    /// Ctrl-C, SIGTERM and SIGHUP: the summary so far (with `--format github`, after the line
+    /// that resumes workflow commands), then the process ends by that signal, so that a shell
+    /// sees 128 + its number and a loop around the command stops.
+    @Test(arguments: [SIGINT, SIGTERM, SIGHUP], [[], ["--format", "github"]])
+    func aSignalPrintsTheSummarySoFarAndEndsByThatSignal(signal: Int32, format: [String]) throws {
+        let live = try LiveBinary(format)
         live.write("2014-03-02 09:14:05.121 Journal[412:60b] UbiquityStoreManager: Will load cloud store.\n")
         _ = live.waitForOutput(containing: "Loading the cloud store", timeout: 10)
-        kill(live.process.processIdentifier, SIGINT)
+        kill(live.process.processIdentifier, signal)
         live.process.waitUntilExit()
-        #expect(live.finish() == 130)
-        #expect(live.collected.text.contains("Loading the cloud store"))
-        #expect(live.collected.text.contains("store loads      1 attempted"))
+        live.finish()
+        #expect(live.process.terminationReason == .uncaughtSignal)
+        #expect(live.process.terminationStatus == signal)
+        let text = live.collected.text
+        #expect(text.contains("Loading the cloud store"))
+        #expect(text.contains("store loads      1 attempted"))
+        if !format.isEmpty {
+            let lines = text.split(separator: "\n").map(String.init)
+            let token = try #require(lines.first?.dropFirst("::stop-commands::".count))
+            #expect(lines.contains("::\(token)::"), "workflow commands are resumed")
+        }
+    }
+
+    /// A reader that stopped reading (a pager left open, a stuck pipe) leaves parselogs
+    /// blocked in write(2); Ctrl-C must still end it.
+    @Test func ctrlCEndsARunWhoseReaderHasStalled() throws {
+        var log = Data()
+        let one = try Data(contentsOf: URL(fileURLWithPath: Binary.fixture("example.log")))
+        for _ in 0..<300 { log.append(one) }
+        let folder = try ScratchFolder("parselogs-stall")
+        defer { withExtendedLifetime(folder) {} }
+        let path = try folder.write("big.log", log)
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binary.path)
+        process.arguments = ["-vvv", path]
+        let output = Pipe()  // never read until the end: the pipe fills and the writer blocks
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait until the output is stuck: the process sleeps with a full pipe.
+        let mainThreadState = "/proc/\(process.processIdentifier)/task/\(process.processIdentifier)/stat"
+        var polls = 0
+        while polls < 1_000, !((try? String(contentsOfFile: mainThreadState, encoding: .utf8)) ?? "").contains(") S ") {
+            usleep(10_000)
+            polls += 1
+        }
+        usleep(200_000)
+        kill(process.processIdentifier, SIGINT)
+        var waited = 0
+        while process.isRunning, waited < 600 {  // a minute at most: the test must not hang
+            usleep(100_000)
+            waited += 1
+        }
+        let ended = !process.isRunning
+        if !ended { kill(process.processIdentifier, SIGKILL) }
+        try output.fileHandleForReading.close()
+        process.waitUntilExit()
+        #expect(ended, "Ctrl-C ended the run")
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGINT)
     }
 
     @Test func aReaderThatGoesAwayEndsTheRunQuietly() throws {

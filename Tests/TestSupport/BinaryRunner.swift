@@ -63,6 +63,45 @@ public enum Binary {
     }
 }
 
+extension Binary {
+    /// Runs the binary with `arguments` through /bin/sh, its standard output redirected by
+    /// `redirection` (`>/dev/full`, `>&-`: what a Process cannot set up), stderr captured.
+    public static func run(_ arguments: [String], stdoutRedirection redirection: String, environment: [String: String] = [:]) throws -> RunResult {
+        try run(writingTo: nil, ["-c", "exec \"$0\" \"$@\" \(redirection)", path] + arguments, executable: "/bin/sh", environment: environment)
+    }
+
+    /// Runs `executable` (the binary when nil) with `arguments`, `stdout` as its standard output
+    /// (a pipe read here when nil).
+    public static func run(writingTo stdout: FileHandle?, _ arguments: [String], executable: String? = nil, environment: [String: String] = [:]) throws -> RunResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable ?? path)
+        process.arguments = arguments
+        process.currentDirectoryURL = packageRoot
+        process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = stdout ?? output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let group = DispatchGroup()
+        nonisolated(unsafe) var outData = Data()
+        nonisolated(unsafe) var errData = Data()
+        if stdout == nil {
+            group.enter()
+            DispatchQueue.global().async { outData = output.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        }
+        try? output.fileHandleForWriting.close()
+        group.enter()
+        DispatchQueue.global().async { errData = errors.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        process.waitUntilExit()
+        group.wait()
+        return RunResult(stdout: String(decoding: outData, as: UTF8.self),
+                         stderr: String(decoding: errData, as: UTF8.self),
+                         status: process.terminationStatus)
+    }
+}
+
 /// The binary running with a pipe for its standard input that stays open until closed, as
 /// when a device console streams into it; its output is collected as it comes.
 public final class LiveBinary {

@@ -297,9 +297,11 @@ enum Extract {
         return ByteText.string(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
     }
 
+    /// A matched group's text; bytes that are not UTF-8 as `\xNN`, as everywhere in the
+    /// output (never U+FFFD, which would hide what the log held).
     private static func slice(_ buffer: UnsafeRawBufferPointer, _ range: Range<Int>?) -> String? {
         guard let range else { return nil }
-        return String(decoding: UnsafeRawBufferPointer(rebasing: buffer[range]), as: UTF8.self)
+        return ByteText.string(UnsafeRawBufferPointer(rebasing: buffer[range]))
     }
 
     /// The value of a `name: value` line of a printed description (or `name = value;` of a

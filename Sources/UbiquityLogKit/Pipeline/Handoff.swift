@@ -113,16 +113,13 @@ final class ReturnTray<Element>: @unchecked Sendable {
 final class StageThread {
     private var thread: pthread_t?
 
-    /// Starts `body` on a new thread, with SIGINT blocked there: Ctrl-C must reach the reading
-    /// thread, whose blocked read(2) it interrupts (see `Interruption`). Nil when the system
-    /// cannot make a thread.
+    /// Starts `body` on a new thread, with the interrupting signals blocked there: Ctrl-C must
+    /// reach the reading thread, whose blocked read(2) it interrupts (see `Interruption`; a
+    /// stage that writes unblocks them for itself). Nil when the system cannot make a thread.
     init?(_ body: @escaping () -> Void) {
         let context = Unmanaged.passRetained(Box(body)).toOpaque()
-        var blocked = sigset_t()
         var previous = sigset_t()
-        sigemptyset(&blocked)
-        sigaddset(&blocked, SIGINT)
-        pthread_sigmask(SIG_BLOCK, &blocked, &previous)  // the new thread inherits the mask
+        Interruption.setBlocked(true, previous: &previous)  // the new thread inherits the mask
         var handle = pthread_t()
         let started = pthread_create(&handle, nil, { context in
             guard let context else { return nil }

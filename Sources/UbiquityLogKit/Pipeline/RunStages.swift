@@ -59,6 +59,10 @@ final class RunStages {
         let recordsBack = recordsBack
         let stopFlag = stopFlag
         guard let summariser = StageThread({
+            // Reporters write from here: a signal must be able to cut short a write(2) to a
+            // reader that stopped reading.
+            Interruption.joinAsWriter()
+            defer { Interruption.leaveAsWriter() }
             while let parcel = toSummariser.pop() {
                 guard case .items(let items) = parcel else {
                     run.flushReporters()

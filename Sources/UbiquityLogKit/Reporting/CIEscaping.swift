@@ -35,25 +35,97 @@ public enum GitHubEscaping {
     }
 
     /// A token for `::stop-commands::TOKEN`, which turns off command processing until the
-    /// same token is echoed again: a log line cannot guess it, so it cannot resume commands.
-    public static func stopToken(seed: UInt64) -> String {
-        var state = seed
-        var token = "parselogs-"
-        for _ in 0..<4 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            token += String(state >> 32, radix: 16)
+    /// same token is echoed again: 128 bits from the system's generator (getrandom(2) on
+    /// Linux), so no log line can guess it and resume commands, whatever it knows of the
+    /// run (its pid, its time).
+    public static func stopToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return stopToken(using: &generator)
+    }
+
+    /// `stopToken()` from a given generator (tests).
+    public static func stopToken<Generator: RandomNumberGenerator>(using generator: inout Generator) -> String {
+        let high = generator.next()
+        let low = generator.next()
+        func hex(_ value: UInt64) -> String {
+            let digits = String(value, radix: 16)
+            return String(repeating: "0", count: 16 - digits.count) + digits
         }
-        return token
+        return "parselogs-" + hex(high) + hex(low)
+    }
+
+    /// A line of log text shown while workflow commands are stopped, made inert for any
+    /// reader of commands: the runner's older parser finds `##[command]` anywhere in a line,
+    /// and `::command::` at a line's start (after blanks). The first character of each is
+    /// written `\xNN`, as the output shows other bytes it cannot show as they are.
+    public static func inertLine(_ text: String) -> String {
+        guard text.contains("##[") || text.contains("::") else { return text }
+        var result = ""
+        result.unicodeScalars.reserveCapacity(text.unicodeScalars.count + 8)
+        let scalars = Array(text.unicodeScalars)
+        var atLineStart = true  // only blanks since the line began
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            let next = index + 1 < scalars.count ? scalars[index + 1] : nil
+            if scalar == "#", next == "#", index + 2 < scalars.count, scalars[index + 2] == "[" {
+                result += "\\x23"
+            } else if scalar == ":", next == ":", atLineStart {
+                result += "\\x3A"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+            if scalar == "\n" || scalar == "\r" {
+                atLineStart = true
+            } else if scalar != " " && scalar != "\t" {
+                atLineStart = false
+            }
+            index += 1
+        }
+        return result
+    }
+
+    /// Whether `inertLine` could change these bytes (a quick test, so that lines without
+    /// either pattern are written as they are).
+    static func mayCommand(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var previous: UInt8 = 0
+        var beforePrevious: UInt8 = 0
+        var onlyBlanks = true
+        for byte in bytes {
+            if byte == UInt8(ascii: "["), previous == UInt8(ascii: "#"), beforePrevious == UInt8(ascii: "#") { return true }
+            if byte == UInt8(ascii: ":"), previous == UInt8(ascii: ":"), onlyBlanks { return true }
+            if byte != UInt8(ascii: " "), byte != UInt8(ascii: "\t"), byte != UInt8(ascii: ":") { onlyBlanks = byte == 0x0A || byte == 0x0D }
+            beforePrevious = previous
+            previous = byte
+        }
+        return false
+    }
+}
+
+public enum StreamEscaping {
+    /// Text from outside (a file name, an option's value, a message quoting them) as one line
+    /// on a terminal or a CI log, on any stream: control characters (line ends and escape
+    /// sequences among them) as `\xNN`, and nothing a CI runner reads as a command.
+    public static func line(_ text: String) -> String {
+        GitHubEscaping.inertLine(ByteText.terminalSafe(text))
     }
 }
 
 public enum MarkdownEscaping {
+    /// Characters of outside text a table cell shows at most; the rest is cut, and the cell
+    /// says how much (a log record can be megabytes long).
+    public static let maxCellCharacters = 1_000
+
     /// Text shown literally inside a Markdown line (GitHub flavoured): punctuation that can
-    /// start inline markup is backslash-escaped, `<` and `>` become entities (no HTML), control characters are
-    /// shown as `\xNN`, and line ends become spaces so a table cell stays one line.
+    /// start inline markup is backslash-escaped, `<` and `>` become entities (no HTML), control
+    /// characters are shown as `\xNN`, line ends become spaces so a table cell stays one line,
+    /// and what GitHub would turn into a link by itself (`https://…`, `www.…`, an e-mail
+    /// address) is broken with an escape that does not show. At most `maxCellCharacters`.
     public static func text(_ text: String) -> String {
+        let scalars = Array(ByteText.terminalSafe(capped(text).replacing("\r\n", with: " ").replacing("\n", with: " ").replacing("\r", with: " ")).unicodeScalars)
         var result = ""
-        for scalar in ByteText.terminalSafe(text.replacing("\r\n", with: " ").replacing("\n", with: " ").replacing("\r", with: " ")).unicodeScalars {
+        result.unicodeScalars.reserveCapacity(scalars.count + 16)
+        for (index, scalar) in scalars.enumerated() {
             switch scalar {
             case "<": result += "&lt;"
             case ">": result += "&gt;"
@@ -64,6 +136,14 @@ public enum MarkdownEscaping {
             case "\\", "`", "*", "_", "[", "]", "!", "|", "~":
                 result += "\\"
                 result.unicodeScalars.append(scalar)
+            // Autolinks (GFM's extension): a scheme's `://`, the `.` after `www`, and every
+            // `@` are escaped, so that no run of plain text forms a link.
+            case ":" where index + 2 < scalars.count && scalars[index + 1] == "/" && scalars[index + 2] == "/",
+                 "@":
+                result += "\\"
+                result.unicodeScalars.append(scalar)
+            case "." where index >= 3 && scalars[(index - 3)..<index].map { Character($0).lowercased() }.joined() == "www":
+                result += "\\."
             default:
                 result.unicodeScalars.append(scalar)
             }
@@ -71,9 +151,11 @@ public enum MarkdownEscaping {
         return result
     }
 
-    /// Text in a code span: backticks can only be fenced by a longer run of backticks.
+    /// Text in a code span: backticks can only be fenced by a longer run of backticks, and a
+    /// `|` is escaped even here, where GitHub's tables would end the cell on it.
+    /// At most `maxCellCharacters`.
     public static func code(_ text: String) -> String {
-        let safe = ByteText.terminalSafe(text.replacing("\n", with: " ").replacing("\r", with: " "))
+        let safe = ByteText.terminalSafe(capped(text).replacing("\n", with: " ").replacing("\r", with: " ")).replacing("|", with: "\\|")
         var longest = 0
         var run = 0
         for character in safe {
@@ -83,5 +165,12 @@ public enum MarkdownEscaping {
         let fence = String(repeating: "`", count: longest + 1)
         let pad = safe.hasPrefix("`") || safe.hasSuffix("`") ? " " : ""
         return fence + pad + safe + pad + fence
+    }
+
+    /// `text`, cut to `maxCellCharacters` with a note of how many were left out.
+    static func capped(_ text: String) -> String {
+        guard text.unicodeScalars.count > maxCellCharacters else { return text }
+        let kept = String(String.UnicodeScalarView(text.unicodeScalars.prefix(maxCellCharacters)))
+        return kept + " … (\(text.unicodeScalars.count - maxCellCharacters) more characters cut)"
     }
 }

@@ -18,7 +18,27 @@ public enum MarkdownSummary {
     /// Findings listed at most; the count says how many more there were.
     static let maxListed = 50
 
+    /// Bytes of Markdown at most: GitHub takes 1 MiB per step summary, and a larger one is
+    /// not shown at all.
+    public static let maxBytes = 1 << 20
+
     public static func text(_ summary: RunSummary) -> String {
+        capped(fullText(summary), maxBytes: maxBytes)
+    }
+
+    /// `text` whole, or cut at a line end so that it and a last line saying what was cut
+    /// fit in `maxBytes`.
+    static func capped(_ text: String, maxBytes: Int) -> String {
+        let size = text.utf8.count
+        guard size > maxBytes else { return text }
+        let note = "\n… summary cut here: it holds \(size) bytes, more than the \(maxBytes) a step summary may hold.\n"
+        let room = max(0, maxBytes - note.utf8.count)
+        let bytes = Array(text.utf8.prefix(room))
+        let end = bytes.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+        return String(decoding: bytes[..<end], as: UTF8.self) + note
+    }
+
+    static func fullText(_ summary: RunSummary) -> String {
         var lines = ["## parselogs: \(MarkdownEscaping.text(SummaryText.result(summary)))", "", "| | |", "|---|---|"]
         for row in SummaryText.rows(summary) {
             lines.append("| \(MarkdownEscaping.text(row.label)) | \(MarkdownEscaping.text(row.value)) |")
@@ -44,6 +64,8 @@ public final class GitHubReporter: Reporter {
     private let token: String
     private let stepSummaryPath: String?
     private var started = false
+    /// Why the step summary could not be written, when it could not.
+    public private(set) var stepSummaryFailure: String?
 
     public init(output: OutputWriter, options: TextOptions, stopToken: String, stepSummaryPath: String?) {
         self.out = output
@@ -56,6 +78,7 @@ public final class GitHubReporter: Reporter {
         guard !started else { return }
         started = true
         out.line("::stop-commands::\(token)")
+        out.keepsWorkflowCommandsInert = true
     }
 
     public func beginInput(_ name: String) { start(); timeline.beginInput(name) }
@@ -66,6 +89,7 @@ public final class GitHubReporter: Reporter {
     public func finish(_ summary: RunSummary) {
         start()
         timeline.finish(summary)
+        out.keepsWorkflowCommandsInert = false
         out.line("::\(token)::")
         for finding in summary.findings {
             let command = finding.kind.severity == .error ? "error" : "warning"
@@ -74,7 +98,7 @@ public final class GitHubReporter: Reporter {
         }
         out.flush()
         if let stepSummaryPath, !stepSummaryPath.isEmpty {
-            appendFile(stepSummaryPath, MarkdownSummary.text(summary))
+            stepSummaryFailure = appendFile(stepSummaryPath, MarkdownSummary.text(summary))
         }
     }
 }
@@ -119,7 +143,8 @@ public final class JUnitReporter: Reporter {
 
 enum XML {
     /// Text for an attribute or element: markup characters as entities; characters XML 1.0
-    /// cannot hold (most controls) as `\xNN` text.
+    /// cannot hold (controls but tab and line ends, U+FFFE, U+FFFF) and those it discourages
+    /// (DEL, C1 controls) as `\xNN` or `\u{NNNN}` text.
     static func escape(_ text: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
@@ -131,7 +156,9 @@ enum XML {
             case "'": result += "&apos;"
             case "\t", "\n", "\r": result += "&#\(scalar.value);"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
+                if scalar.value == 0xFFFE || scalar.value == 0xFFFF {
+                    result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+                } else if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) {
                     result += ByteText.terminalSafe(String(scalar))
                 } else {
                     result.unicodeScalars.append(scalar)
@@ -148,12 +175,25 @@ import Glibc
 import Darwin
 #endif
 
-/// Appends `text` to the file at `path` (creating it), as CI step summaries expect.
-func appendFile(_ path: String, _ text: String) {
-    let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else { return }
+/// Appends `text` to the file at `path` (creating it), as CI step summaries expect; why it
+/// could not, or nil. Opened without waiting (O_NONBLOCK): a named pipe that nobody reads
+/// is reported, rather than holding up the run for ever.
+func appendFile(_ path: String, _ text: String) -> String? {
+    let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0o644)
+    guard descriptor >= 0 else {
+        let code = errno
+        let place = StreamEscaping.line(path)
+        switch code {
+        case ENXIO: return "\(place): a named pipe that nobody reads"
+        case EISDIR: return "\(place): is a directory"
+        default: return "\(place): \(String(cString: strerror(code)))"
+        }
+    }
+    defer { close(descriptor) }
     let writer = OutputWriter(descriptor: descriptor)
     writer.write(text)
     writer.flush()
-    close(descriptor)
+    if let reason = writer.failureDescription { return "\(StreamEscaping.line(path)): write error: \(reason)" }
+    if writer.isClosed { return "\(StreamEscaping.line(path)): its reader went away" }
+    return nil
 }

@@ -1,5 +1,8 @@
-// Buffered output to a file descriptor, with write(2). A reader that went away (`| head`)
-// is remembered rather than fatal: the run stops reading and ends quietly.
+// Buffered output to a file descriptor, with write(2). A reader that went away (`| head`,
+// EPIPE) is remembered rather than fatal: the run stops reading and ends quietly. Any other
+// failure (a full disk, a closed or read-only descriptor, an I/O error) is remembered with
+// its reason, so that the command can say so and end with status 2, as grep does: output
+// that was lost must never pass for a run that succeeded.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -19,12 +22,19 @@ public final class OutputWriter {
     /// Flush after every line (a terminal, or `--line-buffered`). (Read for every line: no
     /// run-time exclusivity check, as for `buffer`.)
     @exclusivity(unchecked) public var lineBuffered: Bool
-    /// The reader closed the pipe (EPIPE); nothing more can be written. (Read after every
-    /// record, by the thread that writes: Swift's run-time exclusivity check is left out.
-    /// A getter in front of the stored flag: another module reading a stored property made
-    /// the check itself, attribute or not.)
+    /// While set, lines written cannot be read as GitHub workflow commands (see
+    /// `GitHubEscaping.inertLine`): set around log text that is shown while commands are
+    /// stopped, so that even a runner that reads `##[command]` anywhere in a line obeys none.
+    @exclusivity(unchecked) public var keepsWorkflowCommandsInert = false
+    /// Nothing more can be written: the reader went away, or writing failed (`failure`).
+    /// (Read after every record, by the thread that writes: Swift's run-time exclusivity
+    /// check is left out. A getter in front of the stored flag: another module reading a
+    /// stored property made the check itself, attribute or not.)
     public var isClosed: Bool { closed }
     @exclusivity(unchecked) private var closed = false
+    /// Why writing failed (errno), when it was not the reader going away (EPIPE) nor the
+    /// output being given up after an interruption.
+    public private(set) var failure: Int32?
 
     public init(descriptor: Int32, capacity: Int = 1 << 16, lineBuffered: Bool = false) {
         self.descriptor = descriptor
@@ -36,6 +46,9 @@ public final class OutputWriter {
 
     public static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
 
+    /// The failure, as a person reads it ("No space left on device"), or nil.
+    public var failureDescription: String? { failure.map { String(cString: strerror($0)) } }
+
     public func write(_ text: String) {
         guard !isClosed else { return }
         buffer.append(string: text)
@@ -44,7 +57,12 @@ public final class OutputWriter {
 
     /// Writes `text` and a newline.
     public func line(_ text: String = "") {
-        write(text)
+        guard !isClosed else { return }
+        if keepsWorkflowCommandsInert {
+            buffer.append(string: GitHubEscaping.inertLine(text))
+        } else {
+            buffer.append(string: text)
+        }
         buffer.append(0x0A)
         if lineBuffered || buffer.count >= capacity { flush() }
     }
@@ -56,24 +74,83 @@ public final class OutputWriter {
 
     func line(bytes: UnsafeBufferPointer<UInt8>) {
         guard !isClosed else { return }
-        buffer.append(bytes)
+        if keepsWorkflowCommandsInert, GitHubEscaping.mayCommand(bytes) {
+            buffer.append(string: GitHubEscaping.inertLine(String(decoding: bytes, as: UTF8.self)))
+        } else {
+            buffer.append(bytes)
+        }
         buffer.append(0x0A)
         if lineBuffered || buffer.count >= capacity { flush() }
     }
 
     public func flush() {
         guard !isClosed, !buffer.isEmpty else { buffer.removeAll(); return }
-        var offset = 0
         buffer.withBytes { bytes in
             guard let base = bytes.baseAddress else { return }
-            while offset < bytes.count {
-                let written = systemWrite(descriptor, base + offset, bytes.count - offset)
-                if written > 0 { offset += written; continue }
-                if written < 0, errno == EINTR { continue }
-                closed = true  // EPIPE or another error: the reader is gone
+            writeAll(base, bytes.count)
+        }
+        buffer.removeAll()
+    }
+
+    /// After an interruption, how long the output may take no bytes before it is given up
+    /// (a reader that has stopped reading must not keep the run from ending).
+    static let interruptedPatienceMilliseconds: Int32 = 1000
+    /// Bytes a pipe takes without blocking once poll(2) reports room (POSIX's PIPE_BUF).
+    private static let atomicPipeWrite = 4096
+
+    private func writeAll(_ base: UnsafePointer<UInt8>, _ count: Int) {
+        var offset = 0
+        while offset < count {
+            let interrupted = Interruption.requested
+            // Once interrupted, write only what the descriptor takes at once, after poll(2)
+            // says it takes something: a blocking write(2) to a stalled reader would never
+            // return, and the signal that could end it has already come.
+            if interrupted, !waitUntilWritable(milliseconds: Self.interruptedPatienceMilliseconds) {
+                closed = true
+                return
+            }
+            let length = interrupted ? min(count - offset, Self.atomicPipeWrite) : count - offset
+            let written = systemWrite(descriptor, base + offset, length)
+            if written > 0 {
+                offset += written
+                continue
+            }
+            let code = written < 0 ? errno : EIO
+            switch code {
+            case EINTR:
+                continue
+            case EAGAIN, EWOULDBLOCK:
+                // A non-blocking descriptor (set so by whoever shares it) that is full: wait
+                // for room, rather than dropping the rest.
+                if !waitUntilWritable(milliseconds: Interruption.requested ? Self.interruptedPatienceMilliseconds : -1) {
+                    closed = true
+                    return
+                }
+            case EPIPE:
+                closed = true  // the reader is gone: a quiet end
+                return
+            default:
+                closed = true
+                failure = code
                 return
             }
         }
-        buffer.removeAll()
+    }
+
+    /// Waits until the descriptor takes bytes (or reports an error, which the next write(2)
+    /// reads); false when `milliseconds` passed without (never, for -1).
+    private func waitUntilWritable(milliseconds: Int32) -> Bool {
+        var request = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+        while true {
+            let ready = poll(&request, 1, milliseconds)
+            if ready > 0 { return true }
+            if ready == 0 { return false }
+            if errno == EINTR {
+                // Ctrl-C while waiting without end: wait again, with a limit now.
+                if milliseconds < 0, Interruption.requested { return waitUntilWritable(milliseconds: Self.interruptedPatienceMilliseconds) }
+                continue
+            }
+            return true  // poll itself failed: let write(2) say why
+        }
     }
 }
