@@ -180,3 +180,32 @@ func timeline(_ log: String, verbosity: Int = 0) throws -> (text: String, summar
         }
     }
 }
+
+/// Every warning or error whose record prints an error carries it: for each such rule's
+/// samples, and for the samples with an error appended on a continuation line.
+@Suite struct EveryErrorCarriedTests {
+    @Test func warningsAndErrorsCarryThePrintedError() throws {
+        let catalog = try Catalog.standard()
+        let classifier = Classifier(catalog: catalog)
+        let appended = #"Error Domain=NSCocoaErrorDomain Code=134060 "(null)" UserInfo={reason=A Core Data error, with a comma}"#
+        var missing: [String] = []
+        // Typed rules whose formats have no error argument (`Can't process log with score: %@
+        // after log with score: %@`, `Skipping (model version hash): %@`, …): nothing to carry.
+        let noErrorInFormat: Set<String> = ["log-ahead-of-peer", "incompatible-operation-skipped", "store-migration-failed",
+                                            "cloud-corruption-detected", "peer-model-mismatch", "container-stray-file"]
+        for rule in catalog.rules where rule.kind.severity >= .warning && !noErrorInFormat.contains(rule.id) {
+            for sample in rule.samples {
+                let variants = sample.contains("Error Domain=") ? [sample] : [sample + "\n" + appended]
+                for variant in variants {
+                    for record in try assemble(variant) {
+                        let classification = classifier.classify(record)
+                        guard classification.rule?.id == rule.id else { continue }
+                        // UbiquityStoreManager wraps its own messages in an error of code 0: no root cause.
+                        if classification.event.error == nil, !variant.contains("Code=0 ") { missing.append(rule.id) }
+                    }
+                }
+            }
+        }
+        #expect(missing.isEmpty, "\(Set(missing).sorted())")
+    }
+}

@@ -81,13 +81,21 @@ public final class Rule: Sendable {
     }
 
     /// A rule whose event is its kind plus every named group that matched, as text fields
-    /// (groups named in `numeric` become numbers).
+    /// (groups named in `numeric` become numbers). Warnings and errors also carry the facts
+    /// found in the message (as `phrases` rules do): the error printed anywhere in the
+    /// record, parsed, stands for a group's text of it.
     public static func message(
         _ id: String, _ channel: Channel, _ kind: EventKind, _ pattern: String,
         numeric: Set<String> = [], samples: [String]
     ) -> Rule {
-        Rule(id, channel, kind, pattern, position: .lineStart, methods: [], samples: samples, buildsFactsOnly: true) { match in
-            .message(kind, match.fields(numeric: numeric))
+        let withFacts = kind.severity >= .warning
+        return Rule(id, channel, kind, pattern, position: .lineStart, methods: [], samples: samples, buildsFactsOnly: true) { match in
+            var fields = match.fields(numeric: numeric)
+            guard withFacts else { return .message(kind, fields) }
+            let facts = Extract.facts(in: match.messageBytes, after: match.matchEnd, using: match.extraction)
+            if facts.contains(where: { $0.name == "error" }) { fields.removeAll { $0.name == "error" } }
+            fields += facts.filter { fact in !fields.contains { $0.name == fact.name } }
+            return .message(kind, fields)
         }
     }
 
