@@ -70,18 +70,39 @@ import UbiquityLogKit
         #expect(lines <= 400, "README.md has \(lines) lines; move details into docs/")
     }
 
-    /// Relative links to files (`](path.ext)`, not `](808)` in a method name) in the README and
-    /// docs/ lead to files that exist.
-    @Test func relativeLinksLeadToFiles() throws {
+    /// Relative links in the README and docs/ lead to files that exist (`](path.ext)`, not
+    /// `](808)` in a method name), and their anchors (`#section`, in the page or another
+    /// Markdown page) to headings that exist.
+    @Test func relativeLinksLeadToFilesAndHeadings() throws {
         let root = Binary.packageRoot
         let docs = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)
             .filter { $0.hasSuffix(".md") }.map { "docs/\($0)" }
         for page in ["README.md"] + docs {
             let folder = root.appendingPathComponent(page).deletingLastPathComponent()
-            for link in try Self.text(page).matches(of: /\]\(([A-Za-z0-9_.\/-]+\.[a-z]+)(#[^)]*)?\)/) {
-                let target = folder.appendingPathComponent(String(link.output.1)).standardizedFileURL.path
-                #expect(FileManager.default.fileExists(atPath: target), "\(page) links to \(link.output.1), which does not exist")
+            let text = Self.text(page)
+            for link in text.matches(of: /\]\(([A-Za-z0-9_.\/-]+\.[a-z]+)?(?:#([^)]*))?\)/) {
+                guard link.output.1 != nil || link.output.2 != nil else { continue }
+                var targetText = text
+                if let file = link.output.1 {
+                    let target = folder.appendingPathComponent(String(file)).standardizedFileURL.path
+                    #expect(FileManager.default.fileExists(atPath: target), "\(page) links to \(file), which does not exist")
+                    targetText = (try? String(contentsOfFile: target, encoding: .utf8)) ?? ""
+                    guard file.hasSuffix(".md") else { continue }
+                }
+                if let anchor = link.output.2 {
+                    #expect(Self.anchors(targetText).contains(String(anchor)), "\(page) links to \(link.output.1 ?? "")#\(anchor), a heading that does not exist")
+                }
             }
         }
+    }
+
+    /// The anchors GitHub gives a page's headings: lowercased, punctuation dropped, blanks as hyphens.
+    static func anchors(_ markdown: String) -> Set<String> {
+        var anchors: Set<String> = []
+        for line in markdown.split(separator: "\n") where line.hasPrefix("#") {
+            let title = line.drop(while: { $0 == "#" }).trimmingCharacters(in: .whitespaces).lowercased()
+            anchors.insert(String(title.compactMap { $0 == " " ? "-" : ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") ? $0 : nil }))
+        }
+        return anchors
     }
 }
