@@ -169,6 +169,13 @@ struct Parselogs: ParsableCommand {
 
         let isTerminal = OutputWriter.isTerminal(1)
         let out = OutputWriter(descriptor: 1, lineBuffered: isTerminal || output.lineBuffered)
+        // Log text printed in a CI step must command nothing there, in any format (the GitHub
+        // format guards its own lines; JUnit and Markdown escape in their own syntax).
+        switch output.format {
+        case .text: out.workflowCommands = .inertText
+        case .jsonl, .json: out.workflowCommands = .inertJSON
+        case .markdown, .junit, .github: break
+        }
         let chosenReporter = reporter(out, isTerminal: isTerminal)
         let run = LogRun(catalog: catalog, reporters: [chosenReporter])
         run.shouldStop = { out.isClosed }

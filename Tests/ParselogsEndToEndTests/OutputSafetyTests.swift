@@ -163,6 +163,30 @@ private let everyOutput: [[String]] = [
         }
     }
 
+    /// Outside the GitHub format nothing stops commands: each format keeps `##[` from log
+    /// text and file names out of its output in its own syntax, and reads back the same.
+    @Test func noFormatPrintsAWorkflowCommandFromTheLog() throws {
+        let folder = try ScratchFolder("parselogs-v1")
+        defer { withExtendedLifetime(folder) {} }
+        var text = try String(contentsOfFile: Binary.fixture("example.log"), encoding: .utf8)
+        let place = try #require(text.range(of: "Could not read the transaction log"))
+        text.replaceSubrange(place, with: "##[error]v1 ##[warning]again")
+        let path = try folder.write("##[group]name.log", Data(text.utf8))
+        for format in ["text", "jsonl", "json", "markdown", "junit"] {
+            for verbosity in format == "text" ? ["-q", "", "-vvv"] : [""] {
+                let result = try Binary.run(["--format", format] + (verbosity.isEmpty ? [] : [verbosity]) + [path])
+                #expect(result.status == 1)
+                #expect(result.stdout.contains("v1"), "\(format) \(verbosity)")
+                expectInert(result.stdout, "\(format) \(verbosity)")
+            }
+        }
+        let json = try Binary.run(["--format", "json", path])
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect((summary["inputs"] as? [String])?.first == path, "read back as it was")
+        let junit = try XMLDocument(data: Data(try Binary.run(["--format", "junit", path]).stdout.utf8))
+        #expect(try junit.nodes(forXPath: "/testsuites/testsuite/@name").first?.stringValue == path)
+    }
+
     @Test func eachRunHasItsOwnUnguessableStopToken() throws {
         let tokens = try (0..<3).map { _ in
             try #require(try Binary.run(["--format", "github", "-q", example]).stdout.split(separator: "\n").first)

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 // Escaping for the formats CI systems interpret. Log text is untrusted: in a GitHub Actions
 // annotation it must not end the annotation or start a workflow command of its own, and in
 // Markdown it must not become markup, links or HTML.
@@ -85,18 +93,33 @@ public enum GitHubEscaping {
         return result
     }
 
-    /// Whether `inertLine` could change these bytes (a quick test, so that lines without
-    /// either pattern are written as they are).
+    /// `##[` in a line of JSON, made inert the JSON way: the first `#` as `\u0023`, which
+    /// any JSON reader reads back as `#`. (A JSON line starts with `{`, never with `::`.)
+    public static func inertJSONLine(_ text: String) -> String {
+        text.contains("##[") ? text.replacing("##[", with: "\\u0023#[") : text
+    }
+
+    /// Whether `inertLine` could change these bytes: a quick test (memchr for `#`, line
+    /// starts only where a line starts), so that lines without either pattern are written
+    /// as they are.
     static func mayCommand(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var previous: UInt8 = 0
-        var beforePrevious: UInt8 = 0
-        var onlyBlanks = true
-        for byte in bytes {
-            if byte == UInt8(ascii: "["), previous == UInt8(ascii: "#"), beforePrevious == UInt8(ascii: "#") { return true }
-            if byte == UInt8(ascii: ":"), previous == UInt8(ascii: ":"), onlyBlanks { return true }
-            if byte != UInt8(ascii: " "), byte != UInt8(ascii: "\t"), byte != UInt8(ascii: ":") { onlyBlanks = byte == 0x0A || byte == 0x0D }
-            beforePrevious = previous
-            previous = byte
+        guard let base = bytes.baseAddress else { return false }
+        let raw = UnsafeRawBufferPointer(bytes)
+        var lineStart: Int? = 0
+        while let start = lineStart {
+            var index = start
+            while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
+            if index + 1 < bytes.count, bytes[index] == 0x3A, bytes[index + 1] == 0x3A { return true }
+            lineStart = nil
+            if let end = ByteSearch.firstOffset(of: 0x0A, in: raw, from: start) ?? ByteSearch.firstOffset(of: 0x0D, in: raw, from: start) {
+                lineStart = end + 1
+            }
+        }
+        var from = 0
+        while from + 2 < bytes.count, let hash = memchr(base + from, 0x23, bytes.count - from - 2) {
+            let offset = UnsafePointer<UInt8>(hash.assumingMemoryBound(to: UInt8.self)) - base
+            if bytes[offset + 1] == 0x23, bytes[offset + 2] == 0x5B { return true }
+            from = offset + 1
         }
         return false
     }
@@ -155,7 +178,10 @@ public enum MarkdownEscaping {
     /// `|` is escaped even here, where GitHub's tables would end the cell on it.
     /// At most `maxCellCharacters`.
     public static func code(_ text: String) -> String {
-        let safe = ByteText.terminalSafe(capped(text).replacing("\n", with: " ").replacing("\r", with: " ")).replacing("|", with: "\\|")
+        // No escape works inside a code span: a `##[` (a workflow command where this is
+        // printed in a CI log) is shown with its first `#` as `\x23`, as the text output does.
+        let safe = ByteText.terminalSafe(capped(text).replacing("\n", with: " ").replacing("\r", with: " "))
+            .replacing("|", with: "\\|").replacing("##[", with: "\\x23#[")
         var longest = 0
         var run = 0
         for character in safe {

@@ -78,7 +78,7 @@ public final class GitHubReporter: Reporter {
         guard !started else { return }
         started = true
         out.line("::stop-commands::\(token)")
-        out.keepsWorkflowCommandsInert = true
+        out.workflowCommands = .inertText
     }
 
     public func beginInput(_ name: String) { start(); timeline.beginInput(name) }
@@ -89,7 +89,7 @@ public final class GitHubReporter: Reporter {
     public func finish(_ summary: RunSummary) {
         start()
         timeline.finish(summary)
-        out.keepsWorkflowCommandsInert = false
+        out.workflowCommands = .passed
         out.line("::\(token)::")
         for finding in summary.findings {
             let command = finding.kind.severity == .error ? "error" : "warning"
@@ -165,7 +165,9 @@ enum XML {
                 }
             }
         }
-        return result
+        // `##[` (a workflow command to GitHub's runner, anywhere in a line of its log) with
+        // its first `#` as a character reference, which XML readers read back as `#`.
+        return result.contains("##[") ? result.replacing("##[", with: "&#35;#[") : result
     }
 }
 

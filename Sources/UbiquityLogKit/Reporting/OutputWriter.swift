@@ -22,10 +22,20 @@ public final class OutputWriter {
     /// Flush after every line (a terminal, or `--line-buffered`). (Read for every line: no
     /// run-time exclusivity check, as for `buffer`.)
     @exclusivity(unchecked) public var lineBuffered: Bool
-    /// While set, lines written cannot be read as GitHub workflow commands (see
-    /// `GitHubEscaping.inertLine`): set around log text that is shown while commands are
-    /// stopped, so that even a runner that reads `##[command]` anywhere in a line obeys none.
-    @exclusivity(unchecked) public var keepsWorkflowCommandsInert = false
+    /// How lines written are kept from being read as GitHub workflow commands: log text
+    /// printed in a CI step must command nothing, and the runner's older parser reads
+    /// `##[command]` anywhere in a line. (Read for every line: no run-time exclusivity check.)
+    @exclusivity(unchecked) public var workflowCommands = WorkflowCommandGuard.passed
+
+    public enum WorkflowCommandGuard: Sendable {
+        /// Lines go out as they are (the GitHub reporter's own commands; formats whose
+        /// escaping covers it).
+        case passed
+        /// `GitHubEscaping.inertLine`: `##[` and a line-leading `::` written with `\xNN`.
+        case inertText
+        /// `GitHubEscaping.inertJSONLine`: `##[` written with a JSON escape.
+        case inertJSON
+    }
     /// Nothing more can be written: the reader went away, or writing failed (`failure`).
     /// (Read after every record, by the thread that writes: Swift's run-time exclusivity
     /// check is left out. A getter in front of the stored flag: another module reading a
@@ -58,10 +68,10 @@ public final class OutputWriter {
     /// Writes `text` and a newline.
     public func line(_ text: String = "") {
         guard !isClosed else { return }
-        if keepsWorkflowCommandsInert {
-            buffer.append(string: GitHubEscaping.inertLine(text))
-        } else {
-            buffer.append(string: text)
+        switch workflowCommands {
+        case .passed: buffer.append(string: text)
+        case .inertText: buffer.append(string: GitHubEscaping.inertLine(text))
+        case .inertJSON: buffer.append(string: GitHubEscaping.inertJSONLine(text))
         }
         buffer.append(0x0A)
         if lineBuffered || buffer.count >= capacity { flush() }
@@ -74,8 +84,9 @@ public final class OutputWriter {
 
     func line(bytes: UnsafeBufferPointer<UInt8>) {
         guard !isClosed else { return }
-        if keepsWorkflowCommandsInert, GitHubEscaping.mayCommand(bytes) {
-            buffer.append(string: GitHubEscaping.inertLine(String(decoding: bytes, as: UTF8.self)))
+        if workflowCommands != .passed, GitHubEscaping.mayCommand(bytes) {
+            let text = String(decoding: bytes, as: UTF8.self)
+            buffer.append(string: workflowCommands == .inertJSON ? GitHubEscaping.inertJSONLine(text) : GitHubEscaping.inertLine(text))
         } else {
             buffer.append(bytes)
         }
