@@ -62,8 +62,25 @@ public enum Headline {
             let confused = text(fields, "confusedBy").map { ", confused by \($0)" } ?? ""
             return "Cannot place \(file) in the ubiquity content folder\(confused): \(text(fields, "url") ?? "?")"
         }
-        guard fields.contains(where: { $0.name == "error" }), let error = item.event.error else { return nil }
-        return withRootCause(matchedLine(item), error)
+        let carriesError = fields.contains { $0.name == "error" }
+        guard kind.severity >= .warning || carriesError else { return nil }
+        var line = matchedLine(item)
+        if let error = item.event.error { line = withRootCause(line, error) }
+        return namingLogs(line, log: text(fields, "log"))
+    }
+
+    /// A transaction log printed as its object (`<PFUbiquityTransactionLog: 0x1d5e3f20>`)
+    /// named by its file instead, or as "a transaction log" when the record names no file.
+    static func namingLogs(_ line: String, log: String?) -> String {
+        var text = Substring(line)
+        var result = ""
+        while let start = text.firstRange(ofASCII: "<PFUbiquityTransactionLog: 0x"),
+              let close = text[start.upperBound...].firstIndex(of: ">") {
+            result += text[..<start.lowerBound]
+            result += log ?? "a transaction log"
+            text = text[text.index(after: close)...]
+        }
+        return result + text
     }
 
     private static func text(_ fields: [Field], _ name: String) -> String? {
@@ -90,9 +107,9 @@ public enum Headline {
         case .cloudCorruptionDetected:
             if let plain = plainMatchedLine(item) { return plain.withUnsafeBufferPointer(use) }
         case .message(let kind, let fields):
-            // Events that carry an error show it whole (`of`); most others stand as they are.
-            if kind != .peerModelMismatch, kind != .containerStrayFile, !fields.contains(where: { $0.name == "error" }),
-               let plain = plainMatchedLine(item) {
+            // Warnings, errors and events that carry an error are composed (`of`: the error
+            // whole, logs by their files); the others, most lines, stand as they are.
+            if kind.severity < .warning, !fields.contains(where: { $0.name == "error" }), let plain = plainMatchedLine(item) {
                 return plain.withUnsafeBufferPointer(use)
             }
         default:
