@@ -81,6 +81,20 @@ import TestSupport
         }
     }
 
+    /// Housekeeping on a log already written (its modification time, an external data file
+    /// left over) puts no change at risk: a warning, not an error.
+    @Test(arguments: [
+        ("+[PFUbiquityTransactionLog updateModificationTimesForLocation:]", "Error encountered while updating the modification time for file (1): <PFUbiquityLocation: 0x1>: \(root)/x.1.cdt"),
+        ("-[PFUbiquityTransactionLog cleanupExternalDataReferences]_block_invoke", "Encountered an error attempting to remove external data reference (ABC): Error Domain=NSCocoaErrorDomain Code=4 \"(null)\"\nuserInfo: {\n}"),
+    ])
+    func logHousekeepingIsAWarning(_ method: String, _ message: String) throws {
+        for log in Self.styles(method, message) {
+            let event = try #require(try classify(log).first).classification.event
+            #expect(event.kind == .logFileProblem, "\(log)")
+            #expect(try timeline(log).summary.verdict == .degraded)
+        }
+    }
+
     /// iOS 6's exporter dumps the entries of the transaction it exports: an export event.
     @Test func stackChangesCountAsAnExport() throws {
         let log = "2012-11-20 18:03:10.171 Journal[233:1a07] CoreData: Ubiquity:  Stack Changes: {\n    transactionEntry = \"(x-coredata://8F3A1C2B-6D4E-4F50-9B7A-1C2D3E4F5A6B/PFUbiquityTransactionEntry/p5)\";\n}"

@@ -158,8 +158,6 @@ enum TransactionLogRules {
             #"(?:Setup assistant was torn down\.  ?)?Error reading the log file at location:"#,
             #"Error encountered while trying to load the comparison metadata for transaction log:"#,
             #"Error deleting existing log file"#, #"Error moving transaction log from temporary location:"#,
-            #"Error encountered while updating the modification time for file"#,
-            #"Encountered an error attempting to remove external data reference"#,
         ], samples: [
             Sample.ios7("-[PFUbiquityTransactionLog loadPlistAtLocation:withError:]", 1022,
                         "Error reading the log file at location: \(Sample.location("\(Sample.root)/\(Sample.otherPeer)/JournalStore/\(Sample.storeUUID)/\(Sample.logFile)"))\nuserInfo: {\n}"),
@@ -168,9 +166,14 @@ enum TransactionLogRules {
         Rule.phrases("log-file-problem", .logFileProblem, [
             #"Error encountered trying to read data inside coordinated accessor:"#, #"Error loading transaction log:"#,
             #"Error deleting log file:"#, #"Missing transaction date from contents:"#,
+            // Housekeeping of a log already written and read: nothing of its content is lost.
+            #"Error encountered while updating the modification time for file"#,
+            #"Encountered an error attempting to remove external data reference"#,
         ], samples: [
             Sample.ios7("-[PFUbiquityTransactionLog deleteLogFileWithError:]", 1190,
                         "Error deleting log file: \(Sample.location("\(Sample.root)/\(Sample.logFile)"))\nError: \(Sample.error134302)\nuserInfo: {\n}"),
+            Sample.ios7("+[PFUbiquityTransactionLog updateModificationTimesForLocation:]", 1347,
+                        "Error encountered while updating the modification time for file (1): \(Sample.location("\(Sample.root)/\(Sample.logFile)"))"),
         ]),
 
         Rule.phrases("logs-truncation-problem", .baselineProblem, [
