@@ -63,7 +63,8 @@ public final class LogRun {
         var failure: InputError?
         do {
             let idle = LineReader.IdlePolicy(milliseconds: limits.idleFlushMilliseconds) {
-                if let pending = assembler.finish() { stages.send(pending) }
+                // Shown, not closed: a continuation line the writer sends later still joins it.
+                if let pending = assembler.preview() { stages.send(pending) }
                 stages.flushReporters()
             }
             try reader.readLines(from: &source, idle: idle, chunkEnd: stages.passOn) { line in
@@ -104,25 +105,45 @@ public final class LogRun {
         return summary
     }
 
-    /// The classifying stage: the record's class, or nil when it lies outside the time window.
-    func classified(_ record: Record) -> ClassifiedRecord? {
+    /// What the classifying stage hands on: a classified record, or the revision of one that
+    /// lies outside the time window (counted, unless it is a preview: its record comes again).
+    enum Classified {
+        case record(ClassifiedRecord)
+        case outsideWindow(Revision)
+    }
+
+    /// The classifying stage: the record's class, unless it lies outside the time window.
+    func classified(_ record: Record) -> Classified {
         if since != nil || until != nil {
             if let time = record.header?.time { lastTime = time }
-            if !isInWindow(lastTime) { return nil }
+            if !isInWindow(lastTime) { return .outsideWindow(record.revision) }
         }
-        return ClassifiedRecord(record: record, classification: classifier.classify(record))
+        return .record(ClassifiedRecord(record: record, classification: classifier.classify(record)))
     }
 
     /// The summarising stage: the summary counts the record, reporters show it. Whether the
     /// run should stop (the output's reader went away).
-    func summarize(_ item: ClassifiedRecord?) -> Bool {
-        guard let item else {
-            builder.countOutsideWindow()
+    func summarize(_ classified: Classified) -> Bool {
+        let item: ClassifiedRecord
+        switch classified {
+        case .record(let record): item = record
+        case .outsideWindow(let revision):
+            if !revision.isPreview { builder.countOutsideWindow() }
             return false
         }
-        builder.add(item.record, item.event, message: Headline.of(item))
+        let revision = item.record.revision
+        if !revision.isPreview { builder.add(item.record, item.event, message: Headline.of(item)) }
         if filter?.shows(item) ?? true {
-            for reporter in reporters { reporter.report(item) }
+            for reporter in reporters {
+                // A reporter that shows previews shows an amended record again; one that does not
+                // sees each record once, whole.
+                let shows = switch revision {
+                case .whole, .amended: true
+                case .preview, .amendedPreview: reporter.showsPreviews
+                case .confirmed: !reporter.showsPreviews
+                }
+                if shows { reporter.report(item) }
+            }
         }
         return shouldStop()
     }

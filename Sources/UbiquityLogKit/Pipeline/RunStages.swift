@@ -54,8 +54,8 @@ final class RunStages {
             return
         }
         let toClassifier = Handoff<Parcel<Record>>(capacity: RunStages.queueLength)
-        let toSummariser = Handoff<Parcel<ClassifiedRecord?>>(capacity: RunStages.queueLength)
-        let classifiedBack = ReturnTray<[ClassifiedRecord?]>()
+        let toSummariser = Handoff<Parcel<LogRun.Classified>>(capacity: RunStages.queueLength)
+        let classifiedBack = ReturnTray<[LogRun.Classified]>()
         let recordsBack = recordsBack
         let stopFlag = stopFlag
         guard let summariser = StageThread({

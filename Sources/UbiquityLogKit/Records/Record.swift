@@ -97,6 +97,26 @@ extension HeaderTexts: CustomStringConvertible {
     var description: String { String(describing: fields) }
 }
 
+/// Whether a record was read whole, or shown while its writer paused (a live pipe): a record's
+/// lines may go on after that, and the record it finally makes replaces the one shown.
+public enum Revision: Sendable {
+    /// Read at once: the usual case.
+    case whole
+    /// The record so far, shown because the input went quiet; it is not counted yet.
+    case preview
+    /// The record so far, shown again at a later pause with the lines that came since.
+    case amendedPreview
+    /// The record a preview showed, unchanged: counted, not shown again.
+    case confirmed
+    /// The record a preview showed, with lines that came after it: counted, and shown again.
+    case amended
+
+    /// Whether the record may still go on: the summary counts it when it comes again.
+    public var isPreview: Bool { self == .preview || self == .amendedPreview }
+    /// Whether the record replaces one shown before (with the same input and first line).
+    public var amendsAnEarlierShowing: Bool { self == .amended || self == .amendedPreview }
+}
+
 /// A class: a record passes from the reader to the classifier, the summary and the reporters,
 /// and a copy of a struct of arrays and strings cost a retain and a release of each.
 public final class Record: Sendable {
@@ -113,8 +133,11 @@ public final class Record: Sendable {
     public let bodyStart: Int
     /// Some of the record was not kept: too many lines or bytes, or an overlong line.
     public let isTruncated: Bool
+    /// Whether a preview of this record was shown before (see `Revision`).
+    public let revision: Revision
 
-    public init(input: String, firstLine: Int, lineCount: Int, text: [UInt8], header: Header?, bodyStart: Int, isTruncated: Bool = false) {
+    public init(input: String, firstLine: Int, lineCount: Int, text: [UInt8], header: Header?, bodyStart: Int, isTruncated: Bool = false,
+                revision: Revision = .whole) {
         self.input = input
         self.firstLine = firstLine
         self.lineCount = lineCount
@@ -122,6 +145,7 @@ public final class Record: Sendable {
         self.header = header
         self.bodyStart = bodyStart
         self.isTruncated = isTruncated
+        self.revision = revision
     }
 
     public var marker: Marker? { header?.marker }

@@ -34,6 +34,8 @@ public final class RecordAssembler {
     private var lineCount = 0
     private var keptLines = 0
     private var truncated = false
+    /// How many lines the open record had when a preview of it was last made; nil when none was.
+    private var previewedLines: Int?
 
     public init(input: String, parser: HeaderParser = HeaderParser(), limits: Limits = Limits()) {
         self.input = input
@@ -70,13 +72,31 @@ public final class RecordAssembler {
     /// Closes and returns the open record, if any (at the end of an input).
     public func finish() -> Record? {
         guard lineCount > 0 else { return nil }
+        let revision: Revision
+        switch previewedLines {
+        case nil: revision = .whole
+        case lineCount?: revision = .confirmed
+        default: revision = .amended
+        }
+        previewedLines = nil
         // The header moves into the record (take): a copy retained and released each of its strings.
         let record = Record(input: input, firstLine: firstLine, lineCount: lineCount, text: text.array,
-                            header: header.take(), bodyStart: bodyStart, isTruncated: truncated)
+                            header: header.take(), bodyStart: bodyStart, isTruncated: truncated, revision: revision)
         // A huge record's room is given back rather than kept for ordinary ones.
         text.removeAll(keepingRoomUpTo: 1 << 16)
         lineCount = 0
         return record
+    }
+
+    /// The open record as it stands, left open: on a live pipe whose writer paused, the record
+    /// is shown now, and lines that come later still join it (`finish` then says whether they
+    /// did). Nil when there is no open record, or nothing new since the last preview.
+    public func preview() -> Record? {
+        guard lineCount > 0, previewedLines != lineCount else { return nil }
+        let revision: Revision = previewedLines == nil ? .preview : .amendedPreview
+        previewedLines = lineCount
+        return Record(input: input, firstLine: firstLine, lineCount: lineCount, text: text.array,
+                      header: header, bodyStart: bodyStart, isTruncated: truncated, revision: revision)
     }
 
     private func open(_ line: Line, bodyStart: Int) {

@@ -63,6 +63,7 @@ public final class JSONLinesReporter: Reporter {
             json.string(Headline.matchedLine(item))
         }
         if record.isTruncated { json.raw(#","truncated":true"#) }
+        if record.revision.amendsAnEarlierShowing { json.raw(#","amended":true"#) }
         json.raw(#","fields":"#)
         json.object(event.fields)
         json.raw(#","raw":"#)
@@ -98,6 +99,9 @@ public final class JSONLinesReporter: Reporter {
     }
 
     public func flush() { out.flush() }
+    /// A live reader sees a record when its writer pauses; a record whose lines went on after
+    /// that comes again, marked `amended`, and replaces the one with its input and line.
+    public var showsPreviews: Bool { true }
 
     public func finish(_ summary: RunSummary) {
         begin()

@@ -27,6 +27,10 @@ public protocol Reporter: AnyObject {
     func inputFailed(_ error: InputError)
     /// The input went quiet: write out what is buffered so a live reader sees it now.
     func flush()
+    /// Whether the reporter shows a record while its writer pauses (`Revision.preview`), and
+    /// again when lines came after it (`.amended`). One that does not (false unless it says
+    /// otherwise) sees every record once, whole.
+    var showsPreviews: Bool { get }
     /// The run is over.
     func finish(_ summary: RunSummary)
 }
@@ -35,5 +39,6 @@ extension Reporter {
     public func beginInput(_ name: String) {}
     public func inputFailed(_ error: InputError) {}
     public func flush() {}
+    public var showsPreviews: Bool { false }
     public func readsFacts(of kind: EventKind) -> Bool { true }
 }

@@ -108,6 +108,8 @@ public final class TextReporter: Reporter {
     }
 
     public func flush() { out.flush() }
+    /// A live reader sees a record when its writer pauses, and again if lines came after that.
+    public var showsPreviews: Bool { true }
 
     public func finish(_ summary: RunSummary) {
         if options.verbosity >= 0 { out.line() }
