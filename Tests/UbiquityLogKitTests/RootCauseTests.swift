@@ -84,7 +84,8 @@ func timeline(_ log: String, verbosity: Int = 0) throws -> (text: String, summar
         let cause = "NSCocoaErrorDomain 134302: Error while importing, the log could not be read; underlying: NSPOSIXErrorDomain 2: No such file or directory"
         let (text, summary) = try timeline(log)
         #expect(text.contains("Import failed for log DAC8E3F1-2B4A.3.cdt: \(cause)  (t.log:1)"))
-        #expect(text.contains("      hint: If one log fails on every launch, it is corrupt: rebuild the cloud content from a healthy device. (parselogs explain 134302)"))
+        // The hint explains the deepest known code: the missing file under the import failure.
+        #expect(text.contains("      hint: Look at the file the error names: a missing container file usually reappears once iCloud has synced; a missing store file means the store must be rebuilt from the cloud. (parselogs explain NSPOSIXErrorDomain:2)"))
         #expect(summary.verdict == .broken)
         #expect(summary.verdicts.first?.evidence.first?.contains(cause) == true)
     }
@@ -115,7 +116,7 @@ func timeline(_ log: String, verbosity: Int = 0) throws -> (text: String, summar
             + #"Error Domain=NSCocoaErrorDomain Code=256 "The operation couldn’t be completed. (Cocoa error 256.)" UserInfo={NSFilePath=/var/mobile/x.cdt, NSUnderlyingError=0x1 {Error Domain=NSPOSIXErrorDomain Code=13 "Permission denied"}}"#
         let (text, _) = try timeline(log)
         #expect(text.contains("ERROR Encountered unrecoverable error: NSCocoaErrorDomain 256; file: /var/mobile/x.cdt; underlying: NSPOSIXErrorDomain 13: Permission denied  (t.log:1)"))
-        #expect(text.contains("(parselogs explain 256)"))
+        #expect(text.contains("(parselogs explain NSPOSIXErrorDomain:13)"), "the deepest known code is explained")
     }
 
     /// The hint names the code seen, whatever the kind; a code `explain` does not know

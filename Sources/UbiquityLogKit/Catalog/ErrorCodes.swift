@@ -69,6 +69,12 @@ public struct ErrorCode: Sendable {
               "Check the network; transfers resume when the server is reachable."),
 
         // Core Data's own.
+        .init(cocoa, 133020, "NSManagedObjectMergeError",
+              "Saving changes met objects changed elsewhere since they were read (an optimistic locking failure); in an import, the same object was changed on this device and in the log.",
+              "Give the contexts a merge policy (NSMergeByPropertyObjectTrumpMergePolicy or similar); if imports keep failing on it, rebuild this device's store from the cloud."),
+        .init(cocoa, 133021, "NSManagedObjectConstraintMergeError",
+              "Saving changes broke a uniqueness constraint of the model.",
+              "Give the contexts a merge policy that resolves constraint conflicts, or remove duplicates before saving."),
         .init(cocoa, 134030, "NSPersistentStoreSaveError",
               "Copying an external data reference (a large attribute stored outside the store) failed.",
               "Check free space; the attribute's data may be missing on this device until it downloads."),
@@ -121,7 +127,7 @@ public struct ErrorCode: Sendable {
         .init(posix, 1, "EPERM", "The operation is not permitted (sandbox or file flags).",
               "Check where the app reads and writes: only its container and the ubiquity container are allowed."),
         .init(posix, 2, "ENOENT", "No such file or directory: the file named in the error is not there.",
-              "See NSCocoaErrorDomain 4 (`parselogs explain 4`): the same advice holds."),
+              "Look at the file the error names: a missing container file usually reappears once iCloud has synced; a missing store file means the store must be rebuilt from the cloud."),
         .init(posix, 13, "EACCES", "Permission denied.",
               "Check the file's protection class and the folder's permissions."),
         .init(posix, 28, "ENOSPC", "The device is out of space.",

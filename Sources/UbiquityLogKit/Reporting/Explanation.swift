@@ -41,18 +41,20 @@ public enum Explanation {
         return hint(for: kind).map { ($0, kind.id) }
     }
 
-    /// The error code to explain for an error: its own when known, else the first known one
-    /// under it.
+    /// The error code to explain for an error: the deepest known one of the error and those
+    /// under it (the one under is the more specific: a merge conflict under an import
+    /// failure, a permission denied under a set-up failure).
     static func rootCauseCode(_ error: ErrorInfo) -> ErrorCode? {
+        var found: ErrorCode?
         var next: ErrorInfo? = error
         while let current = next {
             if let known = ErrorCode.named(domain: current.domain, code: current.code)
                 ?? ErrorCode.fallback(domain: current.domain, code: current.code) {
-                return known
+                found = known
             }
             next = current.underlying.first
         }
-        return nil
+        return found
     }
 
     static func explain(_ kind: EventKind) -> String {
