@@ -39,6 +39,14 @@ func timeline(_ log: String, verbosity: Int = 0) throws -> (text: String, summar
         #expect(error.reason == "Error while importing, the log could not be read, it ends early")
     }
 
+    /// A generic localized description printed before the reason does not hide it.
+    @Test func theReasonWinsOverADescriptionBeforeIt() throws {
+        let printed = #"Error Domain=NSCocoaErrorDomain Code=134311 "(null)" UserInfo={NSLocalizedDescription=The operation couldn’t be completed, sorry, reason=The provided ubiquity name is already in use.}"#
+        #expect(Extract.error(in: printed)?.reason == "The provided ubiquity name is already in use.")
+        let described = #"Error Domain=BRCloudDocsErrorDomain Code=6 "x" UserInfo={NSDescription=Path is outside of any CloudDocs app library, will never sync}"#
+        #expect(Extract.error(in: described)?.reason == "Path is outside of any CloudDocs app library, will never sync")
+    }
+
     @Test func theNextEntryEndsAReasonAndTheErrorUnderItIsItsOwn() throws {
         let printed = #"Error Domain=NSCocoaErrorDomain Code=134080 "(null)" UserInfo={reason=Could not move the logs, giving up, NSUnderlyingError=0x15ea1b20 {Error Domain=NSPOSIXErrorDomain Code=13 "Permission denied" UserInfo={NSFilePath=/var/mobile/x, NSLocalizedDescription=Permission denied, read-only}}, NSFilePath=/var/mobile/Library/Journal.sqlite}"#
         let error = try #require(Extract.error(in: printed))

@@ -76,7 +76,11 @@ enum Extract {
         #"Error Domain=(?<domain>[^\s]+) Code=(?<code>-?\d+)(?: "(?<description>(?:[^"\\\n]|\\.)*)")?"#)
     // A user-info value is quoted or runs on (see `plainValueEnd`): reasons contain commas.
     private static let reasonRegex: Regex? = try? Regex(
-        #"\b(?:reason|NSLocalizedFailureReason|NSLocalizedDescription|NSDescription)[ ]?=[ ]?(?:"(?<quoted>(?:[^"\\\n]|\\.)*)"|(?<plain>))"#)
+        #"\b(?:reason|NSLocalizedFailureReason)[ ]?=[ ]?(?:"(?<quoted>(?:[^"\\\n]|\\.)*)"|(?<plain>))"#)
+    /// A description in the user info stands for the reason only when there is none: it is
+    /// often the generic "The operation couldn't be completed" beside a real reason.
+    private static let describedRegex: Regex? = try? Regex(
+        #"\b(?:NSLocalizedDescription|NSDescription)[ ]?=[ ]?(?:"(?<quoted>(?:[^"\\\n]|\\.)*)"|(?<plain>))"#)
     private static let filePathRegex: Regex? = try? Regex(
         #"\b(?:NSFilePath|NSURL|NSFileURL|NSStoreURL|NSDestinationFilePath|NSSourceFilePathErrorKey)[ ]?=[ ]?(?:"(?<quoted>(?:[^"\\\n]|\\.)*)"|(?<plain>))"#)
     private static let underlyingRegex: Regex? = try? Regex(#"NSUnderlyingError[ ]?=[ ]?"#)
@@ -86,6 +90,7 @@ enum Extract {
     final class Matchers {
         let error: Matcher?
         let reason: Matcher?
+        let described: Matcher?
         let filePath: Matcher?
         let underlying: Matcher?
         let facts: Matcher?
@@ -93,6 +98,7 @@ enum Extract {
         init() {
             error = errorRegex.map { Matcher($0) }
             reason = reasonRegex.map { Matcher($0) }
+            described = describedRegex.map { Matcher($0) }
             filePath = filePathRegex.map { Matcher($0) }
             underlying = underlyingRegex.map { Matcher($0) }
             facts = factsRegex.map { Matcher($0) }
@@ -126,6 +132,7 @@ enum Extract {
         // This error's own entries stand before the error under it and after its braces.
         let own = UnsafeRawBufferPointer(rebasing: buffer[..<end])
         info.reason = value(matchers.reason, in: own, from: after) ?? value(matchers.reason, in: buffer, from: resume)
+            ?? value(matchers.described, in: own, from: after) ?? value(matchers.described, in: buffer, from: resume)
         info.filePath = value(matchers.filePath, in: own, from: after) ?? value(matchers.filePath, in: buffer, from: resume)
         return info
     }
