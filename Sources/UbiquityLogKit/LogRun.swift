@@ -38,6 +38,16 @@ public final class LogRun {
     public var since: LogTime?
     public var until: LogTime?
     private var lastTime: LogTime?
+    /// `--process`: only records of these processes are read (all when empty); the others are
+    /// passed over like records outside the time window. A record whose header names no
+    /// process belongs to the process of the record before it.
+    public var processes: Set<String> = [] {
+        didSet { builder.select(processes: processes.sorted()) }
+    }
+    private var lastProcess: String?
+    private var lastSyncProcess: String?
+    /// `--fail-on`: whether the run fails, worked out when it ends and told to every reporter.
+    public var failOn = FailOn.standard
 
     public init(catalog: Catalog, reporters: [Reporter], limits: Limits = Limits()) {
         // Facts are made for the kinds the summary or a reporter reads (see `Classifier.init`).
@@ -54,6 +64,8 @@ public final class LogRun {
     public func process<Source: ByteSource>(_ source: inout Source, name: String) throws {
         builder.beginInput(name)
         lastTime = nil
+        lastProcess = nil
+        lastSyncProcess = nil
         for reporter in reporters { reporter.beginInput(name) }
         var format: InputFormat? = inputFormat == .auto ? nil : inputFormat
         let parser = headerParser(for: inputFormat)
@@ -100,25 +112,45 @@ public final class LogRun {
     /// Ends the run: the summary goes to every reporter and is returned.
     @discardableResult
     public func finish() -> RunSummary {
-        let summary = builder.summary
+        var summary = builder.summary
+        summary.outcome = failOn.outcome(of: summary, catalog: classifier.catalog)
         for reporter in reporters { reporter.finish(summary) }
         return summary
     }
 
     /// What the classifying stage hands on: a classified record, or the revision of one that
-    /// lies outside the time window (counted, unless it is a preview: its record comes again).
+    /// is passed over (counted, unless it is a preview: its record comes again).
     enum Classified {
         case record(ClassifiedRecord)
         case outsideWindow(Revision)
+        /// From a process `--process` did not name.
+        case otherProcess(Revision)
     }
 
-    /// The classifying stage: the record's class, unless it lies outside the time window.
+    /// The classifying stage: the record's class, unless it lies outside the time window or
+    /// comes from a process `--process` did not name.
     func classified(_ record: Record) -> Classified {
         if since != nil || until != nil {
             if let time = record.header?.time { lastTime = time }
             if !isInWindow(lastTime) { return .outsideWindow(record.revision) }
         }
-        return .record(ClassifiedRecord(record: record, classification: classifier.classify(record)))
+        let classified = ClassifiedRecord(record: record, classification: classifier.classify(record))
+        if !processes.isEmpty {
+            // The summary's rule for a record without a process (`SummaryBuilder.groupOf`): the
+            // process of the last sync record, else of the record before it.
+            let isSync: Bool
+            if case .app = classified.event { isSync = false } else { isSync = true }
+            let owner: String?
+            if let process = record.header?.process {
+                lastProcess = process
+                if isSync { lastSyncProcess = process }
+                owner = process
+            } else {
+                owner = lastSyncProcess ?? lastProcess
+            }
+            guard let owner, processes.contains(owner) else { return .otherProcess(record.revision) }
+        }
+        return .record(classified)
     }
 
     /// The summarising stage: the summary counts the record, reporters show it. Whether the
@@ -129,6 +161,9 @@ public final class LogRun {
         case .record(let record): item = record
         case .outsideWindow(let revision):
             if !revision.isPreview { builder.countOutsideWindow() }
+            return false
+        case .otherProcess(let revision):
+            if !revision.isPreview { builder.countOtherProcess() }
             return false
         }
         let revision = item.record.revision

@@ -70,6 +70,11 @@ struct FilterOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("Read only records at or before this time.", valueName: "time"))
     var until: String?
+
+    @Option(name: .customLong("process"), help: ArgumentHelp(
+        "Read only records of this process (repeatable); a record whose header names none belongs to the one before it. Named system daemons are judged too.",
+        valueName: "name"))
+    var processes: [String] = []
 }
 
 struct Parselogs: ParsableCommand {
@@ -89,11 +94,12 @@ struct Parselogs: ParsableCommand {
           -vv    also routine messages and the full text of unhandled records
           -vvv   also each raw record before its interpretation
 
-        Exit status: 0 nothing matched --fail-on (default: nothing of error severity, such \
-        as a failed store load, an import failure or a corruption report); 1 something did; \
-        2 a usage error, an unreadable input (the other inputs are still read) or output \
-        that could not be written; 130 interrupted by Ctrl-C (the summary so far is printed, \
-        then the process ends by SIGINT; SIGTERM and SIGHUP likewise).
+        Exit status, the same rule in every format (the summary's Outcome line): 0 the run \
+        passes --fail-on (by default: the verdict is healthy); 1 it fails (by default: the \
+        verdict is degraded, no evidence, unknown or broken); 2 a usage error, an unreadable \
+        input (the other inputs are still read) or output that could not be written; 130 \
+        interrupted by Ctrl-C (the summary so far is printed, then the process ends by SIGINT; \
+        SIGTERM and SIGHUP likewise).
 
         Colour: on when standard output is a terminal and NO_COLOR is not set; --color always \
         or never overrides both.
@@ -101,7 +107,7 @@ struct Parselogs: ParsableCommand {
         Examples:
           parselogs device.log
           parselogs -v iphone.log ipad.log
-          idevicesyslog | parselogs -U
+          idevicesyslog | parselogs -U --process Journal
           parselogs --format jsonl device.log | jq 'select(.severity == "error")'
           parselogs --fail-on corruption,import-failed --format github device.log
           parselogs explain import-failed     # what an event kind means and what to do
@@ -126,12 +132,15 @@ struct Parselogs: ParsableCommand {
     var inputFormat: InputFormat = .auto
 
     @Option(name: .customLong("fail-on"), help: ArgumentHelp(
-        "Exit with 1 when an event matches: severities (error, warning, info, debug: that severity or higher), categories, kind ids; or when the verdict is broken (or, for degraded, degraded or broken); or none. Comma-separated.",
+        "Exit with 1 when the verdict is this one or worse, in the order degraded, no-evidence, unknown, broken; or when an event matches a severity (error, warning, info, debug: that severity or higher), a category or a kind id; or none. Comma-separated.",
         valueName: "list"))
-    var failOn = "error"
+    var failOn = FailOn.defaultText
 
     func validate() throws {
         if output.quiet && output.verbose > 0 { throw ValidationError("-q and -v contradict each other; use one.") }
+        if output.quiet && output.format == .jsonl {
+            throw ValidationError("-q prints the summary only, and --format jsonl is an object per record; for the summary object alone use --format json.")
+        }
         if output.unhandled && (output.format != .text || output.quiet) {
             throw ValidationError("--unhandled prints its own report; leave out --format and -q.")
         }
@@ -183,6 +192,8 @@ struct Parselogs: ParsableCommand {
         run.inputFormat = inputFormat
         run.since = filters.since.flatMap(LogTime.init(parsing:))
         run.until = filters.until.flatMap(LogTime.init(parsingEndOf:))
+        run.processes = Set(filters.processes)
+        run.failOn = failure
 
         let names = inputs.isEmpty ? ["-"] : inputs
         if names.contains("-"), isatty(0) == 1 {
@@ -218,9 +229,11 @@ struct Parselogs: ParsableCommand {
             troubled = true
         }
         Interruption.endBySignal()  // returns when no signal came
-        if troubled { throw ExitCode(Status.trouble) }
+        // The outcome every format printed: 2 for an input that could not be read (or output
+        // that could not be written), 1 for a run that fails --fail-on, 0 for one that passes.
+        if troubled || !(summary.outcome?.unreadableInputs.isEmpty ?? true) { throw ExitCode(Status.trouble) }
         if out.isClosed { return }  // the reader went away (| head): nothing more to say
-        if failure.matchCount(in: summary, catalog: catalog) > 0 { throw ExitCode(Status.findings) }
+        if summary.outcome?.fails == true { throw ExitCode(Status.findings) }
     }
 
     /// Opens an input; a failure is recorded in the run (for the summary) and passed on.

@@ -16,16 +16,47 @@ import Glibc
     @Test func failOnDecidesTheExitStatus() throws {
         #expect(try Binary.run(["-q", "--fail-on", "none", example]).status == 0)
         #expect(try Binary.run(["-q", "--fail-on", "error", example]).status == 1)
-        #expect(try Binary.run(["-q", ios6]).status == 0, "the default is error")
+        #expect(try Binary.run(["-q", ios6]).status == 1, "the default is degraded: anything but healthy fails")
+        #expect(try Binary.run(["-q", "--fail-on", "broken", ios6]).status == 0, "degraded is not broken")
+        #expect(try Binary.run(["-q", "--fail-on", "no-evidence", ios6]).status == 0, "degraded comes before no-evidence")
         #expect(try Binary.run(["-q", "--fail-on", "warning", ios6]).status == 1, "a severity includes those above it")
         #expect(try Binary.run(["-q", "--fail-on", "corruption,import-failed", example]).status == 1)
         #expect(try Binary.run(["-q", "--fail-on", "corruption", ios6]).status == 0)
         #expect(try Binary.run(["-q", "--fail-on", "baseline-roll-response-failed", ios6]).status == 1, "a kind id")
         #expect(try Binary.run(["-q", "--fail-on", "store-load-started", ios6]).status == 0)
-        for bad in ["bogus", "none,error", ""] {
+        for bad in ["bogus", "none,error", "", "healthy"] {
             let result = try Binary.run(["-q", "--fail-on", bad, example])
             #expect(result.status == 2, "\(bad)")
             #expect(result.stderr.contains("--fail-on"), "\(bad)")
+        }
+    }
+
+    @Test func noSyncRecordsIsNoEvidenceAndFailsByDefault() throws {
+        let other = Data("2014-03-02 09:14:05.001 Journal[412:60b] Journal 2.1 did finish launching\nSaved entry\n".utf8)
+        for (name, input) in [("empty", Data()), ("another framework's log", other)] {
+            let result = try Binary.run(["-q"], stdin: input)
+            #expect(result.status == 1, "\(name)")
+            #expect(result.stdout.contains("Verdict: no evidence (no Core Data sync records in"), "\(name)")
+            #expect(try Binary.run(["-q", "--fail-on", "broken"], stdin: input).status == 0, "\(name): asked to fail on broken only")
+            #expect(try Binary.run(["-q", "--fail-on", "no-evidence"], stdin: input).status == 1, "\(name)")
+            #expect(try Binary.run(["-q", "--fail-on", "unknown"], stdin: input).status == 0, "\(name): no evidence comes before unknown")
+        }
+        let unread = Data("2014-03-02 09:14:05.001 Journal[412:60b] -[PFUbiquityFoo bar](12): CoreData: Ubiquity:  Nothing any rule knows\n".utf8)
+        let unknown = try Binary.run(["-q", "--fail-on", "unknown"], stdin: unread)
+        #expect(unknown.status == 1)
+        #expect(unknown.stdout.contains("Result: 0 errors, 0 warnings, 1 unhandled\n"))
+        #expect(unknown.stdout.contains("Verdict: unknown (1 of 1 ubiquity records not recognised)\n"))
+    }
+
+    @Test func quietIsRefusedWithJSONLinesAndWorksWithTheOtherFormats() throws {
+        let refused = try Binary.run(["-q", "--format", "jsonl", example])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("--format json"))
+        for format in ["text", "json", "markdown", "github", "junit"] {
+            let quiet = try Binary.run(["-q", "--format", format, example])
+            #expect(quiet.status == 1, "\(format)")
+            #expect(quiet.stderr.isEmpty, "\(format)")
+            #expect(!quiet.stdout.contains("hint:"), "\(format): no timeline")
         }
     }
 
@@ -40,12 +71,16 @@ import Glibc
         #expect(object["corruptionReports"] as? Int == 1)
     }
 
-    @Test func markdownSummary() throws {
+    @Test func markdownSummaryLeadsWithTheVerdictAndListsIncidentsWithHints() throws {
         let result = try Binary.run(["--format", "markdown", example])
         #expect(result.status == 1)
-        #expect(result.stdout.hasPrefix("## parselogs: errors: 3 errors, 1 warning\n"))
+        #expect(result.stdout.hasPrefix("## parselogs: broken\n\n**Fails** the run: the verdict is broken (--fail-on degraded)\n"))
+        #expect(result.stdout.contains("| `fixtures/example.log:85` | `import-failed` | waiting | Read the error"))
         #expect(result.stdout.contains("| import failures | 1 |"))
+        #expect(result.stdout.contains("| result | 3 errors, 1 warning, 1 unhandled |"))
         #expect(result.stdout.contains("| `fixtures/example.log:85` | `import-failed` | Import failed for log 0C9B8A7F-6E5D-4C3B-2A19-F8E7D6C5B4A3.1.cdt: NSCocoaErrorDomain 134302: Could not read the transaction log |"))
+        let empty = try Binary.run(["--format", "markdown"], stdin: Data())
+        #expect(empty.stdout.hasPrefix("## parselogs: no evidence (no Core Data sync records in 0 lines)\n"))
     }
 
     @Test func githubAnnotationsWithCommandsStoppedAroundLogText() throws {
@@ -65,24 +100,30 @@ import Glibc
         let injected = try #require(lines.firstIndex { $0.contains("::error::injected") })
         #expect(injected < resume, "log text is printed while commands are stopped")
         let annotations = lines[(resume + 1)...].filter { !$0.isEmpty }
-        #expect(annotations == [
-            "::error file=fixtures/logshow.log,line=6,title=parselogs%3A import-failed::Import failed for log 0C9B8A7F-6E5D-4C3B-2A19-F8E7D6C5B4A3.1.cdt: NSCocoaErrorDomain 260: The file “0C9B8A7F-6E5D-4C3B-2A19-F8E7D6C5B4A3.1.cdt” couldn’t be opened because there is no such file.; file: /Users/joe/Library/Mobile Documents/ABCDE12345~com~example~journal/CoreDataLogs/mac~11D2/JournalStore/0C9B8A7F-6E5D-4C3B-2A19-F8E7D6C5B4A3.1.cdt; underlying: NSPOSIXErrorDomain 2: No such file or directory",
-            "::error file=fixtures/logshow.log,line=12,title=parselogs%3A import-failure-detected::Detected iCloud transaction log import failure.",
-        ])
+        #expect(annotations.first?.hasPrefix("::error title=parselogs%3A verdict::Verdict: broken%0A") == true, "the verdict fails the run")
+        #expect(annotations.dropFirst() == [
+            "::warning file=fixtures/logshow.log,line=6,title=parselogs%3A import-failed::Import failed for log 0C9B8A7F-6E5D-4C3B-2A19-F8E7D6C5B4A3.1.cdt: NSCocoaErrorDomain 260: The file “0C9B8A7F-6E5D-4C3B-2A19-F8E7D6C5B4A3.1.cdt” couldn’t be opened because there is no such file.; file: /Users/joe/Library/Mobile Documents/ABCDE12345~com~example~journal/CoreDataLogs/mac~11D2/JournalStore/0C9B8A7F-6E5D-4C3B-2A19-F8E7D6C5B4A3.1.cdt; underlying: NSPOSIXErrorDomain 2: No such file or directory",
+            "::warning file=fixtures/logshow.log,line=12,title=parselogs%3A import-failure-detected::Detected iCloud transaction log import failure.",
+        ], "findings --fail-on does not name are warnings")
         let summary = try String(contentsOfFile: stepSummary, encoding: .utf8)
-        #expect(summary.hasPrefix("# earlier step\n## parselogs: errors: 2 errors, 0 warnings\n"), "appended, not replaced")
+        #expect(summary.hasPrefix("# earlier step\n## parselogs: broken\n"), "appended, not replaced")
     }
 
-    @Test func junitXML() throws {
-        let result = try Binary.run(["--format", "junit", example, ios6])
-        #expect(result.status == 1)
+    @Test func junitFailuresAreWhatFailsTheRunUnderStableNames() throws {
+        let result = try Binary.run(["--format", "junit", example, ios6, "no-such.log"])
+        #expect(result.status == 2)
         let document = try XMLDocument(data: Data(result.stdout.utf8))
-        let suites = try document.nodes(forXPath: "/testsuites/testsuite")
-        #expect(suites.count == 2)
-        #expect(try document.nodes(forXPath: "//testcase/failure").count == 3)
-        #expect(try document.nodes(forXPath: "/testsuites/@failures").first?.stringValue == "3")
-        let failure = try #require(try document.nodes(forXPath: "//testcase[@name='import-failed at line 85']/failure/@type").first)
-        #expect(failure.stringValue == "import-failed")
+        #expect(try document.nodes(forXPath: "/testsuites/testsuite/@name").map { $0.stringValue ?? "" } == ["parselogs", example, ios6, "no-such.log"])
+        let failing = try document.nodes(forXPath: "//testcase[failure]").compactMap { ($0 as? XMLElement)?.attribute(forName: "name")?.stringValue }
+        #expect(failing == ["verdict", "read"], "the verdict (broken) and the unreadable input; findings --fail-on does not name pass")
+        #expect(try document.nodes(forXPath: "/testsuites/@failures").first?.stringValue == "2")
+        #expect(try document.nodes(forXPath: "//testcase[@name='import-failed']/system-out").count == 1, "named by its kind alone")
+
+        let byKind = try Binary.run(["--format", "junit", "--fail-on", "import-failed", example])
+        #expect(byKind.status == 1)
+        let kinds = try XMLDocument(data: Data(byKind.stdout.utf8))
+        let failingByKind = try kinds.nodes(forXPath: "//testcase[failure]").compactMap { ($0 as? XMLElement)?.attribute(forName: "name")?.stringValue }
+        #expect(failingByKind == ["import-failed"], "the verdict passes when --fail-on names no verdict")
     }
 
     @Test func filtersChooseWhatIsShownNotWhatIsCounted() throws {

@@ -48,7 +48,7 @@ import TestSupport
         #expect(summary.incidents.first?.opening.kind == .importFailed)
         #expect(summary.verdict == .broken)
         #expect(summary.verdicts[0].evidence == ["c.log:3 import-failed: Import failed for log ?: NSCocoaErrorDomain 134302: Could not read the transaction log, waiting for another device to rebuild the cloud content"])
-        #expect(SummaryText.lines(summary).suffix(2) == ["Verdict: broken", "  " + summary.verdicts[0].evidence[0]])
+        #expect(SummaryText.verdictLines(summary) == ["Verdict: broken", "  " + summary.verdicts[0].evidence[0]])
     }
 
     @Test func corruptionRebuiltHereRecovers() throws {

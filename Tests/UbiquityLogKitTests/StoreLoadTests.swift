@@ -16,6 +16,7 @@ import TestSupport
         ].joined(separator: "\n")
         let summary = try summarize([("a.log", log)])
         var expected = StoreLoad(input: "a.log", line: 1, start: summary.storeLoadAttempts.first?.start, store: .cloud)
+        expected.process = "Journal"
         expected.endLine = 3
         expected.end = summary.storeLoadAttempts.first?.end
         expected.storeUUID = "6F0D0A1E-8C55-4F4C-9C3A-1D2E3F4A5B6C"

@@ -1,6 +1,7 @@
-// When a run counts as failed (exit status 1): `--fail-on LIST` names severities, categories
-// and kinds, and the run fails when any event matches one of them; or verdicts, and the run
-// fails when its verdict is that one or worse.
+// When a run fails (exit status 1), the one rule every format follows: `--fail-on LIST` names
+// verdicts, severities, categories and kinds. A verdict fails the run when the run's verdict is
+// that one or one after it in healthy, degraded, no-evidence, unknown, broken; the others when
+// any event matches. An input that cannot be read always fails the run (exit status 2).
 
 public struct FailOn: Sendable, Equatable {
     public enum Term: Sendable, Equatable {
@@ -8,20 +9,34 @@ public struct FailOn: Sendable, Equatable {
         case severity(Severity)
         case category(Category)
         case kind(String)
-        /// The run's verdict is this one or worse (`degraded`, `broken`).
+        /// The run's verdict is this one or worse (`Verdict`'s order).
         case verdict(Verdict)
     }
 
     public let terms: [Term]
+    /// The list as given (`degraded`, `corruption,import-failed`), for the outcome's sentence.
+    public let text: String
 
-    /// The default: fail on anything of error severity.
-    public static let errors = FailOn(terms: [.severity(.error)])
-    public static let never = FailOn(terms: [])
+    /// The default: any verdict but healthy fails the run, so that exit status 0 means
+    /// `Verdict: healthy` and nothing less.
+    public static let defaultText = "degraded"
+    public static let standard = FailOn(terms: [.verdict(.degraded)], text: defaultText)
+    public static let never = FailOn(terms: [], text: "none")
 
-    public init(terms: [Term]) { self.terms = terms }
+    public init(terms: [Term], text: String? = nil) {
+        self.terms = terms
+        self.text = text ?? terms.map { term in
+            switch term {
+            case .severity(let severity): severity.rawValue
+            case .category(let category): category.rawValue
+            case .kind(let id): id
+            case .verdict(let verdict): verdict.rawValue
+            }
+        }.joined(separator: ",")
+    }
 
-    /// Reads `error`, `corruption,import-failed`, `broken`, `none`… Words are tried as a
-    /// verdict, a severity, a category, then a kind id of `catalog`.
+    /// Reads `degraded`, `no-evidence,unknown`, `corruption,import-failed`, `none`… Words are
+    /// tried as a verdict, a severity, a category, then a kind id of `catalog`.
     public init(parsing list: String, catalog: Catalog) throws(FailOnError) {
         var terms: [Term] = []
         let kindIDs = Set(catalog.kinds.map(\.id))
@@ -44,6 +59,7 @@ public struct FailOn: Sendable, Equatable {
             throw FailOnError(word: "none", reason: "'none' cannot be combined with other values")
         }
         self.terms = terms
+        self.text = list
     }
 
     public func matches(_ kind: EventKind) -> Bool {
@@ -57,15 +73,69 @@ public struct FailOn: Sendable, Equatable {
         }
     }
 
-    /// How many events of the run match.
-    public func matchCount(in summary: RunSummary, catalog: Catalog) -> Int {
-        guard !terms.isEmpty else { return 0 }
-        var count = 0
-        for case .verdict(let verdict) in terms where summary.verdict >= verdict { count += 1 }
+    /// Whether a run with this verdict fails.
+    public func fails(verdict: Verdict) -> Bool {
+        terms.contains { if case .verdict(let threshold) = $0 { verdict >= threshold } else { false } }
+    }
+
+    /// What of the run fails it: unreadable inputs, the verdict, the kinds of events matched.
+    public func outcome(of summary: RunSummary, catalog: Catalog) -> RunOutcome {
+        var outcome = RunOutcome(failOn: text)
+        outcome.unreadableInputs = summary.unreadableInputs.map(\.input)
+        outcome.verdictFails = fails(verdict: summary.verdict)
         for kind in catalog.kinds where matches(kind) {
-            count += summary.countsByKind[kind.id] ?? 0
+            if let count = summary.countsByKind[kind.id], count > 0 { outcome.failingKinds[kind.id] = count }
         }
-        return count
+        outcome.verdict = summary.verdict.words
+        return outcome
+    }
+
+    /// How many events of the run match, and 1 for a verdict that fails it.
+    public func matchCount(in summary: RunSummary, catalog: Catalog) -> Int {
+        let outcome = outcome(of: summary, catalog: catalog)
+        return (outcome.verdictFails ? 1 : 0) + outcome.failingKinds.values.reduce(0, +)
+    }
+}
+
+/// Whether a run fails, and what fails it: every format says the same (the text summary's
+/// `Outcome:` line, the JSON summary's `outcome`, JUnit's failures, GitHub's `::error`s), and
+/// the exit status follows it: 2 when an input could not be read, else 1 when it fails, else 0.
+public struct RunOutcome: Sendable, Equatable {
+    /// `--fail-on` as given.
+    public var failOn: String
+    public var unreadableInputs: [String] = []
+    public var verdictFails = false
+    /// `no evidence`
+    public var verdict = ""
+    /// Kinds matched by a severity, category or kind of `--fail-on`, with their counts.
+    public var failingKinds: [String: Int] = [:]
+
+    public init(failOn: String) { self.failOn = failOn }
+
+    public var fails: Bool { !unreadableInputs.isEmpty || verdictFails || !failingKinds.isEmpty }
+
+    /// `fail` or `pass`.
+    public var word: String { fails ? "fail" : "pass" }
+
+    /// What fails the run, each in a few words: `the verdict is broken (--fail-on degraded)`,
+    /// `2 import-failed (--fail-on import-failed)`, `x.log could not be read`.
+    public var reasons: [String] {
+        var reasons = unreadableInputs.map { "\($0) could not be read" }
+        if verdictFails { reasons.append("the verdict is \(verdict) (--fail-on \(failOn))") }
+        if !failingKinds.isEmpty {
+            let kinds = failingKinds.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+            reasons.append(kinds + " (--fail-on \(failOn))")
+        }
+        return reasons
+    }
+
+    /// `fail: the verdict is broken (--fail-on degraded)` or `pass (--fail-on degraded)`.
+    public var sentence: String {
+        fails ? "fail: " + reasons.joined(separator: "; ") : "pass (--fail-on \(failOn))"
+    }
+
+    public var fields: [Field] {
+        [Field("result", .string(word)), Field("failOn", .string(failOn)), Field("reasons", .list(reasons.map { .string($0) }))]
     }
 }
 
@@ -77,6 +147,7 @@ public struct FailOnError: Error, CustomStringConvertible, Sendable {
         if let reason { return reason }
         let severities = Severity.allCases.map(\.rawValue).joined(separator: ", ")
         let categories = Category.allCases.map(\.rawValue).joined(separator: ", ")
-        return "'\(word)' is not a severity (\(severities)), a category (\(categories)), an event kind (`parselogs explain` lists them), a verdict (degraded, broken) or 'none'"
+        let verdicts = Verdict.allCases.filter { $0 != .healthy }.map(\.rawValue).joined(separator: ", ")
+        return "'\(word)' is not a verdict (\(verdicts)), a severity (\(severities)), a category (\(categories)), an event kind (`parselogs explain` lists them) or 'none'"
     }
 }

@@ -1,5 +1,6 @@
 // Failures and corruption grouped into incidents, each with its evidence and its outcome,
-// and the verdict they give each input and the run: healthy, degraded or broken.
+// and the verdict they give each process, input and the run: healthy, degraded or broken,
+// or no evidence and unknown when the records cannot vouch for the store.
 
 /// A run of problems in one input, from the first failure to what became of it.
 public struct Incident: Sendable, Equatable {
@@ -14,6 +15,8 @@ public struct Incident: Sendable, Equatable {
     }
 
     public var input: String
+    /// The process whose records it holds (nil when the headers name none).
+    public var process: String?
     /// The problem that opened it.
     public var opening: Finding
     /// The problems in it, in order (the first `maxEvidence`); `problemCount` counts them all.
@@ -31,6 +34,7 @@ public struct Incident: Sendable, Equatable {
     public var fields: [Field] {
         var fields = FieldList()
         fields.add("input", input)
+        fields.add("process", process)
         fields.add("kind", opening.kind.id)
         fields.add("outcome", outcome.rawValue)
         fields.add("lines", .list(problems.map { .int($0.line) }))
@@ -43,12 +47,20 @@ public struct Incident: Sendable, Equatable {
     }
 }
 
-/// How an input, or the run, looks: the answer a person debugging sync wants first.
+/// How a process, an input or the run looks: the answer a person debugging sync wants first.
+/// Cases are in order, each worse than the one before for `--fail-on` and for the worst of
+/// several: a log that could not vouch for the store is worse than one that shows it recovering,
+/// and a store seen broken is worse than anything unread could be.
 public enum Verdict: String, Sendable, Comparable, CaseIterable {
-    /// No failure, no corruption, no warning.
+    /// Sync records were read and understood: no failure, no corruption, no warning.
     case healthy
     /// Problems that recovered, or warnings.
     case degraded
+    /// No sync records to judge: an empty input, another framework's log, logging never
+    /// raised, an input that could not be read, or only system daemons' records.
+    case noEvidence = "no-evidence"
+    /// Sync records were read, but too many of them were not recognised to vouch for the store.
+    case unknown
     /// A failure or corruption that did not recover.
     case broken
 
@@ -56,38 +68,127 @@ public enum Verdict: String, Sendable, Comparable, CaseIterable {
         switch self {
         case .healthy: 0
         case .degraded: 1
-        case .broken: 2
+        case .noEvidence: 2
+        case .unknown: 3
+        case .broken: 4
         }
     }
+
+    /// As a sentence shows it: `no evidence`.
+    public var words: String { self == .noEvidence ? "no evidence" : rawValue }
 
     public static func < (lhs: Verdict, rhs: Verdict) -> Bool { lhs.rank < rhs.rank }
 }
 
-/// An input's verdict with the lines that decide it.
+/// One process's records in one input, and their verdict: a device console interleaves the app
+/// under test with system daemons that keep stores of their own.
+public struct ProcessSummary: Sendable, Equatable {
+    public var input: String
+    /// Nil when the headers name no process.
+    public var process: String?
+    /// The pids its headers gave, in order of appearance (the first few).
+    public var pids: [Int] = []
+    /// Every record of the process, its own app lines too.
+    public var records = 0
+    /// Per family (`SyncFamily.all` order), its sync records and how many were not recognised.
+    public var families: [FamilyRecords] = SyncFamily.all.map { FamilyRecords(family: $0) }
+    public var verdict: Verdict = .healthy
+    public var evidence: [String] = []
+    /// Why the verdict is `no-evidence` or `unknown`: `3 of 4 ubiquity records not recognised`.
+    public var reason: String?
+    /// Whether its verdict counts for its input's and the run's: false for a system daemon's
+    /// beside an app's, unless `--process` named it.
+    public var isJudged = true
+
+    public init(input: String, process: String?) {
+        self.input = input
+        self.process = process
+    }
+
+    public var syncRecords: Int { families.reduce(0) { $0 + $1.records } }
+    public var unhandled: Int { families.reduce(0) { $0 + $1.unhandled } }
+
+    /// `Journal[412]`, `kbd[87, 90]`, `Journal`, or `(no process)`.
+    public var name: String { ProcessSummary.name(process, pids: pids) }
+
+    static func name(_ process: String?, pids: [Int]) -> String {
+        guard let process else { return "(no process)" }
+        return pids.isEmpty ? process : process + "[" + pids.map(String.init).joined(separator: ", ") + "]"
+    }
+
+    public var fields: [Field] {
+        var fields = FieldList()
+        fields.add("input", input)
+        fields.add("process", process)
+        fields.add("pids", .list(pids.map { .int($0) }))
+        fields.add("records", records)
+        fields.add("syncRecords", syncRecords)
+        fields.add("unhandled", unhandled)
+        fields.add("families", .list(families.filter { $0.records > 0 }.map { family in
+            .object([Field("family", .string(family.family.id)), Field("records", .int(family.records)),
+                     Field("unhandled", .int(family.unhandled))])
+        }))
+        fields.add("verdict", verdict.rawValue)
+        fields.add("reason", reason)
+        fields.add("judged", .bool(isJudged))
+        fields.add("evidence", .list(evidence.map { .string($0) }))
+        return fields.items
+    }
+}
+
+/// An input's verdict with the lines that decide it, and its processes' when it has several.
 public struct InputVerdict: Sendable, Equatable {
     public var input: String
     public var verdict: Verdict
     /// One or two sentences, each naming an input and line.
     public var evidence: [String]
+    /// Why the verdict is `no-evidence` or `unknown`.
+    public var reason: String?
+    /// The processes with sync records in it, when there are more than one.
+    public var processes: [ProcessSummary] = []
+
+    public init(input: String, verdict: Verdict, evidence: [String], reason: String? = nil, processes: [ProcessSummary] = []) {
+        self.input = input
+        self.verdict = verdict
+        self.evidence = evidence
+        self.reason = reason
+        self.processes = processes
+    }
+
+    /// `no evidence (no Core Data sync records in 412 lines)`
+    public var sentence: String { verdict.words + (reason.map { " (\($0))" } ?? "") }
 
     public var fields: [Field] {
-        [Field("input", .string(input)), Field("verdict", .string(verdict.rawValue)),
-         Field("evidence", .list(evidence.map { .string($0) }))]
+        var fields = FieldList()
+        fields.add("input", input)
+        fields.add("verdict", verdict.rawValue)
+        fields.add("reason", reason)
+        fields.add("evidence", .list(evidence.map { .string($0) }))
+        return fields.items
     }
 }
 
-/// Groups problems into incidents as events arrive, one input at a time.
+/// Groups problems into incidents as events arrive, one input at a time and, within it, one
+/// process at a time: an incident a daemon opens is never recovered by the app's store load.
+/// A process group is an index the summary gives each (input, process) pair.
 struct IncidentTracker {
     private(set) var incidents: [Incident] = []
-    private var open: Incident? {
-        didSet { isOpen = open != nil }
+    /// The current group's open incident and the corruption strategy last announced in it.
+    private struct State {
+        var open: Incident?
+        var lastStrategy: String?
     }
-    private var lastStrategy: String?
-    private var warnings: [String: Finding] = [:]
-    /// Per input, the first incident and the first that leaves it broken: kept apart from the
+    private var state = State() {
+        didSet { isOpen = state.open != nil }
+    }
+    private var group = 0
+    /// The other groups' states while the current one runs (processes interleave).
+    private var parked: [Int: State] = [:]
+    private var warnings: [Int: Finding] = [:]
+    /// Per group, the first incident and the first that leaves it broken: kept apart from the
     /// capped list, so that verdicts hold however many incidents a log has.
-    private var firstIncident: [String: Incident] = [:]
-    private var firstBroken: [String: Incident] = [:]
+    private var firstIncident: [Int: Incident] = [:]
+    private var firstBroken: [Int: Incident] = [:]
 
     /// Warnings that open an incident as errors do: they mean Core Data is repairing something.
     private static let troubleWarnings = KindSet([
@@ -101,9 +202,17 @@ struct IncidentTracker {
     /// The `.message` kinds whose facts the tracker reads.
     static let factKinds: [EventKind] = [.corruptionHandling]
 
-    /// Whether an incident is open: then any event may be its recovery. Kept beside `open`
+    /// Whether an incident is open: then any event may be its recovery. Kept beside `state`
     /// because it is asked for every record, and reading the optional copies the incident.
     private(set) var isOpen = false
+
+    /// The records that follow belong to process group `next`.
+    mutating func switchGroup(to next: Int) {
+        guard next != group else { return }
+        if state.open != nil { parked[group] = state }
+        group = next
+        state = parked.removeValue(forKey: next) ?? State()
+    }
 
     /// A warning or error, or any event while an incident is open (routine events matter only
     /// as a recovery). `finding` is asked for only when it is kept: its message is costly.
@@ -111,52 +220,69 @@ struct IncidentTracker {
         let kind = event.kind
         if kind.severity == .error || IncidentTracker.troubleWarnings.contains(kind) {
             let finding = finding()
-            if open == nil {
-                open = Incident(input: input, opening: finding, problems: [], problemCount: 0)
-                lastStrategy = nil
+            if state.open == nil {
+                state.open = Incident(input: input, process: finding.process, opening: finding, problems: [], problemCount: 0)
+                state.lastStrategy = nil
             }
-            open?.problemCount += 1
-            if (open?.problems.count ?? 0) < Incident.maxEvidence { open?.problems.append(finding) }
-        } else if kind.severity == .warning, kind != .unhandled, warnings[input] == nil {
-            warnings[input] = finding()
+            state.open?.problemCount += 1
+            if (state.open?.problems.count ?? 0) < Incident.maxEvidence { state.open?.problems.append(finding) }
+        } else if kind.severity == .warning, kind != .unhandled, warnings[group] == nil {
+            warnings[group] = finding()
         }
         guard isOpen else { return }
         if kind == .corruptionHandling, case .message(_, let fields) = event {
-            lastStrategy = fields.first { $0.name == "strategy" }.flatMap { if case .string(let text) = $0.value { text } else { nil } }
+            state.lastStrategy = fields.first { $0.name == "strategy" }.flatMap { if case .string(let text) = $0.value { text } else { nil } }
         }
         if IncidentTracker.recoveries.contains(kind) || isCloudStoreInUse(event) {
-            open?.recovery = finding()
+            state.open?.recovery = finding()
             close(as: .recovered)
         }
     }
 
-    /// The input ended: an incident still open is waiting for another device or unresolved.
+    /// The input ended: an incident still open, in any of its processes, is waiting for another
+    /// device or unresolved.
     mutating func endInput() {
-        let waiting = lastStrategy?.hasPrefix("Wait for a remote rebuild") == true
+        closeAtEnd()
+        for (other, parkedState) in parked.sorted(by: { $0.key < $1.key }) {
+            group = other
+            state = parkedState
+            closeAtEnd()
+        }
+        parked = [:]
+    }
+
+    private mutating func closeAtEnd() {
+        let waiting = state.lastStrategy?.hasPrefix("Wait for a remote rebuild") == true
         close(as: waiting ? .waiting : .unresolved)
     }
 
-    /// The verdict of each input, in the order given.
-    func verdicts(inputs: [String]) -> [InputVerdict] {
-        inputs.map { input in
-            if let failed = firstBroken[input] {
-                let how = failed.outcome == .waiting ? "waiting for another device to rebuild the cloud content" : "unresolved at the end of the log"
-                return InputVerdict(input: input, verdict: .broken, evidence: [IncidentTracker.cite(failed.opening) + ", \(how)"])
-            }
-            if let repaired = firstIncident[input] {
-                var evidence = [IncidentTracker.cite(repaired.opening)]
-                if let recovery = repaired.recovery { evidence.append("recovered: " + IncidentTracker.cite(recovery)) }
-                if repaired.outcome != .recovered { evidence[0] += ", \(repaired.outcome == .waiting ? "waiting for another device" : "unresolved")" }
-                return InputVerdict(input: input, verdict: .degraded, evidence: evidence)
-            }
-            if let warning = warnings[input] {
-                return InputVerdict(input: input, verdict: .degraded, evidence: [IncidentTracker.cite(warning)])
-            }
-            return InputVerdict(input: input, verdict: .healthy, evidence: [])
+    /// What the incidents of process group `group` say: broken, degraded or healthy, with the
+    /// lines that decide it.
+    /// `namesProcesses`: the run saw more than one process, and each line says whose it is.
+    func verdict(ofGroup group: Int, namesProcesses: Bool) -> (verdict: Verdict, evidence: [String]) {
+        func cite(_ finding: Finding) -> String { IncidentTracker.cite(finding, namesProcess: namesProcesses) }
+        if let failed = firstBroken[group] {
+            let how = failed.outcome == .waiting ? "waiting for another device to rebuild the cloud content" : "unresolved at the end of the log"
+            return (.broken, [cite(failed.opening) + ", \(how)"])
         }
+        if let repaired = firstIncident[group] {
+            var evidence = [cite(repaired.opening)]
+            if let recovery = repaired.recovery { evidence.append("recovered: " + cite(recovery)) }
+            if repaired.outcome != .recovered { evidence[0] += ", \(repaired.outcome == .waiting ? "waiting for another device" : "unresolved")" }
+            return (.degraded, evidence)
+        }
+        if let warning = warnings[group] {
+            return (.degraded, [cite(warning)])
+        }
+        return (.healthy, [])
     }
 
-    static func cite(_ finding: Finding) -> String { "\(finding.input):\(finding.line) \(finding.kind.id): \(finding.message)" }
+    /// `a.log:7 store-add-failed: …`, or `a.log:7 kbd[87] store-add-failed: …` when the run
+    /// names processes in its evidence.
+    static func cite(_ finding: Finding, namesProcess: Bool) -> String {
+        let process = namesProcess ? ProcessSummary.name(finding.process, pids: finding.pid.map { [$0] } ?? []) + " " : ""
+        return "\(finding.input):\(finding.line) \(process)\(finding.kind.id): \(finding.message)"
+    }
 
     /// `Using local storage: 0`: Core Data took the iCloud store into use.
     private func isCloudStoreInUse(_ event: Event) -> Bool {
@@ -165,12 +291,12 @@ struct IncidentTracker {
     }
 
     private mutating func close(as outcome: Incident.Outcome) {
-        guard var incident = open else { return }
+        guard var incident = state.open else { return }
         incident.outcome = outcome
         if incidents.count < RunSummary.maxKeptFindings { incidents.append(incident) }
-        if firstIncident[incident.input] == nil { firstIncident[incident.input] = incident }
-        if outcome != .recovered, incident.hasError, firstBroken[incident.input] == nil { firstBroken[incident.input] = incident }
-        open = nil
-        lastStrategy = nil
+        if firstIncident[group] == nil { firstIncident[group] = incident }
+        if outcome != .recovered, incident.hasError, firstBroken[group] == nil { firstBroken[group] = incident }
+        state.open = nil
+        state.lastStrategy = nil
     }
 }

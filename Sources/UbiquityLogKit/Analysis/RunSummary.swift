@@ -9,6 +9,19 @@ public struct Finding: Sendable, Equatable {
     public var time: LogTime?
     /// One line saying what happened, as the timeline shows it.
     public var message: String
+    /// The process that said it, and its pid, where the header (or one before it) names them.
+    public var process: String?
+    public var pid: Int?
+
+    public init(kind: EventKind, input: String, line: Int, time: LogTime?, message: String, process: String? = nil, pid: Int? = nil) {
+        self.kind = kind
+        self.input = input
+        self.line = line
+        self.time = time
+        self.message = message
+        self.process = process
+        self.pid = pid
+    }
 }
 
 public struct StoreLoadCounts: Sendable, Equatable {
@@ -33,6 +46,17 @@ public struct RunSummary: Sendable {
     public var truncatedRecords = 0
     /// Records passed over for lying outside `--since`/`--until` (counted in `records`).
     public var outsideTimeWindow = 0
+    /// Records passed over for coming from a process `--process` did not name (counted in `records`).
+    public var otherProcesses = 0
+    /// The processes `--process` named (empty: every process was read).
+    public var selectedProcesses: [String] = []
+    /// Lines read per input, in input order.
+    public var linesPerInput: [String: Int] = [:]
+    /// Each process with sync records, per input in order of first appearance.
+    public var processes: [ProcessSummary] = []
+    /// How many processes the headers named (app lines too): above one, the timeline and the
+    /// evidence name the process of each line.
+    public var processCount = 0
     public var storeLoads = StoreLoadCounts()
     /// Each store load attempt, the first `maxKeptFindings` of them.
     public var storeLoadAttempts: [StoreLoad] = []
@@ -40,9 +64,13 @@ public struct RunSummary: Sendable {
     public var localStorageSwitches: [LocalStorageSwitch] = []
     /// Failures and corruption grouped with their outcome, the first `maxKeptFindings`.
     public var incidents: [Incident] = []
-    /// Each input's verdict, in input order, and the run's (the worst of them).
+    /// Each input's verdict, in input order (unreadable inputs too), and the run's (the worst
+    /// of them) with why it is `no-evidence` or `unknown`.
     public var verdicts: [InputVerdict] = []
     public var verdict: Verdict = .healthy
+    public var verdictReason: String?
+    /// Whether the run fails `--fail-on`, and why (set when the run ends).
+    public var outcome: RunOutcome?
     /// Transaction logs: who wrote each and how each import went (the first `maxKeptFindings`).
     public var transactionLogs: [TransactionLogStory] = []
     /// Object changes per entity.
@@ -71,6 +99,16 @@ public struct RunSummary: Sendable {
 
     public init() {}
 
+    /// `no evidence (no Core Data sync records in 412 lines)`
+    public var verdictSentence: String { verdict.words + (verdictReason.map { " (\($0))" } ?? "") }
+
+    /// Whether timeline lines and evidence name their process: the run saw more than one.
+    public var namesProcesses: Bool { processCount > 1 }
+
+    /// Whether an input has sync records of more than one process: then the summary gives each
+    /// its line and verdict, and store loads and incidents name theirs.
+    public var hasSeveralSyncProcesses: Bool { verdicts.contains { !$0.processes.isEmpty } }
+
     /// Unhandled records as a share of ubiquity records, in percent.
     public var unhandledPercent: Double {
         ubiquityRecords == 0 ? 0 : Double(unhandled) * 100 / Double(ubiquityRecords)
@@ -86,20 +124,41 @@ public struct SummaryBuilder {
     private var detectedImportFailures: [Finding] = []
     /// Records per kind, by the kind's ordinal (an array: no hashing per record).
     private var kindCounts: [(kind: EventKind, count: Int)] = []
+    /// Each (input, process) pair's records; the index is the pair's group in the trackers.
+    private var groups: [ProcessSummary] = []
+    private var groupIndex: [GroupKey: Int] = [:]
+    private struct GroupKey: Hashable {
+        var input: Int
+        var process: String?
+    }
+    /// The group of the record before, and the header texts it was found by: records of one
+    /// process mostly follow each other, and share their header's texts.
+    private var group: Int?
+    private var groupTexts: HeaderTexts?
+    private var lastPid: Int?
+    /// The group of the last sync record in the input: a headerless line is its process's.
+    private var lastSyncGroup: Int?
+    private var processNames: Set<String> = []
 
     public var summary: RunSummary {
         var summary = counts
         for (kind, count) in kindCounts where count > 0 { summary.countsByKind[kind.id] = count }
         var loads = self.loads
         loads.endInput()
+        let order = Dictionary(counts.inputs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         summary.storeLoads = loads.counts
-        summary.storeLoadAttempts = loads.loads
+        // Loads close in the order their processes' records end; shown in log order.
+        summary.storeLoadAttempts = loads.loads.enumerated()
+            .sorted { (order[$0.element.input] ?? 0, $0.element.line, $0.offset) < (order[$1.element.input] ?? 0, $1.element.line, $1.offset) }
+            .map(\.element)
         summary.localStorageSwitches = loads.switches
         var incidents = self.incidents
         incidents.endInput()
-        summary.incidents = incidents.incidents
-        summary.verdicts = incidents.verdicts(inputs: counts.inputs)
-        summary.verdict = summary.verdicts.map(\.verdict).max() ?? .healthy
+        summary.incidents = incidents.incidents.enumerated()
+            .sorted { (order[$0.element.input] ?? 0, $0.element.opening.line, $0.offset) < (order[$1.element.input] ?? 0, $1.element.opening.line, $1.offset) }
+            .map(\.element)
+        summary.processCount = processNames.count
+        judge(&summary, incidents: incidents)
         summary.transactionLogs = logs.stories
         summary.entities = logs.entities
         summary.devices = logs.devices
@@ -107,7 +166,6 @@ public struct SummaryBuilder {
         let reported = Set(counts.importFailures.map(\.input))
         let standIns = detectedImportFailures.filter { !reported.contains($0.input) }
         guard !standIns.isEmpty else { return summary }
-        let order = Dictionary(counts.inputs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         summary.importFailures = (counts.importFailures + standIns)
             .sorted { (order[$0.input] ?? 0, $0.line) < (order[$1.input] ?? 0, $1.line) }
             .prefix(RunSummary.maxKeptFindings).map { $0 }
@@ -131,13 +189,53 @@ public struct SummaryBuilder {
         incidents.endInput()
         logs.beginInput(name)
         counts.inputs.append(name)
+        group = nil
+        groupTexts = nil
+        lastPid = nil
+        lastSyncGroup = nil
     }
     public mutating func inputFailed(_ error: InputError) { counts.unreadableInputs.append(error) }
-    public mutating func countLines(_ count: Int) { counts.lines += count }
+    public mutating func countLines(_ count: Int) {
+        counts.lines += count
+        if let input = counts.inputs.last { counts.linesPerInput[input, default: 0] += count }
+    }
+    /// `--process`: the processes a run reads.
+    public mutating func select(processes: [String]) { counts.selectedProcesses = processes }
 
     public mutating func countOutsideWindow() {
         counts.records += 1
         counts.outsideTimeWindow += 1
+    }
+
+    public mutating func countOtherProcess() {
+        counts.records += 1
+        counts.otherProcesses += 1
+    }
+
+    /// The process group of `record`: its header's process, or for a record whose header
+    /// names none (a line pasted without its header, a logger's own timestamp) the process of
+    /// the last sync record before it in the same input, or of the record before it.
+    private mutating func groupOf(_ record: Record) -> Int {
+        let texts = record.header?.texts
+        if let group, texts === groupTexts { return group }
+        let process = texts?.fields.process
+        if process == nil, let owner = lastSyncGroup ?? group { return owner }
+        if let group, process == groups[group].process {
+            groupTexts = texts
+            return group
+        }
+        groupTexts = texts
+        if let process { processNames.insert(process) }
+        let key = GroupKey(input: counts.inputs.count - 1, process: process)
+        if let known = groupIndex[key] {
+            group = known
+        } else {
+            groupIndex[key] = groups.count
+            groups.append(ProcessSummary(input: counts.inputs.last ?? "", process: process))
+            group = groups.count - 1
+        }
+        lastPid = nil
+        return group ?? 0
     }
 
     public mutating func add(_ record: Record, _ event: Event, message: @autoclosure () -> String) {
@@ -147,8 +245,22 @@ public struct SummaryBuilder {
         if kindCounts[kind.ordinal].count == 0 { kindCounts[kind.ordinal].kind = kind }
         kindCounts[kind.ordinal].count += 1
         if record.isTruncated { counts.truncatedRecords += 1 }
+        let group = groupOf(record)
+        groups[group].records += 1
+        if let pid = record.header?.pid, pid != lastPid {
+            lastPid = pid
+            if !groups[group].pids.contains(pid), groups[group].pids.count < 8 { groups[group].pids.append(pid) }
+        }
         // A pattern, not `!=`: comparing with `.app` ran the enum's whole equality.
         if case .app = event {} else { counts.ubiquityRecords += 1 }
+        if let family = SyncFamily.of(marker: record.marker, event: event) {
+            if record.header?.process != nil { lastSyncGroup = group }
+            groups[group].families[family.index].records += 1
+            if case .unhandled = event { groups[group].families[family.index].unhandled += 1 }
+        }
+        let process = groups[group].process
+        loads.switchGroup(to: group, process: process)
+        incidents.switchGroup(to: group)
         loads.add(record, event)
         logs.add(record, event)
         // A finding (its message is costly) is made once, for what keeps one: warnings and
@@ -156,7 +268,8 @@ public struct SummaryBuilder {
         var made: Finding?
         func finding() -> Finding {
             if let made { return made }
-            let finding = Finding(kind: kind, input: record.input, line: record.firstLine, time: record.header?.time, message: message())
+            let finding = Finding(kind: kind, input: record.input, line: record.firstLine, time: record.header?.time, message: message(),
+                                  process: process, pid: record.header?.pid ?? groups[group].pids.first)
             made = finding
             return finding
         }
@@ -190,5 +303,81 @@ public struct SummaryBuilder {
             counts.corruptionReportCount += 1
             if counts.corruptionReports.count < RunSummary.maxKeptFindings { counts.corruptionReports.append(finding) }
         }
+    }
+
+    /// The verdict of each process, each input and the run (see `Verdict`):
+    /// - a process with no sync records is not judged (it is another program's);
+    /// - a process's verdict is broken when an incident with an error did not recover; else
+    ///   unknown when at least half of a family's records were not recognised; else what its
+    ///   incidents and warnings say;
+    /// - an input's is the worst of its judged processes': every one but known system daemons
+    ///   (`SystemProcesses`), or those `--process` named; with none, no evidence;
+    /// - an input that could not be read has no evidence, or worse if what was read says so;
+    /// - the run's is the worst of its inputs'.
+    private func judge(_ summary: inout RunSummary, incidents: IncidentTracker) {
+        let selected = Set(summary.selectedProcesses)
+        var processes: [ProcessSummary] = []
+        for (index, var group) in groups.enumerated() where group.syncRecords > 0 {
+            let decided = incidents.verdict(ofGroup: index, namesProcesses: summary.namesProcesses)
+            group.verdict = decided.verdict
+            group.evidence = decided.evidence
+            if decided.verdict != .broken, let family = group.families.first(where: \.isMostlyUnrecognised) {
+                group.verdict = .unknown
+                group.reason = "\(family.unhandled) of \(family.records) \(family.family.recordNoun) records not recognised"
+            }
+            group.isJudged = selected.isEmpty ? !SystemProcesses.isDaemon(group.process) : true
+            processes.append(group)
+        }
+        summary.processes = processes
+
+        let unreadable = Dictionary(summary.unreadableInputs.map { ($0.input, $0) }, uniquingKeysWith: { first, _ in first })
+        var verdicts: [InputVerdict] = []
+        for input in summary.inputs {
+            let own = processes.filter { $0.input == input }
+            let judged = own.filter(\.isJudged)
+            let lines = summary.linesPerInput[input] ?? 0
+            var verdict: InputVerdict
+            if judged.isEmpty {
+                verdict = InputVerdict(input: input, verdict: .noEvidence, evidence: [], reason: SummaryBuilder.noEvidence(lines: lines, selected: summary.selectedProcesses, daemons: own))
+            } else if judged.count == 1, own.count == 1 {
+                verdict = InputVerdict(input: input, verdict: judged[0].verdict, evidence: judged[0].evidence, reason: judged[0].reason)
+            } else {
+                let worst = judged.map(\.verdict).max() ?? .healthy
+                let deciding = judged.first { $0.verdict == worst }
+                verdict = InputVerdict(input: input, verdict: worst, evidence: deciding?.evidence ?? [],
+                                       reason: deciding?.reason.map { "\(deciding?.name ?? ""): \($0)" })
+            }
+            if own.count > 1 { verdict.processes = own }
+            if let failure = unreadable[input] {
+                verdict.verdict = max(verdict.verdict, .noEvidence)
+                if verdict.verdict == .noEvidence { verdict.reason = "read failed after \(lines) line\(lines == 1 ? "" : "s"): \(failure.reason)" }
+            }
+            verdicts.append(verdict)
+        }
+        for failure in summary.unreadableInputs where !summary.inputs.contains(failure.input) {
+            verdicts.append(InputVerdict(input: failure.input, verdict: .noEvidence, evidence: [], reason: "could not be read: \(failure.reason)"))
+        }
+        summary.verdicts = verdicts
+        summary.verdict = verdicts.map(\.verdict).max() ?? .noEvidence
+        if verdicts.isEmpty {
+            summary.verdictReason = "no input was read"
+        } else if verdicts.count == 1 {
+            summary.verdictReason = verdicts[0].reason
+        } else if summary.verdict == .noEvidence, verdicts.allSatisfy({ $0.verdict == .noEvidence && $0.processes.isEmpty }),
+                  summary.unreadableInputs.isEmpty {
+            summary.verdictReason = SummaryBuilder.noEvidence(lines: summary.lines, selected: summary.selectedProcesses, daemons: [])
+        } else if let deciding = verdicts.first(where: { $0.verdict == summary.verdict }), let reason = deciding.reason {
+            summary.verdictReason = "\(deciding.input): \(reason)"
+        }
+    }
+
+    /// `no Core Data sync records in 412 lines`, `… from Journal in 412 lines`, or `no Core
+    /// Data sync records from an app in 412 lines; system daemons' not judged: kbd[87] (6)`.
+    static func noEvidence(lines: Int, selected: [String], daemons: [ProcessSummary]) -> String {
+        let linesText = "\(lines) line\(lines == 1 ? "" : "s")"
+        if !selected.isEmpty { return "no Core Data sync records from \(selected.joined(separator: ", ")) in \(linesText)" }
+        if daemons.isEmpty { return "no Core Data sync records in \(linesText)" }
+        let listed = daemons.map { "\($0.name) (\($0.syncRecords))" }.joined(separator: ", ")
+        return "no Core Data sync records from an app in \(linesText); system daemons', not judged: \(listed)"
     }
 }

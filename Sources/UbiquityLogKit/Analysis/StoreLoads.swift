@@ -14,6 +14,8 @@ public struct StoreLoad: Sendable, Equatable {
     }
 
     public var input: String
+    /// The process that loaded it (nil when the headers name none).
+    public var process: String?
     /// Where the attempt starts (its first event) and ends (its outcome).
     public var line: Int
     public var endLine: Int?
@@ -49,6 +51,7 @@ public struct StoreLoad: Sendable, Equatable {
     public var fields: [Field] {
         var fields = FieldList()
         fields.add("input", input)
+        fields.add("process", process)
         fields.add("line", line)
         fields.add("endLine", endLine)
         fields.add("store", store.rawValue)
@@ -83,22 +86,66 @@ public struct LocalStorageSwitch: Sendable, Equatable {
     }
 }
 
-/// Follows store loads through the events of each input, one input at a time.
+/// Follows store loads through the events of each input, one input at a time and, within it,
+/// one process at a time (a daemon's load never takes the app's outcome).
 struct StoreLoadTracker {
     private(set) var counts = StoreLoadCounts()
     /// Attempts, the first `RunSummary.maxKeptFindings` of them (counts stay exact).
     private(set) var loads: [StoreLoad] = []
     private(set) var switches: [LocalStorageSwitch] = []
 
-    private var current: StoreLoad?
-    private var context: [String] = []
-    private var lastFailed = false
-    private var fallbackSince: (line: Int, time: LogTime?)?
-    /// The last attempt ended at a UbiquityStoreManager error: a `Failed to load … store.`
-    /// that follows (newer versions print both) reports the same failure.
-    private var endedByStoreManagerError = false
-    /// Where the attempt closed last stands in `loads` (nil when the list was full).
-    private var lastClosedIndex: Int?
+    /// What one process's loads are in the middle of.
+    private struct State {
+        var current: StoreLoad?
+        var context: [String] = []
+        var lastFailed = false
+        var fallbackSince: (line: Int, time: LogTime?)?
+        /// The last attempt ended at a UbiquityStoreManager error: a `Failed to load … store.`
+        /// that follows (newer versions print both) reports the same failure.
+        var endedByStoreManagerError = false
+        /// Where the attempt closed last stands in `loads` (nil when the list was full).
+        var lastClosedIndex: Int?
+    }
+    private var state = State()
+    private var group = 0
+    private var parked: [Int: State] = [:]
+    /// The current group's process, given to the loads it begins.
+    private var process: String?
+
+    private var current: StoreLoad? {
+        get { state.current }
+        set { state.current = newValue }
+    }
+    private var context: [String] {
+        get { state.context }
+        set { state.context = newValue }
+    }
+    private var lastFailed: Bool {
+        get { state.lastFailed }
+        set { state.lastFailed = newValue }
+    }
+    private var fallbackSince: (line: Int, time: LogTime?)? {
+        get { state.fallbackSince }
+        set { state.fallbackSince = newValue }
+    }
+    private var endedByStoreManagerError: Bool {
+        get { state.endedByStoreManagerError }
+        set { state.endedByStoreManagerError = newValue }
+    }
+    private var lastClosedIndex: Int? {
+        get { state.lastClosedIndex }
+        set { state.lastClosedIndex = newValue }
+    }
+
+    /// The records that follow belong to process group `next`, of `process`.
+    mutating func switchGroup(to next: Int, process: String?) {
+        self.process = process
+        guard next != group else { return }
+        parked[group] = state
+        group = next
+        self.process = process
+        state = parked.removeValue(forKey: next) ?? State()
+    }
 
     /// Kinds that, since the previous attempt, explain why a store is loaded (again).
     private static let causes = KindSet([
@@ -205,17 +252,20 @@ struct StoreLoadTracker {
         }
     }
 
-    /// The input ended: an attempt still under way stays unfinished.
+    /// The input ended: an attempt still under way, in any of its processes, stays unfinished.
     mutating func endInput() {
         close(as: .unfinished)
-        context = []
-        lastFailed = false
-        fallbackSince = nil
-        endedByStoreManagerError = false
+        for (_, parkedState) in parked.sorted(by: { $0.key < $1.key }) {
+            state = parkedState
+            close(as: .unfinished)
+        }
+        parked = [:]
+        state = State()
     }
 
     private mutating func begin(_ record: Record, _ time: LogTime?, _ location: StoreLocation) {
         var load = StoreLoad(input: record.input, line: record.firstLine, start: time, store: location)
+        load.process = process
         load.after = context
         load.isRetry = lastFailed || context.contains(EventKind.storeLoadRetried.id)
         context = []

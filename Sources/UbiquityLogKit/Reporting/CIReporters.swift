@@ -38,11 +38,37 @@ public enum MarkdownSummary {
         return String(decoding: bytes[..<end], as: UTF8.self) + note
     }
 
+    /// The verdict first (what a job summary's reader wants), whether the run fails and why,
+    /// the incidents with what to do about each, then the counts and the findings.
     static func fullText(_ summary: RunSummary) -> String {
-        var lines = ["## parselogs: \(MarkdownEscaping.text(SummaryText.result(summary)))", "", "| | |", "|---|---|"]
+        var lines = ["## parselogs: \(MarkdownEscaping.text(summary.verdictSentence))", ""]
+        if let outcome = summary.outcome {
+            lines += ["**\(outcome.fails ? "Fails" : "Passes")** the run: \(MarkdownEscaping.text(outcome.fails ? outcome.reasons.joined(separator: "; ") : "nothing matches --fail-on \(outcome.failOn)"))", ""]
+        }
+        let verdictLines = SummaryText.verdictLines(summary).dropFirst()
+        if !verdictLines.isEmpty {
+            lines += verdictLines.map { line in
+                let depth = line.prefix { $0 == " " }.count / 2
+                return String(repeating: "  ", count: max(0, depth - 1)) + "- " + MarkdownEscaping.text(line.trimmingCharacters(in: " "))
+            }
+            lines.append("")
+        }
+        if !summary.incidents.isEmpty {
+            lines += ["### Incidents", "", "| where | opened by | outcome | what to do |", "|---|---|---|---|"]
+            for incident in summary.incidents.prefix(maxListed) {
+                let place = "\(incident.input):\(incident.opening.line)" + (summary.hasSeveralSyncProcesses ? " " + ProcessSummary.name(incident.process, pids: incident.opening.pid.map { [$0] } ?? []) : "")
+                let recovery = incident.recovery.map { " (line \($0.line), \($0.kind.id))" } ?? ""
+                let hint = Explanation.hint(for: incident.opening.kind).map { "\($0) (`parselogs explain \(incident.opening.kind.id)`)" } ?? ""
+                lines.append("| \(MarkdownEscaping.code(place)) | \(MarkdownEscaping.code(incident.opening.kind.id)) | \(incident.outcome.rawValue)\(MarkdownEscaping.text(recovery)) | \(MarkdownEscaping.text(hint)) |")
+            }
+            if summary.incidents.count > maxListed { lines += ["", "… and \(summary.incidents.count - maxListed) more."] }
+            lines.append("")
+        }
+        lines += ["### Summary", "", "| | |", "|---|---|"]
         for row in SummaryText.rows(summary) {
             lines.append("| \(MarkdownEscaping.text(row.label)) | \(MarkdownEscaping.text(row.value)) |")
         }
+        lines.append("| result | \(MarkdownEscaping.text(SummaryText.result(summary))) |")
         if !summary.findings.isEmpty {
             lines += ["", "### Findings", "", "| where | kind | what |", "|---|---|---|"]
             for finding in summary.findings.prefix(maxListed) {
@@ -56,8 +82,10 @@ public enum MarkdownSummary {
 }
 
 /// `--format github`: the text timeline with workflow commands stopped around it (log text
-/// can never issue a command), then an `::error` or `::warning` annotation per finding, and
-/// the Markdown summary appended to `$GITHUB_STEP_SUMMARY` when that is set.
+/// can never issue a command), then annotations, and the Markdown summary appended to
+/// `$GITHUB_STEP_SUMMARY` when that is set. `::error` marks exactly what fails the run (the
+/// verdict, an unreadable input, an event `--fail-on` names); other findings are `::warning`s,
+/// and a verdict that passes is a `::notice`.
 public final class GitHubReporter: Reporter {
     private let out: OutputWriter
     private let timeline: TextReporter
@@ -91,8 +119,15 @@ public final class GitHubReporter: Reporter {
         timeline.finish(summary)
         out.workflowCommands = .passed
         out.line("::\(token)::")
+        let outcome = summary.outcome
+        let title = GitHubEscaping.property("parselogs: verdict")
+        out.line("::\(outcome?.verdictFails == true ? "error" : "notice") title=\(title)::\(GitHubEscaping.message(SummaryText.verdictLines(summary).joined(separator: "\n")))")
+        for input in outcome?.unreadableInputs ?? [] {
+            let reason = summary.unreadableInputs.first { $0.input == input }?.reason ?? "could not be read"
+            out.line("::error file=\(GitHubEscaping.property(input)),title=\(GitHubEscaping.property("parselogs: unreadable input"))::\(GitHubEscaping.message("\(input): \(reason)"))")
+        }
         for finding in summary.findings {
-            let command = finding.kind.severity == .error ? "error" : "warning"
+            let command = outcome?.failingKinds[finding.kind.id] != nil ? "error" : "warning"
             let properties = "file=\(GitHubEscaping.property(finding.input)),line=\(finding.line),title=\(GitHubEscaping.property("parselogs: \(finding.kind.id)"))"
             out.line("::\(command) \(properties)::\(GitHubEscaping.message(finding.message))")
         }
@@ -103,35 +138,72 @@ public final class GitHubReporter: Reporter {
     }
 }
 
-/// `--format junit`: one test suite per input, one test case per finding (errors fail,
-/// warnings pass with their text), and a passing case for an input with no findings.
+/// `--format junit`: failures are exactly what fails the run. A suite `parselogs` holds one
+/// case for the run's verdict; a suite per input holds a case for reading it (failing when it
+/// could not be read) and a case per kind of finding in it, named by the kind id alone so that
+/// CI history lines up between runs: failing when `--fail-on` names the kind, passing with the
+/// findings as output otherwise.
 public final class JUnitReporter: Reporter {
     private let out: OutputWriter
     public init(output: OutputWriter) { self.out = output }
     public func report(_ item: ClassifiedRecord) {}
     public func readsFacts(of kind: EventKind) -> Bool { false }
 
+    private struct Case {
+        var classname: String
+        var name: String
+        var failure: (type: String, message: String)?
+        var body: String
+    }
+
     public func finish(_ summary: RunSummary) {
+        let outcome = summary.outcome ?? RunOutcome(failOn: "none")
+        var suites: [(name: String, cases: [Case])] = []
+        let verdictText = SummaryText.verdictLines(summary).joined(separator: "\n")
+        suites.append(("parselogs", [Case(classname: "parselogs", name: "verdict",
+                                          failure: outcome.verdictFails ? ("verdict", "Verdict: \(summary.verdictSentence) (--fail-on \(outcome.failOn))") : nil,
+                                          body: verdictText)]))
         let byInput = Dictionary(grouping: summary.findings, by: \.input)
-        let failures = summary.findings.filter { $0.kind.severity == .error }.count
-        var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
-        xml += #"<testsuites name="parselogs" tests="\#(max(summary.findings.count, summary.inputs.count))" failures="\#(failures)">"# + "\n"
-        for input in summary.inputs {
+        let inputs = summary.inputs + summary.unreadableInputs.map(\.input).filter { !summary.inputs.contains($0) }
+        for input in inputs {
+            var cases: [Case] = []
+            let failure = summary.unreadableInputs.first { $0.input == input }
+            cases.append(Case(classname: "parselogs.input", name: "read",
+                              failure: failure.map { ("unreadable", "\(input): \($0.reason)") }, body: failure?.description ?? ""))
             let findings = byInput[input] ?? []
-            let inputFailures = findings.filter { $0.kind.severity == .error }.count
-            xml += #"  <testsuite name="\#(XML.escape(input))" tests="\#(max(findings.count, 1))" failures="\#(inputFailures)">"# + "\n"
-            if findings.isEmpty {
-                xml += #"    <testcase classname="parselogs" name="no errors or warnings"/>"# + "\n"
+            var kindsInOrder: [EventKind] = []
+            for finding in findings where !kindsInOrder.contains(finding.kind) { kindsInOrder.append(finding.kind) }
+            for kind in kindsInOrder {
+                let own = findings.filter { $0.kind == kind }
+                let body = own.map { "\(input):\($0.line): \($0.message)" }.joined(separator: "\n")
+                let fails = outcome.failingKinds[kind.id] != nil
+                cases.append(Case(classname: "parselogs.\(kind.category.rawValue)", name: kind.id,
+                                  failure: fails ? (kind.id, "\(own.count) \(kind.id): \(own[0].message)") : nil, body: body))
             }
-            for finding in findings {
-                let name = XML.escape("\(finding.kind.id) at line \(finding.line)")
-                let classname = XML.escape("parselogs.\(finding.kind.category.rawValue)")
-                let message = XML.escape(finding.message)
-                if finding.kind.severity == .error {
-                    xml += #"    <testcase classname="\#(classname)" name="\#(name)"><failure type="\#(finding.kind.id)" message="\#(message)">\#(XML.escape(finding.input)):\#(finding.line): \#(message)</failure></testcase>"# + "\n"
-                } else {
-                    xml += #"    <testcase classname="\#(classname)" name="\#(name)"><system-out>\#(XML.escape(finding.input)):\#(finding.line): \#(message)</system-out></testcase>"# + "\n"
+            suites.append((input, cases))
+        }
+        // Kinds `--fail-on` names that keep no findings (info and debug events) still fail.
+        let listed = Set(summary.findings.map(\.kind.id))
+        let unlisted = outcome.failingKinds.filter { !listed.contains($0.key) }.sorted { $0.key < $1.key }
+        if !unlisted.isEmpty {
+            suites[0].cases += unlisted.map { Case(classname: "parselogs.events", name: $0.key, failure: ($0.key, "\($0.value) \($0.key) (--fail-on \(outcome.failOn))"), body: "") }
+        }
+
+        let total = suites.reduce(0) { $0 + $1.cases.count }
+        let failures = suites.reduce(0) { $0 + $1.cases.filter { $0.failure != nil }.count }
+        var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+        xml += #"<testsuites name="parselogs" tests="\#(total)" failures="\#(failures)">"# + "\n"
+        for suite in suites {
+            let suiteFailures = suite.cases.filter { $0.failure != nil }.count
+            xml += #"  <testsuite name="\#(XML.escape(suite.name))" tests="\#(suite.cases.count)" failures="\#(suiteFailures)">"# + "\n"
+            for test in suite.cases {
+                xml += #"    <testcase classname="\#(XML.escape(test.classname))" name="\#(XML.escape(test.name))">"#
+                if let failure = test.failure {
+                    xml += #"<failure type="\#(XML.escape(failure.type))" message="\#(XML.escape(failure.message))">\#(XML.escape(test.body))</failure>"#
+                } else if !test.body.isEmpty {
+                    xml += "<system-out>\(XML.escape(test.body))</system-out>"
                 }
+                xml += "</testcase>\n"
             }
             xml += "  </testsuite>\n"
         }

@@ -55,6 +55,13 @@ public final class JSONLinesReporter: Reporter {
         json.int(record.lineCount)
         json.raw(#","time":"#)
         json.time(record.header?.time)
+        if let header = record.header {
+            if let texts = header.texts, texts.fields.process != nil { json.raw(bytes: processJSON(texts)) }
+            if let pid = header.pid {
+                json.raw(#","pid":"#)
+                json.int(pid)
+            }
+        }
         json.raw(bytes: kindJSON(event.kind))
         json.raw(#","message":"#)
         if let line = Headline.plainMatchedLine(item) {
@@ -78,6 +85,19 @@ public final class JSONLinesReporter: Reporter {
         text.string(name)
         let bytes = text.bytes
         input = (name, bytes)
+        return bytes
+    }
+
+    /// `,"process":"Journal"`, made again only when the header's texts change.
+    private var process: (texts: HeaderTexts, json: [UInt8])?
+
+    private func processJSON(_ texts: HeaderTexts) -> [UInt8] {
+        if let process, process.texts === texts { return process.json }
+        var text = JSONText()
+        text.raw(#","process":"#)
+        text.string(texts.fields.process ?? "")
+        let bytes = text.bytes
+        process = (texts, bytes)
         return bytes
     }
 
@@ -134,6 +154,7 @@ public enum JSONSummary {
         object.add("matchLimitHits", summary.matchLimitHits)
         object.add("truncatedRecords", summary.truncatedRecords)
         object.add("outsideTimeWindow", summary.outsideTimeWindow)
+        object.add("otherProcesses", summary.otherProcesses)
         var loads = JSONObject()
         loads.add("attempted", summary.storeLoads.attempted)
         loads.add("succeeded", summary.storeLoads.totalSucceeded)
@@ -158,8 +179,11 @@ public enum JSONSummary {
         object.addRaw("devices", "[" + summary.devices.map { JSON.object($0.fields) }.joined(separator: ",") + "]")
         object.addRaw("correlations", "[" + summary.correlations.map(JSON.quote).joined(separator: ",") + "]")
         object.addRaw("incidents", "[" + summary.incidents.map { JSON.object($0.fields) }.joined(separator: ",") + "]")
+        object.addRaw("processes", "[" + summary.processes.map { JSON.object($0.fields) }.joined(separator: ",") + "]")
         object.add("verdict", summary.verdict.rawValue)
+        if let reason = summary.verdictReason { object.add("verdictReason", reason) }
         object.addRaw("verdicts", "[" + summary.verdicts.map { JSON.object($0.fields) }.joined(separator: ",") + "]")
+        if let outcome = summary.outcome { object.addRaw("outcome", JSON.object(outcome.fields)) }
         object.add("errors", summary.errors)
         object.add("warnings", summary.warnings)
         object.addRaw("inputs", "[" + summary.inputs.map(JSON.quote).joined(separator: ",") + "]")

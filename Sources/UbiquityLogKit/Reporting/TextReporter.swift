@@ -30,6 +30,11 @@ public final class TextReporter: Reporter {
     private var shownInInput = false
     /// The timeline line being written, reused from line to line.
     private var lineText = ByteBuffer()
+    /// The first process the headers named, and whether another has been seen since: from
+    /// then on each line names its process (a device console interleaves many).
+    private var firstProcess: String?
+    private var processTexts: HeaderTexts?
+    private var namesProcesses = false
     /// Gaps longer than this (microseconds) get a rule.
     private static let gapThreshold: Int64 = 2_000_000
 
@@ -53,6 +58,12 @@ public final class TextReporter: Reporter {
         guard options.verbosity >= 0 else { return }
         let record = item.record
         trackGap(record.header?.time)
+        if !namesProcesses, let texts = record.header?.texts, texts !== processTexts {
+            processTexts = texts
+            if let process = texts.fields.process {
+                if firstProcess == nil { firstProcess = process } else if process != firstProcess { namesProcesses = true }
+            }
+        }
         guard isShown(item.event) else { return }
 
         if shownInInput, gapSinceShown > TextReporter.gapThreshold {
@@ -80,6 +91,11 @@ public final class TextReporter: Reporter {
         lineText.append(UInt8(ascii: " "))
         lineText.append(string: tag(severity))
         lineText.append(UInt8(ascii: " "))
+        if namesProcesses, let header = record.header, let process = header.process {
+            lineText.append(string: safe(process))
+            if let pid = header.pid { lineText.append(string: "[\(pid)]") }
+            lineText.append(string: ": ")
+        }
         let colour = style.code(for: severity)
         if let colour { lineText.append(string: style.opening(colour)) }
         Headline.withUTF8(item) { ByteText.appendTerminalSafe($0, to: &lineText) }
@@ -167,7 +183,7 @@ struct Style {
     func bold(_ text: String) -> String { wrap(text, "1") }
 
     func colorSummaryLine(_ line: String) -> String {
-        if line.hasPrefix("Result: broken") || line.hasPrefix("Result: errors") { return red(bold(line)) }
+        if line.hasPrefix("Verdict: broken") || line.hasPrefix("Outcome: fail") { return red(bold(line)) }
         if line.hasPrefix("Summary") { return bold(line) }
         return line
     }
@@ -208,13 +224,14 @@ public enum SummaryText {
         let inputs = summary.inputs.count == 1 ? "1 input" : "\(summary.inputs.count) inputs"
         rows.append(Row(label: "read", value: "\(summary.lines) lines, \(summary.records) records from \(inputs)"
                         + (summary.truncatedRecords > 0 ? " (\(summary.truncatedRecords) truncated)" : "")
-                        + (summary.outsideTimeWindow > 0 ? ", \(summary.outsideTimeWindow) outside --since/--until" : "")))
+                        + (summary.outsideTimeWindow > 0 ? ", \(summary.outsideTimeWindow) outside --since/--until" : "")
+                        + (summary.otherProcesses > 0 ? ", \(summary.otherProcesses) from processes other than \(summary.selectedProcesses.joined(separator: ", "))" : "")))
         for failure in summary.unreadableInputs {
             rows.append(Row(label: "unreadable", value: failure.description))
         }
         let loads = summary.storeLoads
         rows.append(Row(label: "store loads", value: "\(loads.attempted) attempted, \(loads.totalSucceeded) succeeded\(byLocation(loads.succeeded)), \(loads.totalFailed) failed\(byLocation(loads.failed))",
-                        details: summary.storeLoadAttempts.map(describe)))
+                        details: summary.storeLoadAttempts.map { describe($0, namingProcess: summary.hasSeveralSyncProcesses) }))
         if let first = summary.localStorageSwitches.first {
             let more = summary.localStorageSwitches.count > 1 ? " (\(summary.localStorageSwitches.count) times)" : ""
             rows.append(Row(label: "local storage", value: "fallback store, then the iCloud store" + (first.delayMilliseconds.map { " \(duration($0)) later" } ?? "") + more,
@@ -250,7 +267,12 @@ public enum SummaryText {
                 return count == 0 ? nil : "\(count) \(outcome.rawValue)"
             }
             rows.append(Row(label: "incidents", value: "\(summary.incidents.count) (" + outcomes.joined(separator: ", ") + ")",
-                            details: summary.incidents.map(describe)))
+                            details: summary.incidents.map { describe($0, namingProcess: summary.hasSeveralSyncProcesses) }))
+        }
+        if summary.hasSeveralSyncProcesses {
+            let judged = summary.processes.filter(\.isJudged).count
+            rows.append(Row(label: "processes", value: "\(summary.processes.count) with sync records, \(judged) judged",
+                            details: summary.processes.map { describe($0, inputs: summary.inputs.count) }))
         }
         let percent = (summary.unhandledPercent * 10).rounded() / 10
         rows.append(Row(label: "unhandled", value: "\(summary.unhandled) record\(summary.unhandled == 1 ? "" : "s") (\(percent)% of \(summary.ubiquityRecords) ubiquity records)"
@@ -258,10 +280,11 @@ public enum SummaryText {
         return rows
     }
 
-    /// `errors: 3 errors, 1 warning` or `ok: 0 errors, 2 warnings`.
+    /// `3 errors, 1 warning, 2 unhandled`: what the timeline flagged, unhandled records too.
     public static func result(_ summary: RunSummary) -> String {
-        let verdict = summary.errors > 0 ? "errors" : "ok"
-        return "\(verdict): \(summary.errors) error\(summary.errors == 1 ? "" : "s"), \(summary.warnings) warning\(summary.warnings == 1 ? "" : "s")"
+        var text = "\(summary.errors) error\(summary.errors == 1 ? "" : "s"), \(summary.warnings) warning\(summary.warnings == 1 ? "" : "s")"
+        if summary.unhandled > 0 { text += ", \(summary.unhandled) unhandled" }
+        return text
     }
 
     /// Evidence lines listed under a row of the text summary.
@@ -279,21 +302,44 @@ public enum SummaryText {
         }
         lines.append("Result: " + result(summary))
         lines += verdictLines(summary)
+        if let outcome = summary.outcome { lines.append("Outcome: " + outcome.sentence) }
         return lines
     }
 
-    /// `Verdict: broken`, then the lines that decide it (per input when there are several).
+    /// `Verdict: broken`, then the lines that decide it: per input when there are several, per
+    /// process when an input has several.
     public static func verdictLines(_ summary: RunSummary) -> [String] {
-        var lines = ["Verdict: " + summary.verdict.rawValue]
+        var lines = ["Verdict: " + summary.verdictSentence]
         if summary.verdicts.count == 1 {
-            lines += summary.verdicts[0].evidence.map { "  " + $0 }
+            lines += verdictDetails(summary.verdicts[0], indent: "  ")
         } else {
             for input in summary.verdicts {
-                lines.append("  \(input.input): \(input.verdict.rawValue)")
-                lines += input.evidence.map { "    " + $0 }
+                lines.append("  \(input.input): \(input.sentence)")
+                lines += verdictDetails(input, indent: "    ")
             }
         }
         return lines
+    }
+
+    /// An input's evidence, or with several processes each one's verdict and evidence.
+    static func verdictDetails(_ input: InputVerdict, indent: String) -> [String] {
+        guard !input.processes.isEmpty else { return input.evidence.map { indent + $0 } }
+        var lines: [String] = []
+        for process in input.processes {
+            lines.append(indent + process.name + ": " + process.verdict.words + (process.reason.map { " (\($0))" } ?? "")
+                         + (process.isJudged ? "" : ", not judged: a system daemon (--process \(process.process ?? "") judges it)"))
+            lines += process.evidence.map { indent + "  " + $0 }
+        }
+        return lines
+    }
+
+    /// `Journal[412] (a.log): 14 sync records, 1 unhandled; degraded`
+    static func describe(_ process: ProcessSummary, inputs: Int) -> String {
+        var text = process.name + (inputs > 1 ? " (\(process.input))" : "") + ": \(process.syncRecords) sync record\(process.syncRecords == 1 ? "" : "s")"
+        if process.unhandled > 0 { text += ", \(process.unhandled) unhandled" }
+        text += "; " + process.verdict.words
+        if !process.isJudged { text += " (system daemon, not judged)" }
+        return text
     }
 
     /// One device's own story: `a.log: peer mobile~6F2C…; store 9B8C…; 2 loads (2 succeeded);
@@ -351,8 +397,8 @@ public enum SummaryText {
     }
 
     /// `a.log:85 import-failed, 3 problems: recovered (a.log:120 store-load-succeeded)`
-    static func describe(_ incident: Incident) -> String {
-        var text = "\(incident.input):\(incident.opening.line) \(incident.opening.kind.id)"
+    static func describe(_ incident: Incident, namingProcess: Bool = false) -> String {
+        var text = "\(incident.input):\(incident.opening.line) " + (namingProcess ? ProcessSummary.name(incident.process, pids: incident.opening.pid.map { [$0] } ?? []) + " " : "") + incident.opening.kind.id
         if incident.problemCount > 1 { text += ", \(incident.problemCount) problems" }
         text += ": \(incident.outcome.rawValue)"
         if let recovery = incident.recovery { text += " (:\(recovery.line) \(recovery.kind.id))" }
@@ -360,10 +406,10 @@ public enum SummaryText {
     }
 
     /// `fixtures/a.log:12  cloud store  failed after 1.2 s: NSCocoaErrorDomain 134080 (retry; after cloud-switched)`
-    static func describe(_ load: StoreLoad) -> String {
+    static func describe(_ load: StoreLoad, namingProcess: Bool = false) -> String {
         var store = load.store == .unknown ? "a store" : "\(load.store.rawValue) store"
         if let name = Extract.storeName(load.storeURL) { store += " \(name)" }
-        var text = "\(load.input):\(load.line)  \(store)  \(load.outcome.rawValue)"
+        var text = "\(load.input):\(load.line)  " + (namingProcess ? (load.process ?? "(no process)") + "  " : "") + "\(store)  \(load.outcome.rawValue)"
         if let milliseconds = load.durationMilliseconds {
             text += (load.outcome == .succeeded ? " in " : " after ") + duration(milliseconds)
         }
