@@ -72,7 +72,8 @@ public enum MarkdownSummary {
         if !summary.findings.isEmpty {
             lines += ["", "### Findings", "", "| where | kind | what |", "|---|---|---|"]
             for finding in summary.findings.prefix(maxListed) {
-                lines.append("| \(MarkdownEscaping.code("\(finding.input):\(finding.line)")) | \(MarkdownEscaping.code(finding.kind.id)) | \(MarkdownEscaping.text(finding.message)) |")
+                let process = summary.namesProcesses ? " " + ProcessSummary.name(finding.process, pids: finding.pid.map { [$0] } ?? []) : ""
+                lines.append("| \(MarkdownEscaping.code("\(finding.input):\(finding.line)\(process)")) | \(MarkdownEscaping.code(finding.kind.id)) | \(MarkdownEscaping.text(finding.message)) |")
             }
             let more = summary.errors + summary.warnings - min(summary.findings.count, maxListed)
             if more > 0 { lines += ["", "… and \(more) more."] }
@@ -128,7 +129,9 @@ public final class GitHubReporter: Reporter {
         }
         for finding in summary.findings {
             let command = outcome?.failingKinds[finding.kind.id] != nil ? "error" : "warning"
-            let properties = "file=\(GitHubEscaping.property(finding.input)),line=\(finding.line),title=\(GitHubEscaping.property("parselogs: \(finding.kind.id)"))"
+            // The process in the title when the run saw several (a device console).
+            let process = summary.namesProcesses ? " (" + ProcessSummary.name(finding.process, pids: finding.pid.map { [$0] } ?? []) + ")" : ""
+            let properties = "file=\(GitHubEscaping.property(finding.input)),line=\(finding.line),title=\(GitHubEscaping.property("parselogs: \(finding.kind.id)\(process)"))"
             out.line("::\(command) \(properties)::\(GitHubEscaping.message(finding.message))")
         }
         out.flush()
