@@ -9,19 +9,24 @@ import Glibc
 import Darwin
 #endif
 
-/// How one marker is spelled: its text up to and including its last colon.
+/// How one marker is spelled: its text up to and including its last colon (or the words of the
+/// message it marks, for a marker known by them).
 public struct MarkerSpelling: Sendable {
     public let marker: Marker
     let text: [UInt8]
+    /// How much of `text` is the marker: the message starts there (all of it, unless the
+    /// spelling includes the message's first words).
+    let length: Int
     /// Where the text's first colon is: the search stops at colons and looks back this far.
     let firstColon: Int
     /// Whether the marker may be printed again right after itself (`CoreData: Ubiquity:` is, by
     /// messages that format one ubiquity message into another).
     let repeats: Bool
 
-    public init(_ marker: Marker, _ text: String, repeats: Bool = false) {
+    public init(_ marker: Marker, _ text: String, repeats: Bool = false, messageAfter prefix: String? = nil) {
         self.marker = marker
         self.text = Array(text.utf8)
+        length = prefix.map { $0.utf8.count } ?? self.text.count
         firstColon = self.text.firstIndex(of: UInt8(ascii: ":")) ?? max(0, self.text.count - 1)
         self.repeats = repeats
     }
@@ -35,6 +40,8 @@ extension Marker {
         MarkerSpelling(.ubiquity, "CoreData: Ubiquity:", repeats: true),
         MarkerSpelling(.coreDataError, "CoreData: error:"),
         MarkerSpelling(.coreDataError, "CoreData: fault:"),
+        // Core Data's fault for an error returned without one is known by its words.
+        MarkerSpelling(.coreDataError, "CoreData: Illegal attempt ", messageAfter: "CoreData: "),
         MarkerSpelling(.storeManager, "UbiquityStoreManager:"),
     ]
 }
@@ -134,6 +141,7 @@ enum LooseMarkers {
 
     /// Past the marker and the blanks after it (and the marker again, where it repeats).
     private static func markerEnd(_ spelling: MarkerSpelling, _ line: UnsafeRawBufferPointer, _ start: Int) -> Int {
+        guard spelling.length == spelling.text.count else { return start + spelling.length }
         var end = skipBlanks(line, start + spelling.text.count)
         while spelling.repeats, has(line, end, spelling.text) { end = skipBlanks(line, end + spelling.text.count) }
         return end
