@@ -158,8 +158,13 @@ public struct FormatFiller {
             return wrapped(format)
         }
         if first {
-            // The logging object's own description, as older OS versions print it first.
-            return description(of: format.loggingClass ?? "PFUbiquitySetupAssistant")
+            let loggingClass = format.loggingClass ?? "PFUbiquitySetupAssistant"
+            // `%@:%@`: the local peer and the store name, as the switchboard prints them.
+            if next.hasPrefix(":%@") { return Self.peer }
+            // The logging object itself. A class that describes itself prints its fields (older
+            // OS versions put that first); any other prints its class and address.
+            if variant % 2 == 0, Self.describedClasses.contains(loggingClass) { return description(of: loggingClass) }
+            return "<\(loggingClass): 0x15d5a2c0>"
         }
         if lower.hasSuffix("userinfo: ") || lower.hasSuffix("user info: ") || lower.hasSuffix("with userinfo ") || lower.hasSuffix("userinfo = ") {
             return variant % 2 == 0
@@ -207,8 +212,24 @@ public struct FormatFiller {
             return variant % 2 == 0 ? "on" : "off"
         }
         if lower.hasSuffix("will ") { return "enable" }
-        return variant % 2 == 0 ? "<NSSQLCore: 0x15d52f60> (URL: \(Self.storeURL))" : "JournalStore"
+        if lower.hasSuffix("status: ") { return variant % 2 == 0 ? "downloaded" : "pending" }
+        if lower.hasSuffix("object: ") || lower.hasSuffix("objectid: ") || lower.hasSuffix("object ") {
+            return "0x15f1c3d0 <x-coredata://8F3A1C2B-6D4E-4F50-9B7A-1C2D3E4F5A6B/Entry/p31>"
+        }
+        // Anything else: a short word or a UUID, never an object's description.
+        return variant % 2 == 0 ? "JournalStore" : "6F0D0A1E-8C55-4F4C-9C3A-1D2E3F4A5B6C"
     }
+
+    /// Ubiquity classes that describe themselves with their fields (the `description` rows of
+    /// the tables); others print `<Class: 0x…>`.
+    static let describedClasses: Set<String> = [
+        "PFUbiquityExportContext", "PFUbiquityFilePresenter", "PFUbiquityRecordImportConflict",
+        "PFUbiquityRecordsImporterSchedulingContext", "PFUbiquitySQLCorePeerRange", "PFUbiquitySafeSaveFile",
+        "PFUbiquitySaveSnapshot", "PFUbiquityStoreExportContext", "PFUbiquitySwitchboardEntry",
+        "PFUbiquityToManyConflictDiff", "PFUbiquityTransactionEntryLight", "PFUbiquityTransactionHistoryCache",
+        "_PFUbiquityRecordImportOperation", "_PFUbiquityRecordsExporter", "_PFUbiquityRecordsImporter",
+        "PFUbiquitySetupAssistant",
+    ]
 
     /// UbiquityStoreManager's own arguments: words, UUIDs and states rather than objects.
     private func storeManagerValue(before: String, first: Bool, format: ReferenceFormat, next: Substring) -> String? {
@@ -239,18 +260,63 @@ public struct FormatFiller {
     }
 }
 
+/// The header styles the reference records are made in: how Xcode, device consoles, `log
+/// show`, loggers and pastes put a record's header, method and marker.
+public enum ReferenceStyle: String, CaseIterable, Sendable {
+    /// Xcode's console, iOS 7 and later: `2014-… Journal[412:60b] -[Class method](12): CoreData: Ubiquity:  …`.
+    case xcode
+    /// A device console, another OS version's source line, one space after the marker.
+    case deviceConsole
+    /// iOS 5 and 6: no method before the marker.
+    case ios6
+    /// `log show`'s default style, with the subsystem in parentheses.
+    case logShow
+    /// `log show --style syslog`.
+    case logShowSyslog
+    /// CocoaLumberjack's time, two blanks, a thread id; the method as `[Class method]:line`.
+    case lumberjack
+    /// Pasted without a header, the method without its `-`.
+    case pasted
+    /// A tab between the header and the method.
+    case tabbed
+    /// An app's logger tag before the marker, no header.
+    case loggerTag
+}
+
 extension ReferenceFormat {
-    /// The record a log would hold for this row, in header style `style`.
+    /// The header styles this row is made in: every one. A message with no words of its own
+    /// (`%@`, `%@\nError: %@`) is told without its method by the object it starts with.
+    public var styles: [ReferenceStyle] { ReferenceStyle.allCases }
+
+    /// The record a log would hold for this row, in header style `style` (see `ReferenceStyle`,
+    /// by its index) or `referenceStyle`.
     public func record(style: Int, filler: FormatFiller) -> String {
+        record(ReferenceStyle.allCases[style % ReferenceStyle.allCases.count], filler: filler)
+    }
+
+    public func record(_ style: ReferenceStyle, filler: FormatFiller) -> String {
         var message = filler.fill(self)
         switch table {
         case .storeManager:
             if function == "reason" { message = "\(message).  Notifying application to reset its UI." }
-            if !message.hasPrefix("UbiquityStoreManager: ") { message = "UbiquityStoreManager: " + message }
+            if message.hasPrefix("UbiquityStoreManager: ") { message.removeFirst("UbiquityStoreManager: ".count) }
+            // NSLog rows print the prefix themselves; the rest reach logs through the manager's
+            // delegate, which an app may hand to its own logger without the prefix.
+            let prefixed = "UbiquityStoreManager: " + message
             switch style {
-            case 0: return "2014-03-02 09:14:07.318 Journal[412:60b] " + message
-            case 1: return "Mar  2 09:14:07 Joes-iPad Journal[412] <Warning>: " + message
-            default: return "2014/03/02 09:14:07:318 [USM] " + message.dropFirst("UbiquityStoreManager: ".count)
+            case .xcode: return "2014-03-02 09:14:07.318 Journal[412:60b] " + prefixed
+            case .deviceConsole: return "Mar  2 09:14:07 Joes-iPad Journal[412] <Warning>: " + prefixed
+            case .ios6: return "2014/03/02 09:14:07:318 [USM] " + message
+            case .logShow: return "2016-09-30 10:01:02.123456+0200 0x2f1c     Default     0x0                  412    0    Journal: " + prefixed
+            case .logShowSyslog: return "2016-09-30 10:01:02.123456+0200  localhost Journal[412]: " + prefixed
+            case .lumberjack:
+                return function == "NSLog" ? "2014/03/02 09:14:07:318  [60b] " + prefixed
+                    : "2014/03/02 09:14:07:318  [60b] [AppDelegate ubiquityStoreManager:log:]:123 " + message
+            case .pasted: return prefixed
+            case .tabbed:
+                return function == "NSLog" ? "2014-03-02 09:14:07.318 Journal[412:60b]\t" + prefixed
+                    : "2014-03-02 09:14:07.318 Journal[412:60b] -[AppDelegate ubiquityStoreManager:log:](201): " + message
+            case .loggerTag: return "2014-03-02 09:14:07.318 Journal[412:60b] StoreManager: " + message
             }
         case .appleOther where otherKind == "CDLog1":
             message = "CoreData: error: " + message
@@ -259,16 +325,24 @@ extension ReferenceFormat {
         default:
             message = "CoreData: Ubiquity:  " + message
         }
-        let method = function.hasPrefix("-[") || function.hasPrefix("+[") ? "\(function)(\(line ?? 0)): " : ""
+        let hasMethod = function.hasPrefix("-[") || function.hasPrefix("+[")
+        let method = hasMethod ? "\(function)(\(line ?? 0)): " : ""
+        let oneSpace = message.replacingOccurrences(of: "CoreData: Ubiquity:  ", with: "CoreData: Ubiquity: ")
         switch style {
-        case 0: return "2014-03-02 09:14:07.318 Journal[412:60b] \(method)\(message)"
-        case 1:
-            // A device console, another OS version's source line, one space after the marker.
-            let other = method.isEmpty ? "" : "\(function)(\((line ?? 0) + 17)): "
-            return "Mar  2 09:14:07 Joes-iPad Journal[412] <Warning>: \(other)" + message.replacingOccurrences(of: "CoreData: Ubiquity:  ", with: "CoreData: Ubiquity: ")
-        default:
-            // iOS 5 and 6: no method before the marker.
-            return "2012-11-20 18:02:41.770 Journal[233:1303] \(message)"
+        case .xcode: return "2014-03-02 09:14:07.318 Journal[412:60b] \(method)\(message)"
+        case .deviceConsole:
+            let other = hasMethod ? "\(function)(\((line ?? 0) + 17)): " : ""
+            return "Mar  2 09:14:07 Joes-iPad Journal[412] <Warning>: \(other)" + oneSpace
+        case .ios6: return "2012-11-20 18:02:41.770 Journal[233:1303] \(message)"
+        case .logShow:
+            return "2016-09-30 10:01:02.123456+0200 0x2f1c     Default     0x0                  412    0    Journal: (CoreData) \(method)\(message)"
+        case .logShowSyslog: return "2016-09-30 10:01:02.123456+0200  localhost Journal[412]: (CoreData) \(method)\(message)"
+        case .lumberjack:
+            let lumberjackMethod = hasMethod ? "\(function.dropFirst()):\(line ?? 0) " : ""
+            return "2014/03/02 09:14:07:318  [60b] \(lumberjackMethod)\(message)"
+        case .pasted: return "\(method.dropFirst())\(oneSpace)"
+        case .tabbed: return "2014-03-02 09:14:07.318 Journal[412:60b]\t\(method)\(message)"
+        case .loggerTag: return "[Journal] <Debug> \(method)\(message)"
         }
     }
 }

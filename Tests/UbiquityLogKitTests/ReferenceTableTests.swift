@@ -4,9 +4,10 @@ import TestSupport
 @testable import UbiquityLogKit
 
 /// Every message format Core Data's ubiquity code and UbiquityStoreManager can print (the
-/// reference tables beside the checkout), filled with realistic values, in three header
-/// styles and two value styles: each is one record, classified as the kind
-/// `ReferenceKinds.tsv` names for its row, never as unhandled.
+/// reference tables beside the checkout), filled with realistic values (words, UUIDs and URLs
+/// where the code puts them, object descriptions only where a message starts with one), in
+/// every header style of `ReferenceStyle` and two value styles: each is one record, classified
+/// as the kind `ReferenceKinds.tsv` names for its row, never as unhandled or an app line.
 @Suite(.enabled(if: ReferenceTables.isAvailable || ProcessInfo.processInfo.environment["CI"] != nil,
                 "the reference tables are not beside this checkout (set PARSELOGS_REFERENCE)"))
 struct ReferenceTableTests {
@@ -20,17 +21,16 @@ struct ReferenceTableTests {
         for row in rows {
             let wanted = expected[row.key]
             if wanted == nil { failures.append("no expected kind for \(row.key)") }
-            // Style 2 is iOS 5 and 6, which print no logging method.
-            for style in 0..<(row.isRecognisableWithoutMethod ? 3 : 2) {
+            for style in row.styles {
                 for variant in 0..<2 {
-                    let text = row.record(style: style, filler: FormatFiller(variant: variant))
+                    let text = row.record(style, filler: FormatFiller(variant: variant))
                     let records = try assemble(text)
                     guard records.count == 1 else {
                         failures.append("\(records.count) records, style \(style): \(text)")
                         continue
                     }
                     let kind = classifier.classify(records[0]).event.kind.id
-                    if style == 0 && variant == 0 { produced.append("\(row.key)\t\(kind)") }
+                    if style == .xcode && variant == 0 { produced.append("\(row.key)\t\(kind)") }
                     if kind != wanted {
                         failures.append("\(row.key) style \(style) variant \(variant): \(kind), expected \(wanted ?? "?")\n\(text)")
                     }

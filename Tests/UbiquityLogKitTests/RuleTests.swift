@@ -434,8 +434,14 @@ import TestSupport
         let method = "-[PFUbiquitySetupAssistant performCoordinatorPostStoreSetup:error:]"
         let results = try classify("2014-03-02 09:14:07.318 Journal[412:60b] __61\(method)_block_invoke_2(1302): CoreData: Ubiquity:  <PFUbiquitySetupAssistant: 0x15d4e0a0>")
         #expect(results.first?.classification.rule?.id == "setup-progress-by-method")
-        // Without the method (iOS 6), the same text is not enough.
-        #expect(try event("2012-11-20 18:02:41.770 Journal[233:1303] CoreData: Ubiquity:  <PFUbiquitySetupAssistant: 0x15d4e0a0>") == .unhandled(limitHit: false))
+        // Without the method (iOS 6), the object it starts with tells: the setup assistant logs
+        // its bare description only from the steps of a store's set-up.
+        let ios6 = try classify("2012-11-20 18:02:41.770 Journal[233:1303] CoreData: Ubiquity:  <PFUbiquitySetupAssistant: 0x15d4e0a0>")
+        #expect(ios6.first?.classification.rule?.id == "setup-progress-by-description")
+        // An object no such rule knows stays unhandled, and a description with a method that
+        // rules do not name is not taken for one without.
+        #expect(try event("2012-11-20 18:02:41.770 Journal[233:1303] CoreData: Ubiquity:  <PFUbiquityBaseline: 0x15d4e0a0>") == .unhandled(limitHit: false))
+        #expect(try event("2014-03-02 09:14:07.318 Journal[412:60b] -[PFUbiquitySetupAssistant other:](12): CoreData: Ubiquity:  <PFUbiquitySetupAssistant: 0x15d4e0a0>") == .unhandled(limitHit: false))
         #expect(CompiledChannel.baseMethod("__61-[A b:]_block_invoke_2") == "-[A b:]")
     }
 

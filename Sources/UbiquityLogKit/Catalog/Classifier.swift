@@ -30,6 +30,8 @@ public struct CompiledChannel: Sendable {
     /// `.method` rules by logging method: they are tried only when no other rule matches, so
     /// they cost nothing on other records.
     let methodRules: [String: [Int]]
+    /// `.withoutMethod` rules, tried when no other rule matches a record that names no method.
+    let withoutMethodRules: [Int]
 
     init(channel: Channel, rules: [Rule]) throws(CatalogError) {
         self.channel = channel
@@ -38,8 +40,10 @@ public struct CompiledChannel: Sendable {
         var lineStart: [(number: Int, pattern: String)] = []
         var afterObject: [(number: Int, pattern: String)] = []
         var byMethod: [String: [Int]] = [:]
+        var withoutMethod: [Int] = []
         for (index, rule) in rules.enumerated() {
-            let options: CompileOptions = rule.position == .method ? .duplicateNames : channel.options.union([.anchored, .duplicateNames])
+            let searched = rule.position == .method || rule.position == .withoutMethod
+            let options: CompileOptions = searched ? .duplicateNames : channel.options.union([.anchored, .duplicateNames])
             do { patterns.append(try Regex(rule.pattern, options: options)) } catch {
                 throw CatalogError(ruleID: rule.id, reason: "pattern does not compile: \(error)")
             }
@@ -47,6 +51,8 @@ public struct CompiledChannel: Sendable {
             case .method:
                 if rule.methods.isEmpty { throw CatalogError(ruleID: rule.id, reason: "a method rule names no method") }
                 for method in rule.methods { byMethod[method, default: []].append(index) }
+            case .withoutMethod:
+                withoutMethod.append(index)
             case .lineStart:
                 lineStart.append((index, rule.pattern))
             case .afterObject:
@@ -61,6 +67,7 @@ public struct CompiledChannel: Sendable {
                 .sorted { ($0.numbers.first ?? 0) < ($1.numbers.first ?? 0) }
         }
         methodRules = byMethod
+        withoutMethodRules = withoutMethod
     }
 
     /// `-[A b:]` for `__34-[A b:]_block_invoke_2`: the method as `.method` rules name it.
@@ -207,7 +214,8 @@ final class ChannelSearch {
     /// read only when no text rule matches: reading a record's header copies it.
     func rule(in message: UnsafeRawBufferPointer, method: @autoclosure () -> String?) throws(PCRE2Error) -> (rule: Int, start: Int?)? {
         if let hit = try first(in: message) { return hit }
-        guard let rule = try firstByMethod(method(), in: message) else { return nil }
+        let method = method()
+        guard let rule = try method == nil ? firstWithoutMethod(in: message) : firstByMethod(method, in: message) else { return nil }
         return (rule, matchers[rule].range(ofGroup: 0)?.lowerBound)
     }
 
@@ -299,6 +307,12 @@ final class ChannelSearch {
 
     private static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+    /// The first `.withoutMethod` rule whose pattern matches.
+    func firstWithoutMethod(in message: UnsafeRawBufferPointer) throws(PCRE2Error) -> Int? {
+        for rule in compiled.withoutMethodRules where try matchers[rule].matches(message) { return rule }
+        return nil
+    }
 
     /// The first `.method` rule of the record's logging method whose pattern matches.
     func firstByMethod(_ method: String?, in message: UnsafeRawBufferPointer) throws(PCRE2Error) -> Int? {

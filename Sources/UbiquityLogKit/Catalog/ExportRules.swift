@@ -217,5 +217,13 @@ enum TransactionLogRules {
                 Sample.ios7("-[PFUbiquityMigrationManager migrateTransactionLogs:andBaselineIfNecessaryForStoreName:peerID:error:]", 102,
                             "<PFUbiquityMigrationManager: 0x15ec1b90>\nError: \(Sample.error134302)"),
             ]),
+
+        // iOS 5 and 6 print no method: the migration manager's description names who failed.
+        Rule.phrases("content-migration-error-by-description", .contentMigrationFailed,
+            [#"\A<PFUbiquityMigrationManager: 0x[0-9a-fA-F]+>[^\n]*\n[ \t]*Error:"#],
+            position: .withoutMethod,
+            samples: [
+                Sample.ios6("<PFUbiquityMigrationManager: 0x1dec1b90>\nError: \(Sample.error134302)"),
+            ]),
     ]
 }

@@ -82,6 +82,17 @@ enum FileAndMetadataRules {
                             "<PFUbiquityFilePresenter: 0x15d5c3e0>\n\tpendingURLs: 0\n\tscheduledURLs: 0"),
             ]),
 
+        // The same two messages as iOS 5 and 6 print them, without the method: the presenter's
+        // description alone, or followed by a file's status.
+        Rule.phrases("file-status-by-description", .fileStatus,
+            [#"\A<PFUbiquityFilePresenter: 0x[0-9a-fA-F]+>(?:\n\t[^\n]*)*(?:\n[ \t]*Status: [^\n]*)?\z"#],
+            position: .withoutMethod,
+            samples: [
+                Sample.ios6("<PFUbiquityFilePresenter: 0x15d5c3e0>\n\tubiquityRootLocation: \(Sample.location(Sample.root))\n\tlocalPeerID: \(Sample.peer)\nStatus: downloaded"),
+                Sample.ios6("<PFUbiquityFilePresenter: 0x15d5c3e0>\n\tpendingURLs: 0"),
+                "Mar  2 09:14:07 iPad Journal[233] <Warning>: CoreData: Ubiquity: <PFUbiquityFilePresenter: 0x1d5c3e0>\nStatus: pending",
+            ]),
+
         Rule.phrases("ubiquity-options-invalid", .ubiquityOptionsInvalid, [
             #"Error: A persistent store which has been previously added to a coordinator using the iCloud integration options"#,
             #"It appears the store file is nested inside the container log directory"#,

@@ -17,7 +17,7 @@ struct JoinedAlternation {
         var afterObject: [String] = []
         for (index, rule) in rules.enumerated() {
             switch rule.position {
-            case .method:
+            case .method, .withoutMethod:
                 break
             case .lineStart:
                 // Skips the whole rule at once where its first byte cannot be.

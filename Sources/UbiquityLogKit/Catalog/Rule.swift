@@ -34,6 +34,9 @@ public enum RulePosition: Sendable {
     /// Only on records printed by one of the rule's `methods`, when no text rule matched:
     /// for messages that are all values (`%@`) or whose words say nothing alone (`%@\nError: %@`).
     case method
+    /// Only on records that print no logging method (iOS 5 and 6), when no text rule matched:
+    /// the same messages as `.method` rules', told by the object they start with.
+    case withoutMethod
 }
 
 /// A class: every classified record keeps its rule, and a copy of the struct retained (and

@@ -158,6 +158,15 @@ enum SetupAssistantRules {
                             "<PFUbiquitySetupAssistant: 0x15d4e0a0>\n\tstoreName: JournalStore\n\tlocalPeerID: \(Sample.peer)"),
             ]),
 
+        // iOS 5 and 6 print no method: the setup assistant's description alone is the same news.
+        Rule.phrases("setup-progress-by-description", .setupProgress,
+            [#"\A<PFUbiquitySetupAssistant: 0x[0-9a-fA-F]+>(?:\n\t[^\n]*)*\z"#],
+            position: .withoutMethod,
+            samples: [
+                Sample.ios6("<PFUbiquitySetupAssistant: 0x1d54e0a0>\n\tstoreName: JournalStore\n\tlocalPeerID: \(Sample.peer)"),
+                Sample.ios6("<PFUbiquitySetupAssistant: 0x1d54e0a0>"),
+            ]),
+
         Rule.phrases("initial-sync", .initialSync, [
             #"Initial sync (?:complete:|handler called)"#, #"Blocking for initial sync:"#, #"Found Peer:"#,
             #"Starting download (?:of all known peers|on root URL):"#, #"All the faults are live"#,
