@@ -26,6 +26,18 @@ public enum Binary {
         return packageRoot.appendingPathComponent(".build/debug/parselogs").path
     }
 
+    /// What every run of the binary gets: a PATH, and the sanitizers' options when the tests
+    /// run under one (`swift test --sanitize=address`: the binary is instrumented too, and its
+    /// leak report needs the same suppressions as the test runner's; see docs/development.md).
+    public static var baseEnvironment: [String: String] {
+        var environment = ["PATH": "/usr/bin:/bin"]
+        for (name, value) in ProcessInfo.processInfo.environment
+        where ["ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS", "TSAN_OPTIONS"].contains(name) {
+            environment[name] = value
+        }
+        return environment
+    }
+
     public static func fixture(_ name: String) -> String {
         packageRoot.appendingPathComponent("fixtures").appendingPathComponent(name).path
     }
@@ -37,7 +49,7 @@ public enum Binary {
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         process.currentDirectoryURL = packageRoot
-        process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
+        process.environment = baseEnvironment.merging(environment) { $1 }
         let output = Pipe()
         let errors = Pipe()
         let input = Pipe()
@@ -77,7 +89,7 @@ extension Binary {
         process.executableURL = URL(fileURLWithPath: executable ?? path)
         process.arguments = arguments
         process.currentDirectoryURL = packageRoot
-        process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
+        process.environment = baseEnvironment.merging(environment) { $1 }
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = stdout ?? output

@@ -35,7 +35,7 @@ import Testing
         #expect(GitHubEscaping.inertLine(" \t::error::x") == " \t\\x3A:error::x")
         #expect(GitHubEscaping.inertLine("09:14::05 a::b") == "09:14::05 a::b", "not at a line's start")
         #expect(GitHubEscaping.inertLine("plain") == "plain")
-        for text in ["a ##[b", "::x", "  ::y", "a\n::b", "a::b", "plain", "#[x", ":x"] {
+        for text in ["a ##[b", "::x", "  ::y", "a::b", "plain", "#[x", ":x", "##[", "x##"] {
             let bytes = Array(text.utf8)
             let quick = bytes.withUnsafeBufferPointer { GitHubEscaping.mayCommand($0) }
             #expect(quick || GitHubEscaping.inertLine(text) == text, "the quick test misses nothing: \(text)")

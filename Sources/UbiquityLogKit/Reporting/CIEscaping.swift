@@ -99,22 +99,14 @@ public enum GitHubEscaping {
         text.contains("##[") ? text.replacing("##[", with: "\\u0023#[") : text
     }
 
-    /// Whether `inertLine` could change these bytes: a quick test (memchr for `#`, line
-    /// starts only where a line starts), so that lines without either pattern are written
-    /// as they are.
+    /// Whether `inertLine` could change `bytes`, one line without line ends (the text and
+    /// JSON reporters escape those): a quick test, a look at the line's start and a memchr
+    /// for `#`, so that lines without either pattern are copied as they are.
     static func mayCommand(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return false }
-        let raw = UnsafeRawBufferPointer(bytes)
-        var lineStart: Int? = 0
-        while let start = lineStart {
-            var index = start
-            while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
-            if index + 1 < bytes.count, bytes[index] == 0x3A, bytes[index + 1] == 0x3A { return true }
-            lineStart = nil
-            if let end = ByteSearch.firstOffset(of: 0x0A, in: raw, from: start) ?? ByteSearch.firstOffset(of: 0x0D, in: raw, from: start) {
-                lineStart = end + 1
-            }
-        }
+        var index = 0
+        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
+        if index + 1 < bytes.count, bytes[index] == 0x3A, bytes[index + 1] == 0x3A { return true }
         var from = 0
         while from + 2 < bytes.count, let hash = memchr(base + from, 0x23, bytes.count - from - 2) {
             let offset = UnsafePointer<UInt8>(hash.assumingMemoryBound(to: UInt8.self)) - base
