@@ -253,13 +253,12 @@ public struct SummaryBuilder {
         }
         // A pattern, not `!=`: comparing with `.app` ran the enum's whole equality.
         if case .app = event {} else { counts.ubiquityRecords += 1 }
-        if let family = SyncFamily.of(marker: record.marker, event: event) {
-            if record.header?.process != nil { lastSyncGroup = group }
-            groups[group].families[family.index].records += 1
-            if case .unhandled = event { groups[group].families[family.index].unhandled += 1 }
+        if let family = SyncFamily.index(marker: record.marker, event: event) {
+            if lastSyncGroup != group, record.header?.process != nil { lastSyncGroup = group }
+            groups[group].families[family].records += 1
+            if case .unhandled = event { groups[group].families[family].unhandled += 1 }
         }
-        let process = groups[group].process
-        loads.switchGroup(to: group, process: process)
+        loads.switchGroup(to: group) { groups[group].process }
         incidents.switchGroup(to: group)
         loads.add(record, event)
         logs.add(record, event)
@@ -269,7 +268,7 @@ public struct SummaryBuilder {
         func finding() -> Finding {
             if let made { return made }
             let finding = Finding(kind: kind, input: record.input, line: record.firstLine, time: record.header?.time, message: message(),
-                                  process: process, pid: record.header?.pid ?? groups[group].pids.first)
+                                  process: groups[group].process, pid: record.header?.pid ?? groups[group].pids.first)
             made = finding
             return finding
         }

@@ -107,7 +107,8 @@ struct StoreLoadTracker {
         var lastClosedIndex: Int?
     }
     private var state = State()
-    private var group = 0
+    /// None before the first record.
+    private var group = -1
     private var parked: [Int: State] = [:]
     /// The current group's process, given to the loads it begins.
     private var process: String?
@@ -137,13 +138,13 @@ struct StoreLoadTracker {
         set { state.lastClosedIndex = newValue }
     }
 
-    /// The records that follow belong to process group `next`, of `process`.
-    mutating func switchGroup(to next: Int, process: String?) {
-        self.process = process
+    /// The records that follow belong to process group `next`, whose process `process` names
+    /// (asked only when the group changes).
+    mutating func switchGroup(to next: Int, process: () -> String?) {
         guard next != group else { return }
-        parked[group] = state
+        if group >= 0 { parked[group] = state }
         group = next
-        self.process = process
+        self.process = process()
         state = parked.removeValue(forKey: next) ?? State()
     }
 

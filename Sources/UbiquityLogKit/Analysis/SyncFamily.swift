@@ -17,11 +17,13 @@ public struct SyncFamily: Sendable, Hashable {
 
     public static let all: [SyncFamily] = [.ubiquity]
 
-    /// The family of a classified record; nil for the app's own lines.
-    static func of(marker: Marker?, event: Event) -> SyncFamily? {
+    /// The index in `all` of a classified record's family; nil for the app's own lines. An
+    /// index, not the family: it is asked for every record, and a family's texts would be
+    /// retained and released each time.
+    static func index(marker: Marker?, event: Event) -> Int? {
         if case .app = event { return nil }
         switch marker {
-        case .ubiquity?, .coreDataError?, .storeManager?, nil: return .ubiquity
+        case .ubiquity?, .coreDataError?, .storeManager?, nil: return SyncFamily.ubiquity.index
         }
     }
 }

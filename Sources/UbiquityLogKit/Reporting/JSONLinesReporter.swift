@@ -88,16 +88,22 @@ public final class JSONLinesReporter: Reporter {
         return bytes
     }
 
-    /// `,"process":"Journal"`, made again only when the header's texts change.
-    private var process: (texts: HeaderTexts, json: [UInt8])?
+    /// `,"process":"Journal"`, made again only when the process changes (a header's texts
+    /// change with every logging method, the process seldom).
+    private var process: (texts: HeaderTexts, name: String, json: [UInt8])?
 
     private func processJSON(_ texts: HeaderTexts) -> [UInt8] {
         if let process, process.texts === texts { return process.json }
+        let name = texts.fields.process ?? ""
+        if let process, process.name == name {
+            self.process = (texts, name, process.json)
+            return process.json
+        }
         var text = JSONText()
         text.raw(#","process":"#)
-        text.string(texts.fields.process ?? "")
+        text.string(name)
         let bytes = text.bytes
-        process = (texts, bytes)
+        process = (texts, name, bytes)
         return bytes
     }
 
