@@ -219,13 +219,14 @@ struct IncidentTracker {
     mutating func add(_ event: Event, input: String, finding: () -> Finding) {
         let kind = event.kind
         if kind.severity == .error || IncidentTracker.troubleWarnings.contains(kind) {
-            let finding = finding()
             if state.open == nil {
-                state.open = Incident(input: input, process: finding.process, opening: finding, problems: [], problemCount: 0)
+                let opening = finding()
+                state.open = Incident(input: input, process: opening.process, opening: opening, problems: [], problemCount: 0)
                 state.lastStrategy = nil
             }
             state.open?.problemCount += 1
-            if (state.open?.problems.count ?? 0) < Incident.maxEvidence { state.open?.problems.append(finding) }
+            // The finding is made only when kept: its message is costly.
+            if (state.open?.problems.count ?? 0) < Incident.maxEvidence { state.open?.problems.append(finding()) }
         } else if kind.severity == .warning, kind != .unhandled, warnings[group] == nil {
             warnings[group] = finding()
         }

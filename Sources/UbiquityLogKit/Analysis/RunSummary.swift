@@ -290,17 +290,18 @@ public struct SummaryBuilder {
         }
 
         guard kind.severity >= .warning, kind != .unhandled else { return }
-        let finding = finding()
+        // Made only where a list keeps it: past the caps, a log of many warnings would
+        // otherwise compose each one's headline (its error whole) for nothing.
         if kind.severity == .error { counts.errors += 1 } else { counts.warnings += 1 }
-        if counts.findings.count < RunSummary.maxKeptFindings { counts.findings.append(finding) }
+        if counts.findings.count < RunSummary.maxKeptFindings { counts.findings.append(finding()) }
         if kind == .importFailed {
             counts.importFailureCount += 1
-            if counts.importFailures.count < RunSummary.maxKeptFindings { counts.importFailures.append(finding) }
+            if counts.importFailures.count < RunSummary.maxKeptFindings { counts.importFailures.append(finding()) }
         } else if kind == .importFailureDetected {
-            if detectedImportFailures.count < RunSummary.maxKeptFindings { detectedImportFailures.append(finding) }
+            if detectedImportFailures.count < RunSummary.maxKeptFindings { detectedImportFailures.append(finding()) }
         } else if kind.category == .corruption, kind.severity == .error {
             counts.corruptionReportCount += 1
-            if counts.corruptionReports.count < RunSummary.maxKeptFindings { counts.corruptionReports.append(finding) }
+            if counts.corruptionReports.count < RunSummary.maxKeptFindings { counts.corruptionReports.append(finding()) }
         }
     }
 

@@ -65,8 +65,18 @@ public enum Headline {
         let carriesError = fields.contains { $0.name == "error" }
         guard kind.severity >= .warning || carriesError else { return nil }
         var line = matchedLine(item)
-        if let error = item.event.error { line = withRootCause(line, error) }
+        if carriesError, let error = item.event.error { line = withRootCause(line, error) }
         return namingLogs(line, log: text(fields, "log"))
+    }
+
+    private static let logObject = Array("<PFUbiquityTransactionLog: 0x".utf8)
+
+    /// Whether a line prints a transaction log as its object (searched as bytes: most
+    /// warnings do not, and they are then written as they stand).
+    private static func printsLogObject(_ line: ArraySlice<UInt8>) -> Bool {
+        line.withUnsafeBytes { bytes in
+            logObject.withUnsafeBytes { ByteSearch.firstOffset(of: $0, in: bytes) } != nil
+        }
     }
 
     /// A transaction log printed as its object (`<PFUbiquityTransactionLog: 0x1d5e3f20>`)
@@ -107,9 +117,10 @@ public enum Headline {
         case .cloudCorruptionDetected:
             if let plain = plainMatchedLine(item) { return plain.withUnsafeBufferPointer(use) }
         case .message(let kind, let fields):
-            // Warnings, errors and events that carry an error are composed (`of`: the error
-            // whole, logs by their files); the others, most lines, stand as they are.
-            if kind.severity < .warning, !fields.contains(where: { $0.name == "error" }), let plain = plainMatchedLine(item) {
+            // Events that carry an error, name a peer or a stray file, or print a log as its
+            // object are composed (`of`); the others, most lines, stand as they are.
+            if kind != .peerModelMismatch, kind != .containerStrayFile, !fields.contains(where: { $0.name == "error" }),
+               let plain = plainMatchedLine(item), kind.severity < .warning || !printsLogObject(plain) {
                 return plain.withUnsafeBufferPointer(use)
             }
         default:
