@@ -74,14 +74,18 @@ public final class Regex: @unchecked Sendable {
     public let isAnchored: Bool
 
     public init(_ pattern: String, options: CompileOptions = []) throws(PCRE2Error) {
-        var errorCode: Int32 = 0
-        var errorOffset: Int = 0
-        let compiled: OpaquePointer? = pattern.utf8CString.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: UInt8.self) { bytes in
-                pcre2_compile_8(bytes.baseAddress, bytes.count - 1, options.rawValue, &errorCode, &errorOffset, nil)
-            }
+        var compiled = try Regex.compile(pattern, options: options.rawValue)
+        // A pattern in UTF mode (`(*UTF)` inside it, which no option here can turn off) assumes
+        // valid UTF-8 subjects: the JIT reads past the end of the subject on a byte such as 0xFD.
+        // Logs are any bytes, so such a pattern is compiled again with PCRE2_MATCH_INVALID_UTF,
+        // under which invalid sequences simply never match. A pattern in byte mode stays as it
+        // is (the option would force UTF mode and change what `.` and `\xFF` match).
+        var allOptions: UInt32 = 0
+        pcre2_pattern_info_8(compiled, UInt32(PCRE2_INFO_ALLOPTIONS), &allOptions)
+        if allOptions & UInt32(PCRE2_UTF) != 0, allOptions & UInt32(PCRE2_MATCH_INVALID_UTF) == 0 {
+            pcre2_code_free_8(compiled)
+            compiled = try Regex.compile(pattern, options: options.rawValue | UInt32(PCRE2_MATCH_INVALID_UTF))
         }
-        guard let compiled else { throw PCRE2Error(code: errorCode, offset: errorOffset) }
         self.code = compiled
         self.pattern = pattern
         self.isAnchored = options.contains(.anchored)
@@ -94,6 +98,18 @@ public final class Regex: @unchecked Sendable {
     }
 
     deinit { pcre2_code_free_8(code) }
+
+    private static func compile(_ pattern: String, options: UInt32) throws(PCRE2Error) -> OpaquePointer {
+        var errorCode: Int32 = 0
+        var errorOffset: Int = 0
+        let compiled: OpaquePointer? = pattern.utf8CString.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: UInt8.self) { bytes in
+                pcre2_compile_8(bytes.baseAddress, bytes.count - 1, options, &errorCode, &errorOffset, nil)
+            }
+        }
+        guard let compiled else { throw PCRE2Error(code: errorCode, offset: errorOffset) }
+        return compiled
+    }
 
     private static func readNameTable(_ code: OpaquePointer) -> [String: [Int]] {
         var nameCount: UInt32 = 0
@@ -183,8 +199,9 @@ public final class Matcher {
         let result: Int32
         if let base = subject.baseAddress, regex.isJITCompiled, options == 0, start <= subject.count {
             // JIT's own entry point: pcre2_match's checks (option bits, offset, UTF validity,
-            // which a pattern without UTF mode never needs) cost about 120 instructions a call,
-            // and the checks that apply here are the ones the condition makes.
+            // which a pattern without UTF mode never needs and one in UTF mode is compiled not to
+            // need, see `init`) cost about 120 instructions a call, and the checks that apply
+            // here are the ones the condition makes.
             result = pcre2_jit_match_8(regex.code, base.assumingMemoryBound(to: UInt8.self), subject.count, start, 0, matchData, resources.context)
         } else if let base = subject.baseAddress {
             result = pcre2_match_8(regex.code, base.assumingMemoryBound(to: UInt8.self), subject.count, start, options, matchData, resources.context)

@@ -72,4 +72,20 @@ import Testing
         #expect(matched)
         #expect(matcher.range(ofGroup: "raw") == 1..<3)
     }
+
+    /// Patterns that switch on UTF mode themselves must not crash on bytes that are not UTF-8
+    /// (the JIT assumes valid UTF-8 unless told otherwise); invalid sequences simply do not match.
+    @Test(arguments: [#"(*UTF)\p{L}"#, #"(*UTF)(*UCP)\w"#, #"(*UTF)\X"#, #"(*UTF)\p{Han}"#, #"(*UTF)."#])
+    func utfModePatternsSurviveInvalidUTF8(pattern: String) throws {
+        let matcher = Matcher(try Regex(pattern, options: .multiline))
+        let subjects: [[UInt8]] = [
+            [0xFD, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0x0A], [0xFF], [0xC3], [0xE2, 0x82], [0xED, 0xA0, 0x80],
+            [0xF4, 0x90, 0x80, 0x80], [0x41, 0xF8, 0x88, 0x80, 0x80, 0x80],
+        ]
+        for subject in subjects {
+            _ = try subject.withUnsafeBytes { try matcher.matches($0) }
+        }
+        let mixed: [UInt8] = [0xFD, 0xBF, 0x20] + Array("é漢".utf8)
+        #expect(try mixed.withUnsafeBytes { try matcher.matches($0) }, "valid text after invalid bytes still matches")
+    }
 }

@@ -6,6 +6,9 @@ public final class DisplayFilter {
     public var kinds: Set<String>?
     public var categories: Set<Category>?
     private let grep: Matcher?
+    /// Records on which the `--grep` pattern hit PCRE2's match limit (shown, not filtered).
+    /// Updated by the summarising thread; read after the run has finished.
+    public private(set) var grepGaveUp = 0
 
     /// `grep` is PCRE2 syntax, matched against each record's whole text.
     public init(kinds: Set<String>? = nil, categories: Set<Category>? = nil, grep: String? = nil) throws(PCRE2Error) {
@@ -19,8 +22,15 @@ public final class DisplayFilter {
         if let kinds, !kinds.contains(kind.id) { return false }
         if let categories, !categories.contains(kind.category) { return false }
         if let grep {
-            // A pattern that hits the match limit on a record does not show it.
-            return item.record.text.withUnsafeBytes { (try? grep.matches($0)) == true }
+            do {
+                return try item.record.text.withUnsafeBytes { bytes throws(PCRE2Error) in try grep.matches(bytes) }
+            } catch {
+                // The pattern gave up on this record (it backtracked past the match limit): it
+                // may or may not match, so the record is shown rather than hidden, and counted
+                // so that the run can say how many records were shown unfiltered.
+                grepGaveUp += 1
+                return true
+            }
         }
         return true
     }
