@@ -200,19 +200,20 @@ struct Parselogs: ParsableCommand {
             printError("parselogs: reading standard input (end with Ctrl-D; --help for usage)")
         }
         var troubled = false
+        var rawNames = RawArguments()
         for name in names where !out.isClosed && !Interruption.requested {
             do {
+                // Each input is opened once and its first bytes sniffed on that descriptor, so that
+                // a FIFO, a pipe or /dev/stdin loses nothing; gzip is decompressed wherever it is.
+                var source: LogInput
                 if name == "-" {
-                    var source = FileDescriptorSource.standardInput()
-                    try run.process(&source, name: "<stdin>")
-                } else if GzipFileSource.isGzip(path: name) {
-                    var source = try opened(name, run) { () throws(InputError) in try GzipFileSource(path: name) }
-                    try run.process(&source, name: name)
+                    source = LogInput.standardInput()
                 } else {
-                    var source = try opened(name, run) { () throws(InputError) in try FileDescriptorSource(path: name) }
-                    defer { source.close() }
-                    try run.process(&source, name: name)
+                    let path = rawNames.bytes(of: name)
+                    source = try opened(run) { () throws(InputError) in try LogInput(path: path.bytes, name: path.display) }
                 }
+                defer { source.close() }
+                try run.process(&source, name: source.name)
             } catch {
                 printError("parselogs: \(error)")
                 troubled = true
@@ -228,6 +229,9 @@ struct Parselogs: ParsableCommand {
             printError("parselogs: $GITHUB_STEP_SUMMARY: \(problem)")
             troubled = true
         }
+        if let gaveUp = run.filter?.grepGaveUp, gaveUp > 0 {
+            printError("parselogs: --grep: the pattern hit PCRE2's match limit on \(gaveUp) record\(gaveUp == 1 ? "" : "s"), shown unfiltered; simplify the pattern (less backtracking) to filter them")
+        }
         Interruption.endBySignal()  // returns when no signal came
         // The outcome every format printed: 2 for an input that could not be read (or output
         // that could not be written), 1 for a run that fails --fail-on, 0 for one that passes.
@@ -237,7 +241,7 @@ struct Parselogs: ParsableCommand {
     }
 
     /// Opens an input; a failure is recorded in the run (for the summary) and passed on.
-    private func opened<Source: ByteSource>(_ name: String, _ run: LogRun, _ open: () throws(InputError) -> Source) throws(InputError) -> Source {
+    private func opened<Source: ByteSource>(_ run: LogRun, _ open: () throws(InputError) -> Source) throws(InputError) -> Source {
         do {
             return try open()
         } catch {
@@ -288,6 +292,52 @@ struct Parselogs: ParsableCommand {
             if let term = getenv("TERM"), String(cString: term) == "dumb" { return false }
             return isTerminal
         }
+    }
+}
+
+/// The command line's arguments as the bytes the shell passed. `CommandLine.arguments` (and so
+/// the parsed file names) turn bytes that are not UTF-8 into U+FFFD, and a file named
+/// `caf\xE9.log` could not be opened by that name.
+struct RawArguments {
+    /// For each argument that is not UTF-8: its bytes, by the lossy text the parser saw, in
+    /// command-line order (two such names can read alike).
+    private var byLossyText: [String: [[UInt8]]] = [:]
+
+    init(argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = CommandLine.unsafeArgv, count: Int = Int(CommandLine.argc)) {
+        for index in 1..<max(1, count) {
+            guard let argument = argv[index] else { continue }
+            let bytes = Array(UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
+            if String(validating: bytes, as: UTF8.self) == nil {
+                byLossyText[String(decoding: bytes, as: UTF8.self), default: []].append(bytes)
+            }
+        }
+    }
+
+    /// The bytes to open for a parsed file name, and the name to show in messages (bytes that
+    /// are not UTF-8 as `\xNN`, the way the output shows them).
+    mutating func bytes(of name: String) -> (bytes: [UInt8], display: String) {
+        guard var candidates = byLossyText[name], !candidates.isEmpty else { return (Array(name.utf8), name) }
+        let bytes = candidates.removeFirst()
+        byLossyText[name] = candidates
+        return (bytes, RawArguments.display(bytes))
+    }
+
+    static func display(_ bytes: [UInt8]) -> String {
+        var text = ""
+        var rest = bytes[...]
+        while !rest.isEmpty {
+            // The longest valid UTF-8 prefix as text, then one byte escaped.
+            var valid = rest.count
+            while valid > 0, String(validating: rest.prefix(valid), as: UTF8.self) == nil { valid -= 1 }
+            text += String(decoding: rest.prefix(valid), as: UTF8.self)
+            rest = rest.dropFirst(valid)
+            if let byte = rest.first {
+                let hex = String(byte, radix: 16, uppercase: true)
+                text += "\\x" + (hex.count == 1 ? "0" : "") + hex
+                rest = rest.dropFirst()
+            }
+        }
+        return text
     }
 }
 

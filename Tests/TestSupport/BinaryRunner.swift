@@ -44,11 +44,14 @@ public enum Binary {
 
     /// Runs the binary with `arguments`, feeding `stdin` (or /dev/null), with `environment`
     /// added to a minimal one (no NO_COLOR, no TERM: output is a pipe anyway).
-    public static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> RunResult {
+    /// `executable`, `arguments` and `folder` run another program instead (a shell that runs
+    /// the binary on inputs Process cannot pass, such as file names that are not UTF-8).
+    public static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
+                           executable: String? = nil, arguments other: [String]? = nil, in folder: String? = nil) throws -> RunResult {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.currentDirectoryURL = packageRoot
+        process.executableURL = URL(fileURLWithPath: executable ?? path)
+        process.arguments = other ?? arguments
+        process.currentDirectoryURL = folder.map { URL(fileURLWithPath: $0) } ?? packageRoot
         process.environment = baseEnvironment.merging(environment) { $1 }
         let output = Pipe()
         let errors = Pipe()

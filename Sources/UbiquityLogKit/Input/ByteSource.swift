@@ -1,6 +1,5 @@
 // Where the bytes of one input come from: a file descriptor (stdin or an opened file)
-// or memory (tests).
-import CZlib
+// or memory (tests). Gzip and the opening of inputs are in LogInput.swift.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -68,14 +67,22 @@ public struct FileDescriptorSource: ByteSource {
 
     /// Opens `path` for reading. A directory or an unreadable file is an `InputError`.
     public init(path: String) throws(InputError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 { throw InputError(input: path, reason: FileDescriptorSource.explain(errno)) }
+        try self.init(path: Array(path.utf8), name: path)
+    }
+
+    /// Opens the file whose path is the bytes `path` (a file name need not be UTF-8), named
+    /// `name` in messages.
+    public init(path: [UInt8], name: String) throws(InputError) {
+        let fd = (path + [0]).withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { path in path.baseAddress.map { open($0, O_RDONLY | O_CLOEXEC) } ?? -1 }
+        }
+        if fd < 0 { throw InputError(input: name, reason: FileDescriptorSource.explain(errno)) }
         var info = stat()
         if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
             systemClose(fd)
-            throw InputError(input: path, reason: "is a directory, not a log file")
+            throw InputError(input: name, reason: "is a directory, not a log file")
         }
-        self.init(name: path, descriptor: fd, ownsDescriptor: true)
+        self.init(name: name, descriptor: fd, ownsDescriptor: true)
     }
 
     public func close() {
@@ -139,42 +146,5 @@ public struct MemorySource: ByteSource {
         }
         offset += count
         return count
-    }
-}
-
-/// A gzip-compressed file, decompressed as it is read (zlib's gz reader).
-public final class GzipFileSource: ByteSource {
-    public let name: String
-    private let file: gzFile
-
-    /// Whether the file at `path` starts with gzip's magic bytes.
-    public static func isGzip(path: String) -> Bool {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
-        defer { systemClose(descriptor) }
-        var magic: [UInt8] = [0, 0]
-        return systemRead(descriptor, &magic, 2) == 2 && magic == [0x1F, 0x8B]
-    }
-
-    public init(path: String) throws(InputError) {
-        guard let file = gzopen(path, "rb") else {
-            throw InputError(input: path, reason: FileDescriptorSource.explain(errno))
-        }
-        self.name = path
-        self.file = file
-        gzbuffer(file, 1 << 17)
-    }
-
-    deinit { gzclose(file) }
-
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
-        if Interruption.requested { return 0 }
-        let count = gzread(file, buffer.baseAddress, UInt32(min(buffer.count, Int(Int32.max))))
-        var code: Int32 = 0
-        let message = gzerror(file, &code).map { String(cString: $0) } ?? ""
-        // A cut-off file reads to its end and then reports Z_BUF_ERROR: not a clean end.
-        if count > 0 || (count == 0 && code == Z_OK) { return Int(count) }
-        let reason = message.hasPrefix(name + ": ") ? String(message.dropFirst(name.count + 2)) : message
-        throw InputError(input: name, reason: "gzip: \(reason.isEmpty ? "unreadable compressed data" : reason)")
     }
 }
