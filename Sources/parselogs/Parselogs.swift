@@ -156,8 +156,13 @@ struct Parselogs: ParsableCommand {
         }
         for (flag, value) in [("--since", filters.since), ("--until", filters.until)] {
             if let value, LogTime(parsing: value) == nil {
-                throw ValidationError("\(flag): '\(value)' is not a time like 2014-03-02, 2014-03-02 09:14 or 2014-03-02 09:14:07.318")
+                throw ValidationError("\(flag): '\(value)' is not a time like 2014-03-02, 2014-03-02 09:14 or 2014-03-02 09:14:07.318 (a day that exists, hours 00-23, minutes 00-59)")
             }
+        }
+        if let since = filters.since.flatMap(LogTime.init(parsing:)), let until = filters.until.flatMap(LogTime.init(parsingEndOf:)),
+           since > until {
+            // The window would hold nothing: every record would be passed over without a word.
+            throw ValidationError("--since \(filters.since ?? "") is after --until \(filters.until ?? ""): the window is empty; swap them")
         }
         if let pattern = filters.grep {
             do { _ = try DisplayFilter(grep: pattern) } catch { throw ValidationError("--grep: \(error)") }

@@ -96,5 +96,30 @@ import Glibc
         #expect(result.stdout.contains("Will load"), "\(result.stdout)")
         #expect(result.stderr == "parselogs: caf\\xE8.log: no such file\n")
     }
+
+    @Test func aTimeBoundThatIsNoDayOrAnEmptyWindowIsAUsageError() throws {
+        let noDay = try Binary.run(["--since", "2014-02-31", "fixtures/example.log"])
+        #expect(noDay.status == 2)
+        #expect(noDay.stderr.contains("--since: '2014-02-31' is not a time"), "\(noDay.stderr)")
+        let backwards = try Binary.run(["--since", "2014-03-03", "--until", "2014-03-02 23:00", "fixtures/example.log"])
+        #expect(backwards.status == 2)
+        #expect(backwards.stderr.contains("--since 2014-03-03 is after --until 2014-03-02 23:00"), "\(backwards.stderr)")
+        #expect(backwards.stdout.isEmpty)
+        let sameDay = try Binary.run(["-q", "--since", "2014-03-02", "--until", "2014-03-02", "fixtures/example.log"])
+        #expect(sameDay.stderr.isEmpty, "a one-day window is not empty")
+    }
+
+    @Test func aClockGoingBackwardsPrintsNoNegativeDuration() throws {
+        let log = """
+            2014-03-02 09:14:10.000 Journal[412:60b] UbiquityStoreManager: Will load cloud store.
+            2014-03-02 09:14:04.700 Journal[412:60b] UbiquityStoreManager: Successfully loaded cloud store.
+            2014-13-45 99:99:99.999 Journal[412:60b] UbiquityStoreManager: Will load cloud store.
+            """
+        let result = try Binary.run(["--format", "jsonl"], stdin: Data(log.utf8))
+        #expect(!result.stdout.contains("-5"), "\(result.stdout)")
+        #expect(result.stdout.contains(#""line":3,"lines":1,"time":null"#), "an impossible time is not passed on as a time")
+        let text = try Binary.run([], stdin: Data(log.utf8))
+        #expect(!text.stdout.contains("in -"), "\(text.stdout)")
+    }
 }
 

@@ -41,10 +41,12 @@ public struct StoreLoad: Sendable, Equatable {
         self.store = store
     }
 
-    /// From start to outcome, when both were printed with a time.
+    /// From start to outcome, when both were printed with a time and the clock did not go
+    /// backwards between them (a negative duration is no duration: the clock was reset).
     public var durationMilliseconds: Int? {
         guard let start, let end else { return nil }
-        return Int(end.microseconds(since: start) / 1000)
+        let microseconds = end.microseconds(since: start)
+        return microseconds >= 0 ? Int(microseconds / 1000) : nil
     }
 
     /// The facts, named as in the JSON summary.
@@ -209,7 +211,8 @@ struct StoreLoadTracker {
                 if fallbackSince == nil { fallbackSince = (record.firstLine, time) }
             } else if let since = fallbackSince {
                 var change = LocalStorageSwitch(input: record.input, fallbackLine: since.line, cloudLine: record.firstLine)
-                if let from = since.time, let to = time {
+                if let from = since.time, let to = time, to.microseconds(since: from) >= 0 {
+                    // Not when the clock went backwards in between: that is no delay.
                     change.delayMilliseconds = Int(to.microseconds(since: from) / 1000)
                 }
                 if switches.count < RunSummary.maxKeptFindings { switches.append(change) }

@@ -259,10 +259,15 @@ public final class HeaderParser {
             let sign = line[zone.lowerBound] == UInt8(ascii: "-") ? -1 : 1
             let hours = number(zone.lowerBound + 1, 2)
             let minutes = number(zone.upperBound - 2, 2)
+            // +9999 is no offset (it read as +100:39): the time is damaged.
+            guard minutes < 60 else { return nil }
             offset = sign * (hours * 60 + minutes)
         }
-        return LogTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
-                       microsecond: microsecond, fractionDigits: digits, utcOffsetMinutes: offset)
+        let parsed = LogTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
+                            microsecond: microsecond, fractionDigits: digits, utcOffsetMinutes: offset)
+        // A header whose time cannot exist (2014-13-45 99:99:99) still starts a record, without a
+        // time: passing it on would order, window and time events by nonsense.
+        return parsed.isValid ? parsed : nil
     }
 
     private static let powersOfTen = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000]

@@ -127,6 +127,30 @@ public struct LogTime: Sendable, Equatable, Comparable {
 
     private static let powersOfTen = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000]
 
+    /// Whether the parts make a time that can exist: a real day of the month (29 February only
+    /// in a leap year, or when the year is unknown), hours 0–23, minutes 0–59, seconds 0–60 (a
+    /// leap second), and a UTC offset within ±14:00 with minutes 0–59. A header printing
+    /// `2014-13-45 99:99:99` or `+9999` is damaged, and its time is not one to order or time by.
+    public var isValid: Bool {
+        guard (1...12).contains(month), day >= 1, day <= LogTime.daysIn(month: month, year: year),
+              (0..<24).contains(hour), (0..<60).contains(minute), (0...60).contains(second),
+              (0..<1_000_000).contains(microsecond)
+        else { return false }
+        if let offset = utcOffsetMinutes, abs(offset) > 14 * 60 { return false }
+        return true
+    }
+
+    /// Days in `month` of `year`; February has 29 when the year is unknown.
+    static func daysIn(month: Int, year: Int?) -> Int {
+        switch month {
+        case 2:
+            guard let year else { return 29 }
+            return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
     /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
     static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
@@ -178,6 +202,8 @@ extension LogTime {
         }
         self.init(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
                   microsecond: microsecond, fractionDigits: digits)
+        // 2014-02-31 is no day: refused rather than read as 3 March.
+        guard isValid else { return nil }
     }
 }
 

@@ -150,8 +150,7 @@ enum FlatJSON {
                     case UInt8(ascii: "f"): scalars.append(0x0C)
                     case UInt8(ascii: "u"):
                         guard var code = hex4() else { return nil }
-                        if (0xD800...0xDBFF).contains(code), take(UInt8(ascii: "\\")), take(UInt8(ascii: "u")), let low = hex4(),
-                           (0xDC00...0xDFFF).contains(low) {
+                        if (0xD800...0xDBFF).contains(code), let low = lowSurrogate() {
                             code = 0x10000 + (code - 0xD800) << 10 + (low - 0xDC00)
                         }
                         let scalar = Unicode.Scalar(code) ?? "\u{FFFD}"
@@ -162,6 +161,16 @@ enum FlatJSON {
                     scalars.append(byte)
                 }
             }
+            return nil
+        }
+
+        /// The `\uDC00`-`\uDFFF` escape that completes a high surrogate, taken only when it is
+        /// one: a high surrogate without its low half (then U+FFFD) leaves whatever follows, an
+        /// escape such as `\n` or `\u0041` included, to be read as itself.
+        private mutating func lowSurrogate() -> UInt32? {
+            let start = index
+            if take(UInt8(ascii: "\\")), take(UInt8(ascii: "u")), let low = hex4(), (0xDC00...0xDFFF).contains(low) { return low }
+            index = start
             return nil
         }
 
