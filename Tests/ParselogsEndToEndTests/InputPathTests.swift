@@ -121,5 +121,31 @@ import Glibc
         let text = try Binary.run([], stdin: Data(log.utf8))
         #expect(!text.stdout.contains("in -"), "\(text.stdout)")
     }
+
+    @Test func filesAmongOptionsAreAllRead() throws {
+        // File names are set aside before the options are parsed: wherever they stand, with
+        // options before, between and after them, and after `--`.
+        let dashed = try scratch.write("-dashed.log", Data("2014-03-02 09:14:05.121 Journal[412:60b] UbiquityStoreManager: Will load cloud store.\n".utf8))
+        let result = try Binary.run(["fixtures/example.log", "--fail-on", "none", "-q", "fixtures/ios6-session.log", "--format=json", "--", dashed])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(#""lines":192"#), "96 + 95 + 1 lines")
+    }
+
+    @Test func everyOptionWithAValueTakesTheNextArgument() throws {
+        // An option --help shows with a value must take the next argument as it, not leave it
+        // to be read as a file name.
+        let help = try Binary.run(["--help"]).stdout
+        let options = help.split(separator: "\n").compactMap { line -> String? in
+            let words = line.split(separator: " ")
+            guard words.count >= 2, words[0].hasPrefix("--"), words[1].hasPrefix("<") else { return nil }
+            return String(words[0])
+        }
+        #expect(options.count >= 10, "\(options)")
+        for option in options {
+            let result = try Binary.run([option, "zzz-not-a-file", "fixtures/example.log"])
+            #expect(!result.stderr.contains("Missing value"), "\(option): \(result.stderr)")
+            #expect(!result.stderr.contains("zzz-not-a-file: no such file"), "\(option): \(result.stderr)")
+        }
+    }
 }
 
