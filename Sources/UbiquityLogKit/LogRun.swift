@@ -48,6 +48,8 @@ public final class LogRun {
     private var lastSyncProcess: String?
     /// `--fail-on`: whether the run fails, worked out when it ends and told to every reporter.
     public var failOn = FailOn.standard
+    /// Used by the classifying stage alone (see `builder`).
+    @exclusivity(unchecked) private var echo = CloudKitEcho()
 
     public init(catalog: Catalog, reporters: [Reporter], limits: Limits = Limits()) {
         // Facts are made for the kinds the summary or a reporter reads (see `Classifier.init`).
@@ -66,6 +68,7 @@ public final class LogRun {
         lastTime = nil
         lastProcess = nil
         lastSyncProcess = nil
+        echo.reset()
         for reporter in reporters { reporter.beginInput(name) }
         var format: InputFormat? = inputFormat == .auto ? nil : inputFormat
         let parser = headerParser(for: inputFormat)
@@ -134,7 +137,7 @@ public final class LogRun {
             if let time = record.header?.time { lastTime = time }
             if !isInWindow(lastTime) { return .outsideWindow(record.revision) }
         }
-        let classified = ClassifiedRecord(record: record, classification: classifier.classify(record))
+        let classified = ClassifiedRecord(record: record, classification: echo.check(record, classifier.classify(record)))
         if !processes.isEmpty {
             // The summary's rule for a record without a process (`SummaryBuilder.groupOf`): the
             // process of the last sync record, else of the record before it.

@@ -5,11 +5,33 @@ public struct Catalog: Sendable {
     public let rules: [Rule]
     public let channels: [CompiledChannel]
 
+    /// The families of logs the project reads, each with its rules and explanations.
+    public static let families: [Family] = [
+        Family(.ubiquity, rules: StoreRules.all + ExportRules.all + ImportRules.all + BaselineRules.all + SetupRules.all + StoreManagerRules.all
+               + BaselineLifecycleRules.all + ImportOperationRules.all + TransactionLogRules.all + FileAndMetadataRules.all
+               + SetupAssistantRules.all,
+               guidance: Guidance.byKind),
+        Family(.cloudKit, rules: CloudKitRules.all, guidance: CloudKitGuidance.byKind, ownKinds: [.cloudKitEcho]),
+    ]
+
     /// Every rule the project ships, in the order they are tried at one position (earlier wins).
-    public static let standardRules: [Rule] =
-        StoreRules.all + ExportRules.all + ImportRules.all + BaselineRules.all + SetupRules.all + StoreManagerRules.all
-        + BaselineLifecycleRules.all + ImportOperationRules.all + TransactionLogRules.all + FileAndMetadataRules.all
-        + SetupAssistantRules.all
+    public static let standardRules: [Rule] = families.flatMap(\.rules)
+
+    /// A family of logs: its rules and what `explain` says about its kinds.
+    public struct Family: Sendable {
+        public let id: LogFamily
+        public let rules: [Rule]
+        let guidance: [String: Guidance]
+        /// Kinds the family makes outside its rules (see `CloudKitEcho`).
+        public let ownKinds: [EventKind]
+
+        init(_ id: LogFamily, rules: [Rule], guidance: [String: Guidance], ownKinds: [EventKind] = []) {
+            self.id = id
+            self.rules = rules
+            self.guidance = guidance
+            self.ownKinds = ownKinds
+        }
+    }
 
     /// Kinds no rule produces: the classifier's own verdicts.
     public static let builtInKinds: [EventKind] = [.unhandled, .app, .coreDataError]
@@ -43,7 +65,7 @@ public struct Catalog: Sendable {
     /// Every kind the catalogue can produce, rule kinds first, each once.
     public var kinds: [EventKind] {
         var seen = Set<EventKind>()
-        return (rules.map(\.kind) + Catalog.builtInKinds).filter { seen.insert($0).inserted }
+        return (rules.flatMap(\.kinds) + Catalog.families.flatMap(\.ownKinds) + Catalog.builtInKinds).filter { seen.insert($0).inserted }
     }
 }
 

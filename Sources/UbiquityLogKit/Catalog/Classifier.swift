@@ -83,7 +83,7 @@ extension Channel {
     /// How the channel's patterns read a message: ubiquity and error messages line by line.
     var options: CompileOptions {
         switch self {
-        case .ubiquity, .coreDataError: .multiline
+        case .ubiquity, .coreDataError, .cloudKit, .cloudKitFramework: .multiline
         case .storeManager: []
         }
     }
@@ -130,8 +130,11 @@ public final class Classifier {
             }
         case .storeManager?:
             return match(record, on: .storeManager).classification { .unhandled(limitHit: $0) }
+        case .cloudKit?:
+            return match(record, on: .cloudKit).classification { .unhandled(limitHit: $0) }
         case nil:
-            return match(record, on: .storeManager).classification { _ in .app }
+            if case .matched(let found) = match(record, on: .storeManager) { return found }
+            return match(record, on: .cloudKitFramework).classification { _ in .app }
         }
     }
 
@@ -142,9 +145,12 @@ public final class Classifier {
         case .ubiquity?: .ubiquity
         case .coreDataError?: .coreDataError
         case .storeManager?, nil: .storeManager
+        case .cloudKit?: .cloudKit
         }
         guard let search = searches[channel.index] else { return false }
-        return (try? search.rule(in: message, method: method())) != nil
+        if (try? search.rule(in: message, method: method())) != nil { return true }
+        guard marker == nil, let framework = searches[Channel.cloudKitFramework.index] else { return false }
+        return (try? framework.rule(in: message, method: nil)) != nil
     }
 
     private enum Outcome {
@@ -248,7 +254,56 @@ final class ChannelSearch {
                 }
             }
             return try first(in: message, at: 0, absent).map { ($0, 0) }
+        case .cloudKit:
+            // Each line, after its blanks: past the logging object's description first, then
+            // at the line's start (as `JoinedAlternation` reads `(?:<…>(?::|[ ]-)?[ ]*)?`).
+            var lineStart = 0
+            while true {
+                var position = lineStart
+                while position < message.count, message[position] == 0x20 || message[position] == 0x09 { position += 1 }
+                // The match is told from the rule's text on: the timeline shows `Executing: …`,
+                // not the delegate's address before it.
+                if let after = Self.afterDescription(in: message, at: position),
+                   let rule = try first(in: message, at: after, absent) { return (rule, after) }
+                if let rule = try first(in: message, at: position, absent) { return (rule, lineStart) }
+                guard let newline = ByteSearch.firstOffset(of: 0x0A, in: message, from: position), newline + 1 < message.count else { return nil }
+                lineStart = newline + 1
+            }
+        case .cloudKitFramework:
+            // The message start, past one `[subsystem:category]` tag and its blanks first.
+            if let tag = Self.subsystemTagEnd(in: message), let rule = try first(in: message, at: tag, absent) { return (rule, 0) }
+            return try first(in: message, at: 0, absent).map { ($0, 0) }
         }
+    }
+
+    /// After a logged object's description at `position`: `<` up to 200 bytes `>`, then `:`
+    /// or ` -`, then blanks; nil when none starts there.
+    static func afterDescription(in message: UnsafeRawBufferPointer, at position: Int) -> Int? {
+        guard position < message.count, message[position] == UInt8(ascii: "<") else { return nil }
+        var end = position + 1
+        let limit = min(message.count, position + 202)
+        while end < limit, message[end] != UInt8(ascii: ">"), message[end] != 0x0A { end += 1 }
+        guard end < limit, message[end] == UInt8(ascii: ">"), end >= position + 2 else { return nil }
+        end += 1
+        if end < message.count, message[end] == UInt8(ascii: ":") {
+            end += 1
+        } else if end + 1 < message.count, message[end] == 0x20, message[end + 1] == UInt8(ascii: "-") {
+            end += 2
+        }
+        while end < message.count, message[end] == 0x20 { end += 1 }
+        return end
+    }
+
+    /// Where a leading `[subsystem:category]` tag (up to 80 bytes) and its blanks end.
+    static func subsystemTagEnd(in message: UnsafeRawBufferPointer) -> Int? {
+        guard message.first == UInt8(ascii: "[") else { return nil }
+        var end = 1
+        while end < min(message.count, 82), message[end] != UInt8(ascii: "]"), message[end] != 0x0A { end += 1 }
+        guard end >= 2, end < message.count, message[end] == UInt8(ascii: "]") else { return nil }
+        end += 1
+        guard end < message.count, message[end] == 0x20 || message[end] == 0x09 else { return nil }
+        while end < message.count, message[end] == 0x20 || message[end] == 0x09 { end += 1 }
+        return end
     }
 
     private struct Absent {

@@ -29,7 +29,10 @@ public struct ErrorCode: Sendable {
     /// `DOMAIN:CODE` for the others (their small numbers are shared between domains).
     public var topic: String { domain == ErrorCode.cocoa ? String(code) : "\(domain):\(code)" }
 
-    public static let all: [ErrorCode] = [
+    /// Every code `explain` knows: the ubiquity family's, then the CloudKit family's.
+    public static let all: [ErrorCode] = ubiquityCodes + CKErrorCode.errorCodes
+
+    static let ubiquityCodes: [ErrorCode] = [
         // Cocoa's file errors: what reading, writing and moving the container's files fail with.
         .init(cocoa, 4, "NSFileNoSuchFileError",
               "A file or folder the operation needs does not exist: a transaction log, receipt, baseline or store file was moved or deleted (by another device, by iCloud, or by the app) while Core Data still knew of it.",
@@ -79,7 +82,7 @@ public struct ErrorCode: Sendable {
               "Copying an external data reference (a large attribute stored outside the store) failed.",
               "Check free space; the attribute's data may be missing on this device until it downloads."),
         .init(cocoa, 134060, "NSCoreDataError",
-              "A generic Core Data error: the ubiquity stack was lost, the model has no version hash, or the importer had no file coordinator.",
+              "A generic Core Data error: the ubiquity stack was lost, the model has no version hash, or the importer had no file coordinator; with CloudKit mirroring, the model breaks CloudKit's rules or related objects sit in several zones.",
               "Read the reason in the error; often the store was removed while an operation ran."),
         .init(cocoa, 134080, "NSPersistentStoreOpenError",
               "The store could not be opened or set up for iCloud: missing container entitlement, unsupported store type, or the asynchronous iCloud set-up failed.",

@@ -12,7 +12,9 @@ public struct Guidance: Sendable, Equatable {
 extension EventKind {
     /// The guidance for this kind: its own, or its category's for routine kinds.
     public var guidance: Guidance {
-        if let own = Guidance.byKind[id] { return own }
+        for family in Catalog.families where family.id == self.family {
+            if let own = family.guidance[id] { return own }
+        }
         return Guidance(next: Guidance.byCategory[category] ?? "Nothing in particular: it is part of normal operation.", action: nil)
     }
 }

@@ -50,6 +50,14 @@ struct JoinedAlternation {
             // Any line of the message may hold the text (after a logged object's description).
             pattern = #"^[ \t]*+"# + alternation
             options = [.multiline, .duplicateNames]
+        case .cloudKit:
+            // Any line, past the logging object's description when one starts it.
+            // The match is told from past the description (`\K`), as the search tells it.
+            pattern = #"^[ \t]*+(?:<[^>\n]{1,200}>(?::|[ ]-)?[ ]*\K)?"# + alternation
+            options = [.multiline, .duplicateNames]
+        case .cloudKitFramework:
+            pattern = #"(?:\[[^\]\n]{1,80}\][ \t]+)?"# + alternation
+            options = [.anchored, .duplicateNames]
         case .storeManager:
             // At the message start, after at most one tag an app's logger may add: `[USM] `, `StoreManager: `.
             pattern = #"(?:(?:\[[^\]\n]{1,40}\]|[A-Za-z][\w.-]{0,40}:)[ \t]+)?"# + alternation

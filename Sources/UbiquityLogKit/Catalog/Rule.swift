@@ -12,6 +12,14 @@ public enum Channel: String, Sendable, CaseIterable {
     /// UbiquityStoreManager's messages: with its own marker, or re-prefixed by an app's logger
     /// (so these rules are also tried, at the message start only, on the app's records).
     case storeManager
+    /// `CoreData+CloudKit:` records (Core Data's CloudKit mirroring). Patterns are tried at the
+    /// start of each line of the message and after the logging object's description that
+    /// most messages start with (`<NSCloudKitMirroringDelegate: 0x…>: `, `<private> - `).
+    case cloudKit
+    /// Lines of CloudKit's own framework and daemons (`dasd`, `apsd`, the CloudKit framework
+    /// in the app) that carry no marker: tried on the app's records, at the message start
+    /// (after one `[subsystem:category]`), when no store manager rule matched.
+    case cloudKitFramework
 
     /// Dense, from 0: for tables by channel.
     var index: Int {
@@ -19,6 +27,8 @@ public enum Channel: String, Sendable, CaseIterable {
         case .ubiquity: 0
         case .coreDataError: 1
         case .storeManager: 2
+        case .cloudKit: 3
+        case .cloudKitFramework: 4
         }
     }
 }
@@ -59,6 +69,8 @@ public final class Rule: Sendable {
     /// rules): then, when no part of the run reads the facts of `kind`, the classifier makes
     /// `.message(kind, [])` without calling it (see `Classifier.init(catalog:limits:readsFacts:)`).
     let buildsFactsOnly: Bool
+    /// Kinds besides `kind` that `build` may make (a failure reported by its cause's kind).
+    public let alsoProduces: [EventKind]
 
     public convenience init(
         _ id: String, _ channel: Channel, _ kind: EventKind, _ pattern: String,
@@ -70,8 +82,9 @@ public final class Rule: Sendable {
 
     private init(
         _ id: String, _ channel: Channel, _ kind: EventKind, _ pattern: String, position: RulePosition, methods: [String],
-        samples: [String], buildsFactsOnly: Bool, build: @escaping @Sendable (RuleMatch) -> Event
+        samples: [String], buildsFactsOnly: Bool, alsoProduces: [EventKind] = [], build: @escaping @Sendable (RuleMatch) -> Event
     ) {
+        self.alsoProduces = alsoProduces
         self.id = id
         self.channel = channel
         self.kind = kind
@@ -82,6 +95,15 @@ public final class Rule: Sendable {
         self.buildsFactsOnly = buildsFactsOnly
         self.build = build
     }
+
+    /// This rule, declaring that its builder may also make events of `kinds`.
+    public func producing(_ kinds: [EventKind]) -> Rule {
+        Rule(id, channel, kind, pattern, position: position, methods: methods, samples: samples, buildsFactsOnly: buildsFactsOnly,
+             alsoProduces: alsoProduces + kinds.filter { $0 != kind }, build: build)
+    }
+
+    /// Every kind the rule's events can have.
+    public var kinds: [EventKind] { [kind] + alsoProduces }
 
     /// A rule whose event is its kind plus every named group that matched, as text fields
     /// (groups named in `numeric` become numbers). Warnings and errors also carry the facts

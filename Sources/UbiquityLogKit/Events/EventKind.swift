@@ -29,6 +29,24 @@ public enum Category: String, Sendable, CaseIterable {
     case setup       // stack and coordinator set-up chatter
     case app         // the app's own lines
     case unhandled   // ubiquity records no rule recognises
+    // Core Data + CloudKit mirroring (the `cloudkit` family) adds these; it also uses setup,
+    // account, export and import.
+    case schema      // the model and the CloudKit schema: what can be mirrored, what is deployed
+    case request     // the mirroring delegate's queue of requests and their outcomes
+    case scheduler   // the system's scheduling of sync activities and CloudKit's throttles
+    case push        // CloudKit pushes that trigger imports
+    case teardown    // mirroring stopped for a store
+    case sharing     // shares and shared zones
+    case recovery    // the delegate's recovery from errors
+}
+
+/// Which logging code a kind belongs to: each family brings its rules, kinds, explanations
+/// and its part of the summary (see the catalogue's `families`).
+public enum LogFamily: String, Sendable, CaseIterable {
+    /// Core Data's iCloud ubiquity logging, its `CoreData: error:` lines, UbiquityStoreManager.
+    case ubiquity
+    /// Core Data's CloudKit mirroring (NSPersistentCloudKitContainer, SwiftData).
+    case cloudKit = "cloudkit"
 }
 
 /// From which verbosity level the text timeline shows an event.
@@ -56,9 +74,11 @@ public final class EventKind: Sendable, Hashable, CustomStringConvertible {
     public let summary: String
     /// Small and dense, the same for kinds of one id: an index for per-kind counts.
     public let ordinal: Int
+    public let family: LogFamily
 
-    public init(_ id: String, _ category: Category, _ severity: Severity, _ tier: Tier, _ summary: String) {
+    public init(_ id: String, _ category: Category, _ severity: Severity, _ tier: Tier, _ summary: String, family: LogFamily = .ubiquity) {
         self.id = id
+        self.family = family
         self.category = category
         self.severity = severity
         self.tier = tier

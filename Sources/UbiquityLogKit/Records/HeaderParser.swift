@@ -152,6 +152,12 @@ public final class HeaderParser {
 
     /// The prefix as `Prefix` reads it, or as `prefixPattern` does (see `readsByHand`).
     private func prefixRanges(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Prefix {
+        var found = ownPrefixRanges(bytes, from: start)
+        found.takeCloudKitToken(bytes)
+        return found
+    }
+
+    private func ownPrefixRanges(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Prefix {
         if readsByHand, start <= bytes.count { return Prefix(bytes, from: start) }
         let prefix = patterns.prefix
         let prefixRange = patterns.prefixRange
@@ -337,7 +343,7 @@ struct Prefix {
     }
 
     /// `(?:__\d+)?[-+]\[[^\]\n]{1,400}\](?:_block_invoke(?:_\d+)?)?\((\d+)\):[ ]?`
-    private static func method(_ bytes: UnsafeRawBufferPointer, _ start: Int) -> (Range<Int>, Range<Int>, Int)? {
+    static func method(_ bytes: UnsafeRawBufferPointer, _ start: Int) -> (Range<Int>, Range<Int>, Int)? {
         var index = start
         if has(bytes, index, "__") {
             let digits = skipDigits(bytes, index + 2)

@@ -43,6 +43,7 @@ extension Marker {
         // Core Data's fault for an error returned without one is known by its words.
         MarkerSpelling(.coreDataError, "CoreData: Illegal attempt ", messageAfter: "CoreData: "),
         MarkerSpelling(.storeManager, "UbiquityStoreManager:"),
+        MarkerSpelling(.cloudKit, "CoreData+CloudKit:"),
     ]
 }
 

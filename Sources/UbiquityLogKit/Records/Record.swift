@@ -24,6 +24,9 @@ public enum Marker: String, Sendable {
     case coreDataError = "coredata-error"
     /// `UbiquityStoreManager:` — the open-source store manager.
     case storeManager = "store-manager"
+    /// `CoreData+CloudKit:` — Core Data's CloudKit mirroring (NSPersistentCloudKitContainer,
+    /// SwiftData), wherever the line puts the token (see `CloudKitToken`).
+    case cloudKit = "cloudkit"
 }
 
 public struct Header: Sendable, Equatable {

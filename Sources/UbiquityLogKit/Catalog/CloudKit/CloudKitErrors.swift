@@ -1,0 +1,484 @@
+// The errors a mirroring record carries, read from its text: every CKError description
+// (`<CKError 0x…: "Name" (public/internal); "message"; server message = "…"; …>`), each entry
+// of a `partial errors: {…}` dictionary (found by its `KEY = <CKError …>` shape, not by line
+// breaks, so that flattened pastes read the same), the count of batch errors CloudKit left out,
+// and the Core Data mirroring codes (134400, 134406, 134410, 134417, …); and the cause they
+// add up to.
+
+/// One CKError as its description prints it.
+public struct CKErrorDescription: Sendable, Equatable {
+    public var name: String
+    public var code: Int?
+    public var internalCode: Int?
+    /// The client-side message (the quoted text after the codes).
+    public var message: String?
+    public var serverMessage: String?
+    /// The partial-error entry it belongs to: a record name, or a zone.
+    public var record: String?
+    public var zone: String?
+    public var recordType: String?
+    public var field: String?
+    public var container: String?
+    /// Seconds, as printed (`Retry after 12.0 seconds`, `CKRetryAfter: 30`).
+    public var retryAfter: String?
+
+    /// The field for the JSON output.
+    var value: FieldValue {
+        var fields = FieldList()
+        fields.add("name", name)
+        fields.add("code", code)
+        fields.add("internalCode", internalCode)
+        fields.add("message", message)
+        fields.add("serverMessage", serverMessage)
+        fields.add("record", record)
+        fields.add("zone", zone)
+        fields.add("recordType", recordType)
+        fields.add("field", field)
+        fields.add("container", container)
+        fields.add("retryAfter", retryAfter)
+        return .object(fields.items)
+    }
+}
+
+/// What went wrong, in the terms of what to do about it. Each cause has an impact on the
+/// verdict and a kind that reports a failure of that cause.
+public enum CloudKitCause: String, Sendable, CaseIterable {
+    case schemaMissingField = "schema-missing-field"
+    case schemaMissingType = "schema-missing-type"
+    case modelOrderedRelationship = "model-ordered-relationship"
+    case modelAttributeRequired = "model-attribute-required"
+    case modelRelationshipRequired = "model-relationship-required"
+    case containerNotLinked = "container-not-linked"
+    case badContainer = "bad-container"
+    case secondInstance = "second-instance"
+    case permissionFailure = "permission-failure"
+    case missingEntitlement = "missing-entitlement"
+    case daemonUnreachable = "daemon-unreachable"
+    case notInitialized = "not-initialized"
+    case quotaExceeded = "quota-exceeded"
+    case recordTooLarge = "record-too-large"
+    case tooManyItems = "too-many-items"
+    case duplicateRecordInRequest = "duplicate-record-in-request"
+    case noAccount = "no-account"
+    case accountTerms = "account-terms"
+    case notAuthenticated = "not-authenticated"
+    case signingFailure = "signing-failure"
+    case throttled
+    case network
+    case zoneNotFound = "zone-not-found"
+    case userDeletedZone = "user-deleted-zone"
+    case historyExpired = "history-expired"
+    case objectsInSeveralZones = "objects-in-several-zones"
+    case conflict
+    case duplicateSubscription = "duplicate-subscription"
+    case cancelledPending = "cancelled-pending"
+    case other
+
+    public enum Impact: Int, Sendable, Comparable {
+        /// Nothing to do: Core Data handles it or it is a duplicate request.
+        case benign = 0
+        /// Waits and retries by itself: throttles, the network.
+        case transient = 1
+        /// Sync is degraded: the user's account or storage, a zone to rebuild, some records.
+        case degraded = 2
+        /// Sync cannot work until the app or its CloudKit set-up is fixed.
+        case broken = 3
+
+        public static func < (lhs: Impact, rhs: Impact) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    public var impact: Impact {
+        switch self {
+        case .schemaMissingField, .schemaMissingType, .modelOrderedRelationship, .modelAttributeRequired, .modelRelationshipRequired,
+             .containerNotLinked, .badContainer, .secondInstance, .permissionFailure, .missingEntitlement, .daemonUnreachable,
+             .notInitialized, .recordTooLarge, .tooManyItems, .duplicateRecordInRequest, .other:
+            .broken
+        case .quotaExceeded, .noAccount, .accountTerms, .notAuthenticated, .signingFailure, .zoneNotFound, .userDeletedZone,
+             .historyExpired, .objectsInSeveralZones:
+            .degraded
+        case .throttled, .network:
+            .transient
+        case .conflict, .duplicateSubscription, .cancelledPending:
+            .benign
+        }
+    }
+
+    /// The kind a failure of this cause is reported as.
+    public var kind: EventKind {
+        switch self {
+        case .schemaMissingField, .schemaMissingType: .cloudKitSchemaNotDeployed
+        case .modelOrderedRelationship: .cloudKitModelOrderedRelationship
+        case .modelAttributeRequired: .cloudKitModelAttributeRequired
+        case .modelRelationshipRequired: .cloudKitModelRelationshipRequired
+        case .containerNotLinked, .badContainer, .permissionFailure, .missingEntitlement: .cloudKitContainerNotLinked
+        case .secondInstance: .cloudKitSecondInstance
+        case .daemonUnreachable: .cloudKitDaemonUnreachable
+        case .notInitialized: .cloudKitNotInitialized
+        case .quotaExceeded: .cloudKitQuotaExceeded
+        case .recordTooLarge, .tooManyItems, .duplicateRecordInRequest: .cloudKitLimitExceeded
+        case .noAccount, .accountTerms, .notAuthenticated, .signingFailure: .cloudKitAccountUnavailable
+        case .throttled: .cloudKitThrottled
+        case .network: .cloudKitNetworkUnavailable
+        case .zoneNotFound, .userDeletedZone: .cloudKitZoneMissing
+        case .historyExpired: .cloudKitHistoryExpired
+        case .objectsInSeveralZones: .cloudKitObjectsInSeveralZones
+        case .conflict: .cloudKitRecordConflict
+        case .duplicateSubscription: .cloudKitSubscriptionDuplicate
+        case .cancelledPending: .cloudKitRequestCancelled
+        case .other: .cloudKitRequestFailed
+        }
+    }
+
+    /// Causes ranked for the one a record is reported by: the worst impact first, and among
+    /// equals the more specific (a schema gap before the partial failure it came in).
+    var rank: Int { impact.rawValue * 100 + (CloudKitCause.allCases.count - (CloudKitCause.allCases.firstIndex(of: self) ?? 0)) }
+}
+
+/// Everything a mirroring record says went wrong.
+public struct CloudKitErrorReport: Sendable, Equatable {
+    /// Every CKError in the record, outermost first, partial-error entries after it.
+    public var errors: [CKErrorDescription] = []
+    /// `N "Batch Request Failed" CKError's omited`: entries CloudKit left out of the dictionary.
+    public var omittedBatchErrors = 0
+    /// NSCocoaErrorDomain / CKErrorDomain codes of the NSErrors printed (`Error Domain=… Code=…`).
+    public var errorCodes: [Int] = []
+    /// The cause it adds up to, and the entries (CKErrors) of that cause.
+    public var cause: CloudKitCause?
+    public var causeErrors: [CKErrorDescription] = []
+
+    public var isEmpty: Bool { errors.isEmpty && errorCodes.isEmpty && cause == nil }
+
+    /// How many records the cause affected: its partial-error entries (at least one).
+    public var affectedRecords: Int { max(1, causeErrors.filter { $0.record != nil }.count) }
+
+    var fields: [Field] {
+        var fields = FieldList()
+        if let cause { fields.add("cause", cause.rawValue) }
+        if !errors.isEmpty { fields.add("ckErrors", .list(errors.map(\.value))) }
+        if omittedBatchErrors > 0 { fields.add("omittedBatchErrors", omittedBatchErrors) }
+        if let first = causeErrors.first {
+            fields.add("recordType", first.recordType)
+            fields.add("field", first.field)
+            fields.add("zone", first.zone)
+            fields.add("retryAfter", first.retryAfter)
+            let records = causeErrors.compactMap(\.record)
+            if !records.isEmpty { fields.add("records", .int(records.count)) }
+        }
+        return fields.items
+    }
+}
+
+enum CloudKitErrors {
+    /// Reads every error in `text` (a mirroring record's message).
+    static func report(in text: String) -> CloudKitErrorReport {
+        let bytes = Array(text.utf8)
+        var report = CloudKitErrorReport()
+        report.errors = descriptions(in: bytes)
+        report.omittedBatchErrors = omitted(in: bytes)
+        report.errorCodes = errorCodes(in: bytes)
+        (report.cause, report.causeErrors) = cause(of: report, text: text)
+        return report
+    }
+
+    // MARK: CKError descriptions
+
+    private static let open = Array("<CKError ".utf8)
+
+    static func descriptions(in bytes: [UInt8]) -> [CKErrorDescription] {
+        var found: [CKErrorDescription] = []
+        var from = 0
+        while let at = find(open, in: bytes, from: from) {
+            from = at + open.count
+            if var error = description(in: bytes, at: from) {
+                (error.record, error.zone) = entryKey(in: bytes, before: at, zone: error.zone)
+                found.append(error)
+            }
+            if found.count >= 500 { break }
+        }
+        // A bare `CKErrorDomain Code=N` or `(CKErrorDomain error N.)` when no description is printed.
+        if found.isEmpty {
+            for code in codes(after: Array("CKErrorDomain Code=".utf8), in: bytes) + codes(after: Array("(CKErrorDomain error ".utf8), in: bytes) {
+                found.append(CKErrorDescription(name: CKErrorCode.name(of: code) ?? "CKError \(code)", code: code))
+            }
+        }
+        return found
+    }
+
+    /// `0x…: "Name" (A/B); "message"; server message = "…"; op = …; container ID = "…"; Retry after N seconds`
+    private static func description(in bytes: [UInt8], at start: Int) -> CKErrorDescription? {
+        var index = start
+        // The address, or `<private>`, up to `: `.
+        while index < bytes.count, bytes[index] != UInt8(ascii: ":"), bytes[index] != 0x0A, index - start < 40 { index += 1 }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
+        index += 1
+        skipBlanks(bytes, &index)
+        guard let name = quoted(bytes, &index) else { return nil }
+        var error = CKErrorDescription(name: name)
+        skipBlanks(bytes, &index)
+        if index < bytes.count, bytes[index] == UInt8(ascii: "(") {
+            index += 1
+            error.code = number(bytes, &index)
+            if index < bytes.count, bytes[index] == UInt8(ascii: "/") {
+                index += 1
+                error.internalCode = number(bytes, &index)
+            }
+            // `(2022)` alone is the internal code.
+            if error.internalCode == nil, let code = error.code, code >= 1000 { error.internalCode = code; error.code = nil }
+            if index < bytes.count, bytes[index] == UInt8(ascii: ")") { index += 1 }
+        }
+        // Segments up to the description's end or its partial errors.
+        var segments = 0
+        while index < bytes.count, segments < 20 {
+            skipBlanks(bytes, &index)
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ";") else { break }
+            index += 1
+            skipBlanks(bytes, &index)
+            segments += 1
+            if let text = quoted(bytes, &index) {
+                if error.message == nil { error.message = text }
+            } else if take("server message = ", bytes, &index) {
+                error.serverMessage = quoted(bytes, &index)
+            } else if take("container ID = ", bytes, &index) {
+                error.container = quoted(bytes, &index) ?? word(bytes, &index)
+            } else if take("Retry after ", bytes, &index) {
+                error.retryAfter = word(bytes, &index)
+            } else if take("partial errors: ", bytes, &index) {
+                break
+            } else {
+                _ = word(bytes, &index)  // op = …, uuid = …: not kept
+                while index < bytes.count, bytes[index] != UInt8(ascii: ";"), bytes[index] != UInt8(ascii: ">"), bytes[index] != 0x0A { index += 1 }
+            }
+        }
+        if let server = error.serverMessage { readServerMessage(server, into: &error) }
+        if let message = error.message { readServerMessage(message, into: &error) }
+        return error
+    }
+
+    /// Record type, field and zone named by a server message.
+    private static func readServerMessage(_ text: String, into error: inout CKErrorDescription) {
+        let bytes = Array(text.utf8)
+        if let at = find(Array("field '".utf8), in: bytes, from: 0) {
+            error.field = error.field ?? upTo(UInt8(ascii: "'"), bytes, at + 7)
+            if let type = find(Array("in record '".utf8), in: bytes, from: at) { error.recordType = error.recordType ?? upTo(UInt8(ascii: "'"), bytes, type + 11) }
+        }
+        if let at = find(Array("Cannot create new type ".utf8), in: bytes, from: 0) {
+            var index = at + 23
+            error.recordType = error.recordType ?? word(bytes, &index)
+        }
+        if let at = find(Array("Zone '".utf8), in: bytes, from: 0) { error.zone = error.zone ?? upTo(UInt8(ascii: "'"), bytes, at + 6) }
+    }
+
+    /// The partial-error entry a CKError at `start` is the value of: `KEY = <CKError`, where the
+    /// key is `record:(zone:owner)`, `zone:owner`, `<CKRecordID: …; recordName=R, zoneID=Z:o>`
+    /// or a subscription id, quoted or not; read back to the entry's start (a brace, a line end,
+    /// a tab, a comma, or the `>` that ends the entry before it).
+    private static func entryKey(in bytes: [UInt8], before start: Int, zone: String?) -> (String?, String?) {
+        var end = start
+        if end > 0, bytes[end - 1] == UInt8(ascii: "\"") { end -= 1 }  // `= "<CKError`
+        guard end >= 3, bytes[end - 3] == 0x20, bytes[end - 2] == UInt8(ascii: "="), bytes[end - 1] == 0x20 else { return (nil, zone) }
+        end -= 3
+        if end > 0, bytes[end - 1] == UInt8(ascii: "\"") { end -= 1 }
+        var keyStart = end
+        if keyStart > 0, bytes[keyStart - 1] == UInt8(ascii: ">") {
+            // `<CKRecordID: 0x…; recordName=R, zoneID=Z:owner>`: back to its `<`.
+            while keyStart > 0, end - keyStart < 400, bytes[keyStart - 1] != UInt8(ascii: "<"), bytes[keyStart - 1] != 0x0A { keyStart -= 1 }
+            if keyStart > 0, bytes[keyStart - 1] == UInt8(ascii: "<") { keyStart -= 1 }
+        } else {
+            // `record:(zone:owner)`, `zone:owner`, a subscription id: no blanks inside.
+            while keyStart > 0, end - keyStart < 400,
+                  ![0x20, 0x09, 0x0A, UInt8(ascii: "{"), UInt8(ascii: ","), UInt8(ascii: ">"), UInt8(ascii: "\"")].contains(bytes[keyStart - 1]) {
+                keyStart -= 1
+            }
+        }
+        let key = String(decoding: bytes[keyStart..<end], as: UTF8.self).trimmingCharacters(in: " \t\"")
+        guard !key.isEmpty else { return (nil, zone) }
+        if let name = key.firstRange(ofASCII: "recordName=") {
+            let record = String(key[name.upperBound...].prefix { $0 != "," && $0 != ">" && $0 != ";" })
+            var foundZone = zone
+            if let zoneID = key.firstRange(ofASCII: "zoneID=") {
+                foundZone = String(key[zoneID.upperBound...].prefix { $0 != ":" && $0 != ">" && $0 != "," })
+            }
+            return (record, foundZone)
+        }
+        if let paren = key.firstRange(ofASCII: ":(") {
+            let zonePart = key[paren.upperBound...].prefix { $0 != ":" && $0 != ")" }
+            return (String(key[..<paren.lowerBound]), zone ?? String(zonePart))
+        }
+        if let colon = key.firstIndex(of: ":") { return (nil, zone ?? String(key[..<colon])) }
+        return (key, zone)
+    }
+
+    static func omitted(in bytes: [UInt8]) -> Int {
+        var total = 0
+        var from = 0
+        let phrase = Array("Batch Request Failed".utf8)
+        while let at = find(phrase, in: bytes, from: from) {
+            from = at + phrase.count
+            // `N "Batch Request Failed" CKError's omited`, the quotes maybe escaped.
+            let tail = Array(bytes[from..<min(bytes.count, from + 30)])
+            guard find(Array("omited".utf8), in: tail, from: 0) != nil || find(Array("omitted".utf8), in: tail, from: 0) != nil else { continue }
+            var index = at - 1
+            while index >= 0, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "\\") || bytes[index] == 0x20 { index -= 1 }
+            let digitsEnd = index + 1
+            while index >= 0, bytes[index] &- UInt8(ascii: "0") < 10 { index -= 1 }
+            guard digitsEnd > index + 1 else { continue }
+            var position = index + 1
+            total += number(bytes, &position) ?? 0
+        }
+        return total
+    }
+
+    static func errorCodes(in bytes: [UInt8]) -> [Int] {
+        codes(after: Array("NSCocoaErrorDomain Code=".utf8), in: bytes)
+    }
+
+    private static func codes(after prefix: [UInt8], in bytes: [UInt8]) -> [Int] {
+        var found: [Int] = []
+        var from = 0
+        while let at = find(prefix, in: bytes, from: from), found.count < 20 {
+            var index = at + prefix.count
+            from = index
+            if let code = number(bytes, &index), !found.contains(code) { found.append(code) }
+        }
+        return found
+    }
+
+    // MARK: Cause
+
+    static func cause(of report: CloudKitErrorReport, text: String) -> (CloudKitCause?, [CKErrorDescription]) {
+        var offered: [(cause: CloudKitCause, errors: [CKErrorDescription])] = []
+        func offer(_ cause: CloudKitCause, _ error: CKErrorDescription?) {
+            if let index = offered.firstIndex(where: { $0.cause == cause }) {
+                if let error { offered[index].errors.append(error) }
+            } else {
+                offered.append((cause, error.map { [$0] } ?? []))
+            }
+        }
+        for error in report.errors {
+            if let cause = cause(of: error) { offer(cause, error) }
+        }
+        for code in report.errorCodes {
+            switch code {
+            case 134400: offer(.noAccount, nil)
+            case 134410: offer(.secondInstance, nil)
+            case 134417: offer(.cancelledPending, nil)
+            case 134406: offer(.notInitialized, nil)
+            case 134301: offer(.historyExpired, nil)
+            default: break
+            }
+        }
+        if text.firstRange(ofASCII: "does not support ordered relationships") != nil { offer(.modelOrderedRelationship, nil) }
+        if text.firstRange(ofASCII: "requires that all attributes be optional") != nil { offer(.modelAttributeRequired, nil) }
+        if text.firstRange(ofASCII: "requires that all relationships be optional") != nil { offer(.modelRelationshipRequired, nil) }
+        if text.firstRange(ofASCII: "Sandbox restriction") != nil || text.firstRange(ofASCII: "Error retrieving daemon") != nil { offer(.daemonUnreachable, nil) }
+        if text.firstRange(ofASCII: "assigned to multiple zones") != nil { offer(.objectsInSeveralZones, nil) }
+        if text.firstRange(ofASCII: "another instance of this persistent store") != nil
+            || text.firstRange(ofASCII: "register a second handler for activity") != nil { offer(.secondInstance, nil) }
+        if text.firstRange(ofASCII: "without an iCloud account") != nil { offer(.noAccount, nil) }
+        // A request refused because set-up failed (134406) is told by the set-up's own cause
+        // when the record names it.
+        if offered.count > 1 { offered.removeAll { $0.cause == .notInitialized } }
+        // A partial failure alone says nothing more than that something failed.
+        if offered.isEmpty, let first = report.errors.first { offered = [(.other, [first])] }
+        let best = offered.max { $0.cause.rank < $1.cause.rank }
+        return (best?.cause, best?.errors ?? [])
+    }
+
+    static func cause(of error: CKErrorDescription) -> CloudKitCause? {
+        let server = error.serverMessage ?? ""
+        let message = error.message ?? ""
+        if server.firstRange(ofASCII: "production schema") != nil {
+            return server.firstRange(ofASCII: "Cannot create new type") != nil ? .schemaMissingType : .schemaMissingField
+        }
+        if server.firstRange(ofASCII: "Invalid bundle ID for container") != nil { return .containerNotLinked }
+        switch (error.code, error.internalCode) {
+        case (2?, _), (22?, _): return nil  // partial failure, batch failed: their entries say why
+        case (1?, 4000?): return .signingFailure
+        case (1?, _): return .other
+        case (3?, _), (4?, _), (34?, _), (36?, _), (20?, _): return .network
+        case (5?, _): return .badContainer
+        case (6?, _), (7?, _), (_, 2022?), (_, 2008?), (23?, _): return .throttled
+        case (8?, _): return .missingEntitlement
+        case (9?, 1004?): return .accountTerms
+        case (9?, _): return message.firstRange(ofASCII: "verify new terms") != nil ? .accountTerms : .notAuthenticated
+        case (10?, _): return .permissionFailure
+        case (11?, _): return .other
+        case (12?, _): return message.firstRange(ofASCII: "same record twice") != nil ? .duplicateRecordInRequest : .other
+        case (14?, _): return .conflict
+        case (15?, 2032?): return .duplicateSubscription
+        case (15?, _): return server.firstRange(ofASCII: "subscription is duplicate") != nil ? .duplicateSubscription : .other
+        case (21?, _): return .historyExpired
+        case (25?, _): return .quotaExceeded
+        case (26?, _): return .zoneNotFound
+        case (27?, 1020?): return .tooManyItems
+        case (27?, _): return message.firstRange(ofASCII: "maximum number of items") != nil ? .tooManyItems : .recordTooLarge
+        case (28?, _): return .userDeletedZone
+        case (32?, _): return .notAuthenticated
+        default: return .other
+        }
+    }
+
+    // MARK: Bytes
+
+    static func find(_ needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+        guard !needle.isEmpty, start >= 0, bytes.count - start >= needle.count else { return nil }
+        return bytes.withUnsafeBytes { haystack in
+            needle.withUnsafeBytes { ByteSearch.firstOffset(of: $0, in: UnsafeRawBufferPointer(rebasing: haystack[start...])) }
+        }.map { $0 + start }
+    }
+
+    private static func skipBlanks(_ bytes: [UInt8], _ index: inout Int) {
+        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A { index += 1 }
+    }
+
+    private static func take(_ text: StaticString, _ bytes: [UInt8], _ index: inout Int) -> Bool {
+        let count = text.utf8CodeUnitCount
+        guard index + count <= bytes.count else { return false }
+        let expected = UnsafeBufferPointer(start: text.utf8Start, count: count)
+        for offset in 0..<count where bytes[index + offset] != expected[offset] { return false }
+        index += count
+        return true
+    }
+
+    /// A quoted text (`"…"` or `\"…\"`), ending at a quote before `;`, `>`, `,`, a line end or
+    /// the end: server messages hold quotes of their own.
+    private static func quoted(_ bytes: [UInt8], _ index: inout Int) -> String? {
+        var at = index
+        if at < bytes.count, bytes[at] == UInt8(ascii: "\\") { at += 1 }
+        guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { return nil }
+        let start = at + 1
+        var end = start
+        while end < bytes.count, bytes[end] != 0x0A {
+            if bytes[end] == UInt8(ascii: "\"") {
+                let after = end + 1
+                var textEnd = end
+                if textEnd > start, bytes[textEnd - 1] == UInt8(ascii: "\\") { textEnd -= 1 }
+                if after >= bytes.count || [UInt8(ascii: ";"), UInt8(ascii: ">"), UInt8(ascii: ","), 0x0A, UInt8(ascii: ")")].contains(bytes[after])
+                    || bytes[after] == 0x20 && after + 1 < bytes.count && bytes[after + 1] == UInt8(ascii: "(") {
+                    index = after
+                    return String(decoding: bytes[start..<textEnd], as: UTF8.self)
+                }
+            }
+            end += 1
+        }
+        return nil
+    }
+
+    private static func word(_ bytes: [UInt8], _ index: inout Int) -> String? {
+        let start = index
+        while index < bytes.count, ![0x20, 0x0A, 0x09, UInt8(ascii: ";"), UInt8(ascii: ">"), UInt8(ascii: ",")].contains(bytes[index]) { index += 1 }
+        return index > start ? String(decoding: bytes[start..<index], as: UTF8.self) : nil
+    }
+
+    private static func upTo(_ stop: UInt8, _ bytes: [UInt8], _ start: Int) -> String? {
+        var end = start
+        while end < bytes.count, bytes[end] != stop, bytes[end] != 0x0A, end - start < 200 { end += 1 }
+        return end > start && end < bytes.count && bytes[end] == stop ? String(decoding: bytes[start..<end], as: UTF8.self) : nil
+    }
+
+    private static func number(_ bytes: [UInt8], _ index: inout Int) -> Int? {
+        let start = index
+        while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10, index - start < 12 { index += 1 }
+        return index > start ? Int(String(decoding: bytes[start..<index], as: UTF8.self)) : nil
+    }
+}

@@ -1,0 +1,78 @@
+// The `CoreData+CloudKit:` token that marks a record of Core Data's CloudKit mirroring. The
+// loose reading (`LooseMarkers`) finds it wherever a line puts it (it is among
+// `Marker.spellings`); this finds it behind the marker of Core Data's error lines, which the
+// stderr copy of an error record prints first. The logging method follows the token, where the
+// ubiquity family prints it before its marker.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+enum CloudKitToken {
+    static let token: StaticString = "CoreData+CloudKit:"
+    /// How far into a line the token is looked for: past a header, a level word or two and a
+    /// `[subsystem:category]`, never into a long message that merely quotes it.
+    static let window = 256
+
+    /// Where the token starts in the first line of `bytes` from `start`, within `window` bytes.
+    static func find(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        guard start < bytes.count, let base = bytes.baseAddress else { return nil }
+        let length = min(bytes.count - start, window)
+        let tokenLength = token.utf8CodeUnitCount
+        guard length >= tokenLength else { return nil }
+        // The line ends first when it is shorter than the window.
+        let lineLength = memchr(base + start, 0x0A, length).map { base.distance(to: UnsafeRawPointer($0)) - start } ?? length
+        guard lineLength >= tokenLength,
+              let found = ByteSearch.firstOffset(of: UnsafeRawBufferPointer(start: token.utf8Start, count: tokenLength),
+                                                 in: UnsafeRawBufferPointer(start: base + start, count: lineLength)) else { return nil }
+        return start + found
+    }
+}
+
+extension Prefix {
+    /// `CoreData: error: CoreData+CloudKit: …` (the stderr copy of an error record) is a
+    /// mirroring record, not a `CoreData: error:` one; so is a message read without the loose
+    /// reading (an NDJSON `eventMessage`) that holds the token: its body starts after the token
+    /// and the logging method.
+    mutating func takeCloudKitToken(_ bytes: UnsafeRawBufferPointer) {
+        guard marker == nil || marker == .coreDataError,
+              let token = CloudKitToken.find(in: bytes, from: end) else { return }
+        marker = .cloudKit
+        var after = token + CloudKitToken.token.utf8CodeUnitCount
+        while after < bytes.count, bytes[after] == 0x20 || bytes[after] == 0x09 { after += 1 }
+        end = after
+        if let (method, line, next) = Prefix.method(bytes, after) ?? CloudKitToken.looseMethod(bytes, after) {
+            self.method = method
+            sourceLine = line
+            end = next
+        }
+    }
+}
+
+extension CloudKitToken {
+    /// `-[Class selector]` (or `[Class selector]`) and any suffix without blanks (`]block_invoke`, as some logs print
+    /// it) before `(line): `: the method as printed, its line, and where the message starts.
+    static func looseMethod(_ bytes: UnsafeRawBufferPointer, _ start: Int) -> (Range<Int>, Range<Int>, Int)? {
+        guard start + 2 < bytes.count else { return nil }
+        var index = start
+        // `[Class method]`: pasted without its `-`.
+        if bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") { index += 1 }
+        guard bytes[index] == UInt8(ascii: "[") else { return nil }
+        index += 1
+        let limit = min(bytes.count, start + 400)
+        while index < limit, bytes[index] != UInt8(ascii: "]"), bytes[index] != 0x0A { index += 1 }
+        guard index < limit, bytes[index] == UInt8(ascii: "]") else { return nil }
+        while index < limit, bytes[index] != UInt8(ascii: "("), bytes[index] != 0x20, bytes[index] != 0x0A { index += 1 }
+        guard index < limit, bytes[index] == UInt8(ascii: "(") else { return nil }
+        let methodEnd = index
+        let lineStart = index + 1
+        index = lineStart
+        while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10 { index += 1 }
+        guard index > lineStart, index + 1 < bytes.count, bytes[index] == UInt8(ascii: ")"), bytes[index + 1] == UInt8(ascii: ":") else { return nil }
+        let line = lineStart..<index
+        index += 2
+        if index < bytes.count, bytes[index] == 0x20 { index += 1 }
+        return (start..<methodEnd, line, index)
+    }
+}

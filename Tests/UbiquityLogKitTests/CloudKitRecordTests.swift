@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import UbiquityLogKit
+
+/// Records of Core Data's CloudKit mirroring: the token found in every envelope, multi-line
+/// records kept whole, the Xcode console's two copies of an error counted once.
+@Suite struct CloudKitRecordTests {
+    static let method = "-[NSCloudKitMirroringDelegate checkAndExecuteNextRequest]_block_invoke"
+    static let message = "\(CKSample.delegate): Executing: <NSCloudKitMirroringImportRequest: 0x600002a48c80> \(CKSample.otherRequest)"
+
+    static let envelopes: [String] = [
+        CKSample.stderr("CloudKit", method, 3566, message),
+        CKSample.xcodeTimed("CloudKit", method, 3579, message),
+        CKSample.logShow(method, 3583, message),
+        CKSample.compact(method, 3570, message),
+        CKSample.syslog(method, 3566, message),
+        "CoreData+CloudKit: \(method)(2468): \(message)",
+        "CloudKit: CoreData+CloudKit: \(method)(3553): \(message)",
+        "default\t14:14:16.621530+0100\tRecipes\tCloudKit: CoreData+CloudKit: \(method)(3566): \(message)",
+        // A method pasted without its `-`, and one with `]block_invoke`.
+        "CoreData: CloudKit: CoreData+CloudKit: [NSCloudKitMirroringDelegate checkAndExecuteNextRequest]_block_invoke(3566): \(message)",
+        "CoreData: CloudKit: CoreData+CloudKit: -[NSCloudKitMirroringDelegate checkAndExecuteNextRequest]block_invoke(1943): \(message)",
+    ]
+
+    @Test(arguments: envelopes)
+    func theTokenMarksTheRecordInEveryEnvelope(line: String) throws {
+        let results = try classify(line)
+        try #require(results.count == 1, "\(line)")
+        #expect(results[0].record.marker == .cloudKit, "\(line)")
+        let event = results[0].classification.event
+        #expect(event.kind == .cloudKitRequestExecuting, "\(line)")
+        #expect(event.fields.contains(Field("requestType", .string("import"))), "\(event.fields)")
+        #expect(event.fields.contains(Field("requestID", .string(CKSample.otherRequest))))
+    }
+
+    @Test func ndjsonEventMessagesAreMirroringRecords() throws {
+        let object = #"{"timestamp":"2025-03-14 09:26:53.532641+0100","messageType":"Default","subsystem":"com.apple.coredata","category":"CloudKit","processImagePath":"/private/var/containers/Bundle/Application/0A1B/Recipes.app/Recipes","processID":2210,"threadID":246303,"eventMessage":"CoreData+CloudKit: -[NSCloudKitMirroringDelegate _performSetupRequest:]_block_invoke(1242): <NSCloudKitMirroringDelegate: 0x600003d1c000>: Failed to set up CloudKit integration for store: <NSSQLCore: 0x10380a2c0> (URL: file:///var/mobile/Recipes.sqlite)\n<CKError 0x600000c6d2c0: \"Partial Failure\" (2/1011); \"Failed to modify some records\"; partial errors: {\n\tA1:(com.apple.coredata.cloudkit.zone:__defaultOwner__) = <CKError 0x600000c8a5b0: \"Quota Exceeded\" (25/2035); server message = \"Quota exceeded\"; Retry after 342.0 seconds>\n}>"}"#
+        let summary = try summarize([("a.ndjson", object + "\n")])
+        #expect(summary.countsByKind["cloudkit-quota-exceeded"] == 1)
+    }
+
+    @Test func aRecordKeepsItsContinuationLines() throws {
+        let text = [
+            CKSample.stderr("warning", "-[PFCloudKitSetupAssistant _checkAccountStatus:]_block_invoke", 521,
+                            "Fetched account info for store \(CKSample.store): <CKAccountInfo: 0x600000c3a3c0; accountStatus=Available, needsToVerifyTerms=false>\n(null)"),
+            CKSample.oslogError("-[NSCloudKitMirroringDelegate _performSetupRequest:]_block_invoke", 1242,
+                                "\(CKSample.delegate): Failed to set up CloudKit integration for store: <NSSQLCore: 0x10380a2c0> (URL: \(CKSample.storeURL))\nError Domain=NSCocoaErrorDomain Code=134400 \"Unable to initialize without an iCloud account (CKAccountStatusNoAccount).\" UserInfo={NSLocalizedFailureReason=Unable to initialize without an iCloud account (CKAccountStatusNoAccount).}"),
+        ].joined(separator: "\n")
+        let results = try classify(text)
+        try #require(results.count == 2)
+        #expect(results[0].record.lineCount == 2)
+        #expect(results[0].classification.event.kind == .cloudKitAccountFetched)
+        #expect(results[1].record.lineCount == 2)
+        // The account, on the line under the message, is the cause: a warning, not a broken set-up.
+        #expect(results[1].classification.event.kind == .cloudKitAccountUnavailable)
+        #expect(results[1].classification.event.fields.contains(Field("stage", .string("setup"))))
+    }
+
+    @Test func theTwoCopiesOfAnErrorCountOnce() throws {
+        let message = "\(CKSample.delegate) - Never successfully initialized and cannot execute request '<NSCloudKitMirroringExportRequest: 0x600002a38f00> \(CKSample.request)' due to error: <CKError 0x600000c74a80: \"Permission Failure\" (10/2007); server message = \"Invalid bundle ID for container\"; op = 5A4B3C2D1E0F9A8B>"
+        let method = "-[NSCloudKitMirroringDelegate _requestAbortedNotInitialized:]"
+        let doubled = [CKSample.oslogError(method, 2183, message), CKSample.stderr("error", method, 2183, message), "Saved recipe"].joined(separator: "\n")
+        let summary = try summarize([("a.log", doubled)])
+        #expect(summary.countsByKind["cloudkit-container-not-linked"] == 1)
+        #expect(summary.countsByKind["cloudkit-echo"] == 1)
+        #expect(summary.errors == 1)
+        // The same copy twice is two failures (two requests refused), not an echo.
+        let twice = [CKSample.stderr("error", method, 2183, message), CKSample.stderr("error", method, 2183, message)].joined(separator: "\n")
+        #expect(try summarize([("b.log", twice)]).countsByKind["cloudkit-container-not-linked"] == 2)
+    }
+}
+
+/// The errors inside a mirroring record: every CKError, each partial-error entry, the
+/// omitted batch count, the cause; read the same when a paste flattened its line breaks.
+@Suite struct CloudKitErrorTests {
+    static let entries = [
+        CKSample.schemaEntry("R-0001"), CKSample.schemaEntry("R-0002"),
+        CKSample.schemaEntry("R-0003", field: "CD_photo", type: "CD_Step"),
+    ].joined(separator: "\n")
+
+    @Test(arguments: [false, true])
+    func partialErrorsAreReadEntryByEntry(flattened: Bool) {
+        var text = "Finished request: <NSCloudKitMirroringExportRequest: 0x1> \(CKSample.request) with result: <NSCloudKitMirroringResult: 0x2> storeIdentifier: \(CKSample.store) success: 0 madeChanges: 0 error: "
+            + CKSample.partialFailure(Self.entries, omitted: 12)
+        if flattened { text = text.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\t", with: "") }
+        let report = CloudKitErrors.report(in: text)
+        #expect(report.errors.count == 4)
+        #expect(report.errors[0].name == "Partial Failure")
+        #expect(report.errors[0].code == 2 && report.errors[0].internalCode == 1011)
+        #expect(report.errors[1].record == "R-0001")
+        #expect(report.errors[1].zone == "com.apple.coredata.cloudkit.zone")
+        #expect(report.errors[1].field == "CD_rating" && report.errors[1].recordType == "CD_Recipe")
+        #expect(report.errors[3].field == "CD_photo" && report.errors[3].recordType == "CD_Step")
+        #expect(report.errors[1].container == CKSample.container)
+        #expect(report.omittedBatchErrors == 12)
+        #expect(report.cause == .schemaMissingField)
+        #expect(report.causeErrors.count == 3)
+    }
+
+    @Test func quotedEntriesOfARecoveryDictionary() {
+        let text = #"Error recovery failed because the following fatal errors were found: {    "<CKRecordID: 0x600000b8c120; recordName=7F3E-01, zoneID=com.apple.coredata.cloudkit.zone:__defaultOwner__>" = "<CKError 0x600000c8a5b0: \"Limit Exceeded\" (27/2023); server message = \"record too large\"; op = 8C1D; uuid = 5B6C>"; }"#
+        let report = CloudKitErrors.report(in: text)
+        #expect(report.errors.count == 1)
+        #expect(report.errors[0].record == "7F3E-01")
+        #expect(report.errors[0].serverMessage == "record too large")
+        #expect(report.cause == .recordTooLarge)
+    }
+
+    @Test func causesFromCodesAndTexts() {
+        func cause(_ text: String) -> CloudKitCause? { CloudKitErrors.report(in: text).cause }
+        #expect(cause(#"<CKError 0x1: "Service Unavailable" (6/2022); "Request failed with http status code 503"; Retry after 30.0 seconds>"#) == .throttled)
+        #expect(cause(#"<CKError 0x1: "Request Rate Limited" (7/2008); "This operation has been rate limited"; Retry after 12.0 seconds>"#) == .throttled)
+        #expect(cause(#"<CKError 0x1: "Not Authenticated" (9/1004); "Can't return account credentials">"#) == .accountTerms)
+        #expect(cause(#"<CKError 0x1: "Zone Not Found" (26/2036); server message = "Zone 'x' does not exist">"#) == .zoneNotFound)
+        #expect(cause(#"<CKError 0x1: "Invalid Arguments" (12); "You can't save the same record twice: <CKRecordID: 0x2>">"#) == .duplicateRecordInRequest)
+        #expect(cause(#"<CKError 0x1: "Limit Exceeded" (27/1020); "Your request contains 612 items which is more than the maximum number of items in a single request (400)">"#) == .tooManyItems)
+        #expect(cause("Error Domain=NSCocoaErrorDomain Code=134417 \"Request was cancelled\"") == .cancelledPending)
+        // 134406 is told by the set-up's cause nested in it.
+        #expect(cause("Error Domain=NSCocoaErrorDomain Code=134406 \"aborted due to error: Error Domain=NSCocoaErrorDomain Code=134400 \"no account\"\"") == .noAccount)
+        #expect(cause("Error Domain=NSCocoaErrorDomain Code=134406 \"aborted\"") == .notInitialized)
+    }
+}
