@@ -89,7 +89,9 @@ struct SchemaValidator {
     }
 
     @Test(arguments: ["example.log", "ios6-session.log", "device-console.log", "logshow.log", "logshow.ndjson", "fuzz/control-and-broken-utf8.bin",
-                      "scenarios/account-logout.log", "scenarios/rebuild-iphone.log"])
+                      "scenarios/account-logout.log", "scenarios/rebuild-iphone.log",
+                      "cloudkit/healthy-xcode.log", "cloudkit/schema-not-deployed.log", "cloudkit/no-account.ndjson", "cloudkit/quota.log",
+                      "cloudkit/two-containers.log", "cloudkit/throttled-then-healthy.log", "cloudkit/migrated-app.log"])
     func everyLineIsValid(fixture: String) throws {
         let validator = SchemaValidator(root: try Self.schema())
         let kinds = Set(try Catalog.standard().kinds.map(\.id))

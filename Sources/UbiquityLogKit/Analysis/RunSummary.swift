@@ -93,6 +93,8 @@ public struct RunSummary: Sendable {
     /// Error and warning findings, in log order, the first `maxKeptFindings` of them.
     public var findings: [Finding] = []
     public var countsByKind: [String: Int] = [:]
+    /// What the CloudKit mirroring records say; nil when the run has none.
+    public var cloudKit: CloudKitStory?
 
     /// Findings kept in memory; counts stay exact beyond it.
     public static let maxKeptFindings = 1000
@@ -159,6 +161,7 @@ public struct SummaryBuilder {
             .map(\.element)
         summary.processCount = processNames.count
         judge(&summary, incidents: incidents)
+        if !cloudKit.isEmpty { summary.cloudKit = cloudKit.finishedStory }
         summary.transactionLogs = logs.stories
         summary.entities = logs.entities
         summary.devices = logs.devices
@@ -175,6 +178,7 @@ public struct SummaryBuilder {
     private var loads = StoreLoadTracker()
     private var incidents = IncidentTracker()
     private var logs = TransactionLogTracker()
+    private var cloudKit = CloudKitTracker()
 
     public init() {}
 
@@ -262,6 +266,11 @@ public struct SummaryBuilder {
         incidents.switchGroup(to: group)
         loads.add(record, event)
         logs.add(record, event)
+        // A family's records are told by its own tracker, which gives its own verdict.
+        if kind.family == .cloudKit {
+            cloudKit.switchGroup(to: group, input: record.input)
+            cloudKit.add(record, event)
+        }
         // A finding (its message is costly) is made once, for what keeps one: warnings and
         // errors, and the event that ends an open incident.
         var made: Finding?
@@ -272,7 +281,7 @@ public struct SummaryBuilder {
             made = finding
             return finding
         }
-        if kind.severity >= .warning || incidents.isOpen { incidents.add(event, input: record.input, finding: finding) }
+        if kind.family == .ubiquity, kind.severity >= .warning || incidents.isOpen { incidents.add(event, input: record.input, finding: finding) }
 
         switch event {
         case .unhandled(let limitHit):
@@ -318,7 +327,8 @@ public struct SummaryBuilder {
         let selected = Set(summary.selectedProcesses)
         var processes: [ProcessSummary] = []
         for (index, var group) in groups.enumerated() where group.syncRecords > 0 {
-            let decided = incidents.verdict(ofGroup: index, namesProcesses: summary.namesProcesses)
+            let decided = CloudKitTracker.merge(incidents.verdict(ofGroup: index, namesProcesses: summary.namesProcesses),
+                                                cloudKit.verdict(ofGroup: index))
             group.verdict = decided.verdict
             group.evidence = decided.evidence
             if decided.verdict != .broken, let family = group.families.first(where: \.isMostlyUnrecognised) {

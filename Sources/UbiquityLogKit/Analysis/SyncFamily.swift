@@ -15,7 +15,11 @@ public struct SyncFamily: Sendable, Hashable {
     /// messages: one story, told by three writers.
     public static let ubiquity = SyncFamily(id: "ubiquity", recordNoun: "ubiquity", index: 0)
 
-    public static let all: [SyncFamily] = [.ubiquity]
+    /// Core Data's CloudKit mirroring (NSPersistentCloudKitContainer, SwiftData) and the
+    /// CloudKit framework's and daemons' lines around it.
+    public static let cloudKit = SyncFamily(id: "cloudkit", recordNoun: "CloudKit mirroring", index: 1)
+
+    public static let all: [SyncFamily] = [.ubiquity, .cloudKit]
 
     /// The index in `all` of a classified record's family; nil for the app's own lines. An
     /// index, not the family: it is asked for every record, and a family's texts would be
@@ -23,7 +27,11 @@ public struct SyncFamily: Sendable, Hashable {
     static func index(marker: Marker?, event: Event) -> Int? {
         if case .app = event { return nil }
         switch marker {
-        case .ubiquity?, .coreDataError?, .storeManager?, nil: return SyncFamily.ubiquity.index
+        case .cloudKit?: return SyncFamily.cloudKit.index
+        case .ubiquity?, .coreDataError?, .storeManager?: return SyncFamily.ubiquity.index
+        // Lines without a marker are the CloudKit framework's and daemons' when a rule of that
+        // family recognised them.
+        case nil: return event.kind.family == .cloudKit ? SyncFamily.cloudKit.index : SyncFamily.ubiquity.index
         }
     }
 }

@@ -271,7 +271,7 @@ final class ChannelSearch {
             }
         case .cloudKitFramework:
             // The message start, past one `[subsystem:category]` tag and its blanks first.
-            if let tag = Self.subsystemTagEnd(in: message), let rule = try first(in: message, at: tag, absent) { return (rule, 0) }
+            if let tag = Self.subsystemTagEnd(in: message), let rule = try first(in: message, at: tag, absent) { return (rule, tag) }
             return try first(in: message, at: 0, absent).map { ($0, 0) }
         }
     }

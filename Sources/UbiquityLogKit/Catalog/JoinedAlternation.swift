@@ -56,7 +56,7 @@ struct JoinedAlternation {
             pattern = #"^[ \t]*+(?:<[^>\n]{1,200}>(?::|[ ]-)?[ ]*\K)?"# + alternation
             options = [.multiline, .duplicateNames]
         case .cloudKitFramework:
-            pattern = #"(?:\[[^\]\n]{1,80}\][ \t]+)?"# + alternation
+            pattern = #"(?:\[[^\]\n]{1,80}\][ \t]+\K)?"# + alternation
             options = [.anchored, .duplicateNames]
         case .storeManager:
             // At the message start, after at most one tag an app's logger may add: `[USM] `, `StoreManager: `.

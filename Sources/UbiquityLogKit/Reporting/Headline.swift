@@ -52,6 +52,8 @@ public enum Headline {
     /// one that carries an error (shown whole), or whose facts name what a reader looks
     /// for (the peer whose logs are skipped, the stray file). Nil for the others.
     private static func composed(_ kind: EventKind, _ fields: [Field], _ item: ClassifiedRecord) -> String? {
+        // A rule's own sentence for its record (a mirroring failure told by its cause).
+        if let said = text(fields, "causeText") { return said }
         if kind == .peerModelMismatch {
             let peer = text(fields, "peer") ?? "?"
             let log = text(fields, "log").map { " (\($0))" } ?? ""
@@ -119,7 +121,7 @@ public enum Headline {
         case .message(let kind, let fields):
             // Events that carry an error, name a peer or a stray file, or print a log as its
             // object are composed (`of`); the others, most lines, stand as they are.
-            if kind != .peerModelMismatch, kind != .containerStrayFile, !fields.contains(where: { $0.name == "error" }),
+            if kind != .peerModelMismatch, kind != .containerStrayFile, !fields.contains(where: { $0.name == "error" || $0.name == "causeText" }),
                let plain = plainMatchedLine(item), kind.severity < .warning || !printsLogObject(plain) {
                 return plain.withUnsafeBufferPointer(use)
             }

@@ -186,6 +186,7 @@ public enum JSONSummary {
         object.addRaw("correlations", "[" + summary.correlations.map(JSON.quote).joined(separator: ",") + "]")
         object.addRaw("incidents", "[" + summary.incidents.map { JSON.object($0.fields) }.joined(separator: ",") + "]")
         object.addRaw("processes", "[" + summary.processes.map { JSON.object($0.fields) }.joined(separator: ",") + "]")
+        if let cloudKit = summary.cloudKit { object.addRaw("cloudKit", JSON.object(cloudKit.fields)) }
         object.add("verdict", summary.verdict.rawValue)
         if let reason = summary.verdictReason { object.add("verdictReason", reason) }
         object.addRaw("verdicts", "[" + summary.verdicts.map { JSON.object($0.fields) }.joined(separator: ",") + "]")

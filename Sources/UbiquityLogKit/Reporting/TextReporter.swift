@@ -274,6 +274,7 @@ public enum SummaryText {
             rows.append(Row(label: "processes", value: "\(summary.processes.count) with sync records, \(judged) judged",
                             details: summary.processes.map { describe($0, inputs: summary.inputs.count) }))
         }
+        rows += summary.cloudKit?.rows ?? []
         let percent = (summary.unhandledPercent * 10).rounded() / 10
         rows.append(Row(label: "unhandled", value: "\(summary.unhandled) record\(summary.unhandled == 1 ? "" : "s") (\(percent)% of \(summary.ubiquityRecords) ubiquity records)"
                         + (summary.matchLimitHits > 0 ? ", \(summary.matchLimitHits) hit the match limit" : "")))

@@ -329,7 +329,8 @@ enum CloudKitErrors {
     }
 
     static func errorCodes(in bytes: [UInt8]) -> [Int] {
-        codes(after: Array("NSCocoaErrorDomain Code=".utf8), in: bytes)
+        // `Error Domain=NSCocoaErrorDomain Code=N`, and `NSCocoaErrorDomain:N` as recovery prints it.
+        codes(after: Array("NSCocoaErrorDomain Code=".utf8), in: bytes) + codes(after: Array("NSCocoaErrorDomain:".utf8), in: bytes)
     }
 
     private static func codes(after prefix: [UInt8], in bytes: [UInt8]) -> [Int] {

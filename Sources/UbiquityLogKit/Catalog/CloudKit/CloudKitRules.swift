@@ -12,7 +12,7 @@ enum CloudKitRules {
         case "cloudkit-model-rule": rule.producing([.cloudKitModelOrderedRelationship, .cloudKitModelRelationshipRequired])
         case "cloudkit-setup-failed", "cloudkit-not-initialized", "cloudkit-reset-after-error", "cloudkit-request-finished",
              "cloudkit-export-failed", "cloudkit-automatic-export-finished", "cloudkit-fatal-partial-errors",
-             "cloudkit-unknown-partial-error", "cloudkit-mirroring-error-text", "cloudkit-ckerror-text":
+             "cloudkit-unknown-partial-error", "cloudkit-mirroring-error-text", "cloudkit-ckerror-text", "cloudkit-recovery-failed":
             rule.producing(causeKinds)
         default: rule
         }
@@ -77,6 +77,14 @@ enum CloudKitEvent {
         fields.items += report.fields
         var kind = failed
         if !fixedKind, let cause = report.cause { kind = cause.kind }
+        if let cause = report.cause {
+            // The cause in words, which the timeline and the findings show for the record.
+            let records = Set(report.causeErrors.compactMap(\.record)).count
+            let what = stage == "request" ? (match["requestClass"].flatMap(requestType) ?? stage) : stage
+            let said = CloudKitTracker.sentence(cause, stage: what, Facts(fields.items))
+            let label = CloudKitTracker.label(what, fixedKind ? kind : nil)
+            fields.add("causeText", (said.hasPrefix(label) ? said : label + ": " + said) + (records > 1 ? " (\(records) records)" : ""))
+        }
         return .message(kind, fields.items)
     }
 }
@@ -306,7 +314,7 @@ extension CloudKitRules {
             Rule("cloudkit-recovery-failed", .cloudKit, .cloudKitRecoveryFailed, #"Failed to recover from error"#,
                  samples: [CKSample.oslogError("-[NSCloudKitMirroringDelegate _recoverFromError:withZoneIDs:forStore:inMonitor:]", 2622,
                                                "\(CKSample.delegate) - Failed to recover from error: NSCocoaErrorDomain:134400\nRecovery encountered the following error: (null):0")]
-                ) { CloudKitEvent.outcome($0, failed: .cloudKitRecoveryFailed, stage: "recovery", fixedKind: true) },
+                ) { CloudKitEvent.outcome($0, failed: .cloudKitRecoveryFailed, stage: "recovery") },
             Rule("cloudkit-fatal-partial-errors", .cloudKit, .cloudKitFatalPartialErrors, #"Error recovery failed because the following fatal errors were found"#,
                  samples: [CKSample.oslogError("-[NSCloudKitMirroringDelegate _recoverFromPartialError:forStore:inMonitor:]", 2796,
                                                "\(CKSample.delegate): Error recovery failed because the following fatal errors were found: {\n    \"<CKRecordID: 0x600000b8c120; recordName=7F3E2D1C-0001, zoneID=com.apple.coredata.cloudkit.zone:__defaultOwner__>\" = \"<CKError 0x600000c8a5b0: \\\"Invalid Arguments\\\" (12/2006); server message = \\\"Cannot create or modify field 'CD_servings' in record 'CD_Recipe' in production schema\\\"; op = 8C1D2E3F4A5B6C7D; uuid = 5B6C7D8E-9F0A-4B1C-8D2E-3F4A5B6C7D8E; container ID = \\\"\(CKSample.container)\\\">\";\n}")]

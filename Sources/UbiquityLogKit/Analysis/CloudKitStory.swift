@@ -1,0 +1,440 @@
+// The CloudKit family's part of the summary: set-up per store, requests by type joined from
+// `Executing:` to `Finished request:` by their id, exports and imports, throttles told as
+// waiting, the account, teardowns, and each distinct failure cause once with its count and the
+// records it affected; and the verdict it gives each input.
+
+/// What the mirroring records of a run say happened.
+public struct CloudKitStory: Sendable {
+    public struct StoreSetup: Sendable, Equatable {
+        public var input: String
+        /// The store's file name (from its URL) or its identifier.
+        public var store: String
+        public var outcome: String  // "succeeded", "failed", "enqueued"
+        public var line: Int
+        public var cause: String?
+    }
+
+    public struct RequestTally: Sendable, Equatable {
+        public var type: String
+        public var started = 0
+        public var succeeded = 0
+        public var failed = 0
+        public var cancelled = 0
+        /// Finished requests whose start was seen, and their durations.
+        public var timed = 0
+        public var totalMilliseconds = 0
+        public var longestMilliseconds = 0
+        /// Started and never finished by the end of their input.
+        public var unfinished = 0
+    }
+
+    public struct Cause: Sendable, Equatable {
+        public var cause: CloudKitCause
+        /// One sentence: `export blocked: field CD_rating of record type CD_Recipe is not in the production schema`.
+        public var text: String
+        /// Records that reported it, and the distinct records (partial-error entries) it affected.
+        public var reports = 0
+        public var records: Set<String> = []
+        public var input: String
+        public var line: Int
+        public var kind: EventKind
+
+        /// `… (3 records)` / `… (reported 2 times)`.
+        public var counted: String {
+            var parts: [String] = []
+            if !records.isEmpty { parts.append("\(records.count) record\(records.count == 1 ? "" : "s")") }
+            if reports > 1 { parts.append("reported \(reports) times") }
+            return parts.isEmpty ? text : text + " (" + parts.joined(separator: ", ") + ")"
+        }
+    }
+
+    public var records = 0
+    public var echoes = 0
+    public var stores: [StoreSetup] = []
+    public var requests: [RequestTally] = []
+    public var exportsBegan = 0
+    public var exportsFinished = 0
+    public var objectsToExport = 0
+    public var importsScheduled = 0
+    public var importsBegan = 0
+    public var importsApplied = 0
+    public var pushes = 0
+    public var throttles = 0
+    public var deferrals = 0
+    /// Whether a request succeeded after the last throttle (the wait ended).
+    public var throttleCleared = true
+    public var retryAfter: String?
+    public var account: [String] = []
+    public var teardowns: [String] = []
+    public var causes: [Cause] = []
+}
+
+/// Builds the story as events arrive; each process of each input has its own state and verdict.
+struct CloudKitTracker {
+    private(set) var story = CloudKitStory()
+    /// One process's requests and outcomes in one input (a group of `SummaryBuilder`): each
+    /// gets its own verdict.
+    struct State {
+        var input = ""
+        var records = 0
+        /// Requests seen executing, by id: their type, line and time.
+        var open: [String: (type: String, line: Int, time: LogTime?)] = [:]
+        var unnamedOpen: (type: String, line: Int, time: LogTime?)?
+        /// Failures, in order, and the lines of state.successes by stage or request type.
+        var failures: [(stage: String, cause: CloudKitCause?, kind: EventKind, line: Int, text: String)] = []
+        var successes: [String: Int] = [:]
+        var anySuccessLine = 0
+        var throttleLines: [Int] = []
+        var concerns: [(line: Int, text: String)] = []
+    }
+    private var state = State()
+    private var group = 0
+    private var states: [Int: State] = [:]
+    /// The type of requests whose object the log does not show (`<private>`).
+    static let unnamed = "unnamed"
+
+    var isEmpty: Bool { story.records == 0 }
+
+    /// The record that follows is of `group` (see `SummaryBuilder.groupOf`), of `input`.
+    mutating func switchGroup(to group: Int, input: String) {
+        guard group != self.group || state.input != input else { return }
+        states[self.group] = state
+        self.group = group
+        state = states[group] ?? State(input: input)
+    }
+
+    mutating func add(_ record: Record, _ event: Event) {
+        let kind = event.kind
+        guard kind.family == .cloudKit else { return }
+        story.records += 1
+        state.records += 1
+        guard case .message(_, let fields) = event else { return }
+        let line = record.firstLine
+        let facts = Facts(fields)
+        switch kind {
+        case .cloudKitEcho:
+            story.echoes += 1
+            return
+        case .cloudKitSetupSucceeded:
+            setup(facts, "succeeded", line: line, cause: nil)
+            succeeded("setup", line)
+        case .cloudKitRequestExecuting:
+            let type = facts.string("requestType") ?? CloudKitTracker.unnamed
+            tally(type) { $0.started += 1 }
+            if let id = facts.string("requestID") {
+                state.open[id] = (type, line, record.header?.time)
+            } else {
+                // `Executing: <private>`: joined to the next `Finished request: <private>`.
+                state.unnamedOpen = (type, line, record.header?.time)
+            }
+        case .cloudKitRequestFinished:
+            let type = finish(facts, record, line) { $0.succeeded += 1 }
+            succeeded(type, line)
+        case .cloudKitExportFinished:
+            story.exportsFinished += 1
+            succeeded("export", line)
+        case .cloudKitExportBegan: story.exportsBegan += 1
+        case .cloudKitExportObjectsFound: story.objectsToExport += facts.int("objects") ?? 0
+        case .cloudKitImportScheduled: story.importsScheduled += 1
+        case .cloudKitImportBegan: story.importsBegan += 1
+        case .cloudKitImportApplied:
+            story.importsApplied += 1
+            succeeded("import", line)
+        case .cloudKitPushReceived: story.pushes += 1
+        case .cloudKitActivityDeferred: story.deferrals += 1
+        case .cloudKitAccountFetched: account("available")
+        case .cloudKitTeardown:
+            let reason = facts.string("reason") ?? "unknown reason"
+            story.teardowns.append("\(state.input):\(line) \(reason)")
+            state.concerns.append((line, "mirroring torn down (\(reason))"))
+        default:
+            break
+        }
+        if kind == .cloudKitAccountUnavailable, facts.string("stage") == nil {
+            account(facts.string("accountStatus").map { "unusable (\($0))" } ?? "needs attention")
+            state.concerns.append((line, "the iCloud account needs attention"))
+        }
+        if kind == .cloudKitThrottled || kind == .cloudKitActivityRateLimited {
+            story.throttles += 1
+            story.throttleCleared = false
+            state.throttleLines.append(line)
+            if let after = facts.string("retryAfter") { story.retryAfter = after }
+        }
+        if [.cloudKitDelegateDeallocated, .cloudKitShareSaveFailed, .cloudKitObjectsInSeveralZones].contains(kind), facts.string("cause") == nil {
+            state.concerns.append((line, kind.summary.prefix { $0 != "." && $0 != ";" }.lowercased()))
+        }
+        if let stage = facts.string("stage"), facts.bool("success") != true { failure(kind, stage: stage, facts: facts, record: record) }
+        else if kind.severity >= .warning, let cause = facts.string("cause").flatMap(CloudKitCause.init(rawValue:)) {
+            note(cause, kind: kind, stage: "sync", facts: facts, line: line)
+        } else if kind.severity == .error {
+            state.failures.append((kind.id, nil, kind, line, kind.summary))
+        }
+    }
+
+    /// A record that reports a failure (or a request's end without success).
+    private mutating func failure(_ kind: EventKind, stage: String, facts: Facts, record: Record) {
+        let line = record.firstLine
+        let cause = facts.string("cause").flatMap(CloudKitCause.init(rawValue:))
+        var type = stage
+        if stage == "request" || facts.string("requestID") != nil, facts.string("success") != nil || facts.bool("success") != nil {
+            type = finish(facts, record, line) { tally in
+                if cause == .cancelledPending { tally.cancelled += 1 } else { tally.failed += 1 }
+            }
+        } else if stage == "request", let requestType = facts.string("requestType") {
+            type = requestType
+        }
+        if stage == "setup" { setup(facts, "failed", line: line, cause: cause.map { CloudKitTracker.sentence($0, stage: "setup", facts) }) }
+        if stage == "recovery", kind == .cloudKitRecoveryAttempted { return }
+        if let cause {
+            if cause.impact == .transient { state.throttleLines.append(line); story.throttleCleared = false }
+            note(cause, kind: kind, stage: type, facts: facts, line: line)
+            state.failures.append((type, cause, kind, line, CloudKitTracker.sentence(cause, stage: type, facts)))
+        } else if kind.severity >= .warning {
+            state.failures.append((type, nil, kind, line, kind.summary))
+        }
+    }
+
+    private mutating func note(_ cause: CloudKitCause, kind: EventKind, stage: String, facts: Facts, line: Int) {
+        // Harmless ones (a duplicate request dropped, a conflict merged) are no failure cause.
+        guard cause.impact > .benign else { return }
+        // Each record type and field a schema gap names is a cause of its own.
+        var byText: [(text: String, records: [String])] = []
+        for entry in facts.entries(of: cause) {
+            let text = CloudKitTracker.sentence(cause, stage: stage, entry.facts)
+            if let index = byText.firstIndex(where: { $0.text == text }) {
+                byText[index].records += entry.record.map { [$0] } ?? []
+            } else {
+                byText.append((text, entry.record.map { [$0] } ?? []))
+            }
+        }
+        if byText.isEmpty { byText = [(CloudKitTracker.sentence(cause, stage: stage, facts), [])] }
+        for (text, records) in byText {
+            if let index = story.causes.firstIndex(where: { $0.text == text }) {
+                story.causes[index].reports += 1
+                story.causes[index].records.formUnion(records)
+            } else if story.causes.count < RunSummary.maxKeptFindings {
+                story.causes.append(CloudKitStory.Cause(cause: cause, text: text, reports: 1, records: Set(records), input: state.input, line: line, kind: kind))
+            }
+        }
+    }
+
+    private mutating func setup(_ facts: Facts, _ outcome: String, line: Int, cause: String?) {
+        let store = facts.string("url").map { Extract.fileName($0.removingPercentEncodedSpaces) ?? $0 } ?? facts.string("store").flatMap { $0 == "<private>" ? nil : $0 } ?? "(name not logged)"
+        story.stores.append(CloudKitStory.StoreSetup(input: state.input, store: store, outcome: outcome, line: line, cause: cause))
+    }
+
+    private mutating func account(_ state: String) {
+        if story.account.last != state { story.account.append(state) }
+    }
+
+    private mutating func succeeded(_ type: String, _ line: Int) {
+        state.successes[type] = line
+        state.anySuccessLine = line
+        if !state.throttleLines.isEmpty { story.throttleCleared = true }
+    }
+
+    private mutating func tally(_ type: String, _ change: (inout CloudKitStory.RequestTally) -> Void) {
+        if let index = story.requests.firstIndex(where: { $0.type == type }) {
+            change(&story.requests[index])
+        } else {
+            var tally = CloudKitStory.RequestTally(type: type)
+            change(&tally)
+            story.requests.append(tally)
+        }
+    }
+
+    /// Ends the request the record names: its type and duration from its `Executing:`.
+    private mutating func finish(_ facts: Facts, _ record: Record, _ line: Int, _ outcome: (inout CloudKitStory.RequestTally) -> Void) -> String {
+        let id = facts.string("requestID")
+        var started = id.flatMap { state.open.removeValue(forKey: $0) }
+        if id == nil, facts.string("requestType") == nil, let unnamed = state.unnamedOpen {
+            started = unnamed
+            state.unnamedOpen = nil
+        }
+        let type = started?.type ?? facts.string("requestType") ?? CloudKitTracker.unnamed
+        tally(type) { tally in
+            if started == nil { tally.started += 1 }
+            outcome(&tally)
+            if let begin = started?.time, let end = record.header?.time {
+                let milliseconds = Int(end.microseconds(since: begin) / 1000)
+                tally.timed += 1
+                tally.totalMilliseconds += milliseconds
+                tally.longestMilliseconds = max(tally.longestMilliseconds, milliseconds)
+            }
+        }
+        return type
+    }
+
+    /// The story, with the requests still open at the end counted as unfinished.
+    var finishedStory: CloudKitStory {
+        var tracker = self
+        tracker.states[group] = state
+        for (_, state) in tracker.states.sorted(by: { $0.key < $1.key }) {
+            for (_, request) in state.open.sorted(by: { $0.value.line < $1.value.line }) { tracker.tally(request.type) { $0.unfinished += 1 } }
+            if let request = state.unnamedOpen { tracker.tally(request.type) { $0.unfinished += 1 } }
+        }
+        return tracker.story
+    }
+
+    /// The verdict of one process's mirroring records; nil when it has none.
+    func verdict(ofGroup group: Int) -> (verdict: Verdict, evidence: [String])? {
+        guard let state = group == self.group ? state : states[group], state.records > 0 else { return nil }
+        return CloudKitTracker.verdict(of: state)
+    }
+
+    /// Broken when a failure cannot clear by itself (schema, model, container, a second
+    /// container) or a kind of request kept failing to the end; degraded for the user's
+    /// account or storage, teardowns, sharing, throttles that did not clear, state.failures that a
+    /// later success of their kind overcame; healthy when the cycles finished.
+    private static func verdict(of state: State) -> (verdict: Verdict, evidence: [String]) {
+        var broken: [String] = []
+        var degraded: [String] = []
+        for failure in state.failures {
+            let cite = "\(state.input):\(failure.line) \(failure.kind.id): \(failure.text)"
+            let laterSuccess = (state.successes[failure.stage] ?? 0) > failure.line
+            switch failure.cause?.impact {
+            case .broken?:
+                let fixesItself = failure.cause == .other || failure.cause == .notInitialized
+                if fixesItself && laterSuccess { degraded.append(cite + ", later succeeded") } else { broken.append(cite) }
+            case .degraded?:
+                degraded.append(cite)
+            case .transient?:
+                if state.anySuccessLine < failure.line { degraded.append(cite + ", still waiting at the end of the log") }
+            case .benign?:
+                if failure.cause == .cancelledPending, !laterSuccess {
+                    degraded.append(cite + ", and no later request of that type succeeded")
+                }
+            case nil:
+                if failure.kind.severity == .error {
+                    if laterSuccess { degraded.append(cite + ", later succeeded") } else { broken.append(cite) }
+                }
+            }
+        }
+        if let last = state.throttleLines.last, state.anySuccessLine < last, !state.failures.contains(where: { $0.line == last }) {
+            degraded.append("\(state.input):\(last) throttled, still waiting at the end of the log")
+        }
+        degraded += state.concerns.map { "\(state.input):\($0.line) \($0.text)" }
+        if !broken.isEmpty { return (.broken, CloudKitTracker.distinct(broken)) }
+        if !degraded.isEmpty { return (.degraded, CloudKitTracker.distinct(degraded)) }
+        return (.healthy, [])
+    }
+
+    /// The first three sentences that say different things (the place cited is left out of
+    /// the comparison: a failure that repeats is cited where it first happened).
+    static func distinct(_ citations: [String]) -> [String] {
+        var seen = Set<Substring>()
+        var kept: [String] = []
+        for citation in citations {
+            let said = citation.drop { $0 != " " }
+            if seen.insert(said).inserted { kept.append(citation) }
+            if kept.count == 3 { break }
+        }
+        return kept
+    }
+
+    /// A process's verdict from its other records with its mirroring records' own: the worse
+    /// one, its evidence first.
+    static func merge(_ verdict: (verdict: Verdict, evidence: [String]), _ own: (verdict: Verdict, evidence: [String])?) -> (verdict: Verdict, evidence: [String]) {
+        guard let own else { return verdict }
+        if own.verdict > verdict.verdict { return (own.verdict, own.evidence + (verdict.verdict == .healthy ? [] : verdict.evidence)) }
+        return (verdict.verdict, verdict.evidence + own.evidence)
+    }
+
+    /// What a record says failed, before its cause: `set-up failed`, `export blocked`, ….
+    static func label(_ stage: String, _ kind: EventKind?) -> String {
+        if kind == .cloudKitRecoveryAttempted { return "recovering" }
+        switch stage {
+        case "setup": return "set-up failed"
+        case "recovery": return "recovery failed"
+        case "teardown": return "mirroring reset"
+        case "share": return "share not saved"
+        case "request", "sync", CloudKitTracker.unnamed: return "request failed"
+        default: return "\(stage) blocked"
+        }
+    }
+
+    /// One sentence for a cause, named by what failed (`export blocked: …`).
+    static func sentence(_ cause: CloudKitCause, stage: String, _ facts: Facts) -> String {
+        let what = stage == "setup" ? "set-up failed" : stage == "sync" || stage == "request" ? "sync failed" : "\(stage) blocked"
+        let type = facts.string("recordType")
+        let field = facts.string("field")
+        switch cause {
+        case .schemaMissingField:
+            return "\(what): field \(field ?? "?") of record type \(type ?? "?") is not in the production schema"
+        case .schemaMissingType:
+            return "\(what): record type \(type ?? "?") is not in the production schema"
+        case .modelOrderedRelationship: return "the model cannot be mirrored: it has an ordered relationship"
+        case .modelAttributeRequired: return "the model cannot be mirrored: an attribute is non-optional without a default"
+        case .modelRelationshipRequired: return "the model cannot be mirrored: a relationship is non-optional"
+        case .containerNotLinked: return "\(what): the iCloud container is not assigned to the app's ID (Invalid bundle ID for container)"
+        case .badContainer: return "\(what): CloudKit does not know the container (Bad Container)"
+        case .permissionFailure: return "\(what): CloudKit refused permission (Permission Failure)"
+        case .missingEntitlement: return "\(what): the app lacks the CloudKit entitlement"
+        case .secondInstance: return "a second container mirrors the same store in this process (134410)"
+        case .daemonUnreachable: return "\(what): the CloudKit daemon cannot be reached (sandbox)"
+        case .notInitialized: return "requests refused: mirroring set-up never succeeded (134406)"
+        case .quotaExceeded: return "\(what): the user's iCloud storage is full (Quota Exceeded)"
+        case .recordTooLarge: return "\(what): a record\(type.map { " of type \($0)" } ?? "") is over CloudKit's 1 MB limit"
+        case .tooManyItems: return "\(what): more than 400 items in one request"
+        case .duplicateRecordInRequest: return "\(what): one record saved twice in one request"
+        case .noAccount: return "no iCloud account (134400): mirroring is off until the user signs in"
+        case .accountTerms: return "the iCloud account must accept new terms"
+        case .notAuthenticated: return "CloudKit access denied for the account (Not Authenticated)"
+        case .signingFailure: return "no signed-in account can sign CloudKit requests (Internal Error 1/4000)"
+        case .throttled: return "throttled by CloudKit, waiting" + (facts.string("retryAfter").map { " (retry after \($0) s)" } ?? "")
+        case .network: return "\(what): the network or the server did not answer"
+        case .zoneNotFound: return "the record zone\(facts.string("zone").map { " \($0)" } ?? "") does not exist"
+        case .userDeletedZone: return "the user deleted the app's iCloud data (zone purged)"
+        case .historyExpired: return "persistent history expired (134301)"
+        case .objectsInSeveralZones: return "related objects are assigned to several zones"
+        case .conflict: return "records changed on the server since fetched (merged)"
+        case .duplicateSubscription: return "subscription already exists"
+        case .cancelledPending: return "\(stage) request dropped: one of its type was already pending (134417)"
+        case .other:
+            let name = facts.firstErrorName
+            return "\(what): \(name ?? "an error")"
+        }
+    }
+}
+
+/// A message event's facts by name.
+struct Facts {
+    let fields: [Field]
+    init(_ fields: [Field]) { self.fields = fields }
+
+    func value(_ name: String) -> FieldValue? { fields.first { $0.name == name }?.value }
+    func string(_ name: String) -> String? { if case .string(let text)? = value(name) { text } else { nil } }
+    func int(_ name: String) -> Int? { if case .int(let number)? = value(name) { number } else { nil } }
+    func bool(_ name: String) -> Bool? { if case .bool(let flag)? = value(name) { flag } else { nil } }
+
+    /// The CKErrors of `cause` among the event's, each with its record (a partial-error entry's).
+    func entries(of cause: CloudKitCause) -> [(record: String?, facts: Facts)] {
+        guard case .list(let errors)? = value("ckErrors") else { return [] }
+        return errors.compactMap { error -> (String?, Facts)? in
+            guard case .object(let parts) = error else { return nil }
+            let entry = Facts(parts)
+            let description = CKErrorDescription(name: entry.string("name") ?? "", code: entry.int("code"), internalCode: entry.int("internalCode"),
+                                                 message: entry.string("message"), serverMessage: entry.string("serverMessage"))
+            return CloudKitErrors.cause(of: description) == cause ? (entry.string("record"), entry) : nil
+        }
+    }
+
+    /// `Partial Failure (2/1011)`: the first CKError's name and codes, or the NSError's.
+    var firstErrorName: String? {
+        if case .list(let errors)? = value("ckErrors"), case .object(let parts)? = errors.first {
+            let entry = Facts(parts)
+            let codes = [entry.int("code"), entry.int("internalCode")].compactMap { $0 }.map(String.init).joined(separator: "/")
+            return (entry.string("name") ?? "CKError") + (codes.isEmpty ? "" : " (\(codes))")
+        }
+        if case .object(let parts)? = value("error") {
+            let error = Facts(parts)
+            return [error.string("domain"), error.int("code").map(String.init)].compactMap { $0 }.joined(separator: " ")
+        }
+        return nil
+    }
+}
+
+extension String {
+    /// `Application%20Support` → `Application Support`: store URLs print spaces escaped.
+    var removingPercentEncodedSpaces: String { replacing("%20", with: " ") }
+}
