@@ -240,6 +240,9 @@ public struct CKErrorCode: Sendable {
         let meaning = entry.meaning + (internals.isEmpty ? "" : " Internal codes seen with it: \(internals).")
         return ErrorCode(domain, entry.code, "CKError.\(entry.name)", meaning, entry.action)
     } + [
+        ErrorCode(ErrorCode.cocoa, 4099, "NSXPCConnectionInvalid",
+                  "The connection to a daemon was invalidated; for CloudKit, the process could not reach cloudd (on macOS usually the sandbox: \"Sandbox restriction\").",
+                  "Give the app the iCloud/CloudKit entitlement and check its sandbox; on iOS, restarting the device restarts the daemon."),
         ErrorCode(ErrorCode.cocoa, 134301, "NSPersistentHistoryTokenExpiredError",
                   "A persistent-history token points at history that was deleted; with CloudKit mirroring the delegate may reset its local metadata.",
                   "Do not purge history the mirroring delegate has not exported yet; a consumer must drop its saved token and refetch."),

@@ -61,7 +61,12 @@ enum CloudKitEvent {
         return fields
     }
 
-    static func message(_ kind: EventKind, _ match: RuleMatch) -> Event { .message(kind, facts(match).items) }
+    /// The rule's facts; a warning or error also carries the error its record prints.
+    static func message(_ kind: EventKind, _ match: RuleMatch) -> Event {
+        var fields = facts(match)
+        if kind.severity >= .warning { fields.add(match.error(from: match.matchEnd) ?? match.error()) }
+        return .message(kind, fields.items)
+    }
 
     /// A record that ends a request or reports a failure: `ok` when it says success 1 and
     /// carries no error, else the kind of the cause its errors add up to (`failed` when none is
@@ -412,7 +417,7 @@ extension CloudKitRules {
                  samples: [CKSample.app("error:BAD_REQUEST\noperation:RecordSave\ndatabase:PRIVATE\nzone:com.apple.coredata.cloudkit.zone\nitems:1\nserver latency:41ms\nrequest size:2.1KB\nresponse size:312B\nhardware:iPhone15,2\nrequestId:0a1b2c3d4e5f6a7b")]
                 ) { CloudKitEvent.message(.cloudKitBadRequest, $0) },
             Rule("cloudkit-swiftdata-load-failed", .cloudKitFramework, .cloudKitSwiftDataLoadFailed,
-                 #"[^\n]{0,300}?SwiftDataError\(_error: SwiftData\.SwiftDataError\._Error\.(?<error>\w+)"#,
+                 #"[^\n]{0,300}?SwiftDataError\(_error: SwiftData\.SwiftDataError\._Error\.(?<swiftDataError>\w+)"#,
                  samples: [CKSample.app("Recipes/RecipesApp.swift:24: Fatal error: Could not create ModelContainer: SwiftDataError(_error: SwiftData.SwiftDataError._Error.loadIssueModelContainer, _explanation: nil)")]
                 ) { CloudKitEvent.message(.cloudKitSwiftDataLoadFailed, $0) },
             Rule("cloudkit-model-rule", .cloudKitFramework, .cloudKitModelAttributeRequired,
@@ -425,7 +430,9 @@ extension CloudKitRules {
                 let text = match.message
                 let kind: EventKind = text.firstRange(ofASCII: "ordered relationships") != nil ? .cloudKitModelOrderedRelationship
                     : text.firstRange(ofASCII: "all relationships be optional") != nil ? .cloudKitModelRelationshipRequired : .cloudKitModelAttributeRequired
-                return .message(kind, CloudKitEvent.modelFacts(text))
+                var fields = FieldList()
+                fields.add(match.error())
+                return .message(kind, fields.items + CloudKitEvent.modelFacts(text))
             },
             Rule("cloudkit-mirroring-error-text", .cloudKitFramework, .cloudKitCoreDataError,
                  #"[^\n]{0,300}?Error Domain=NSCocoaErrorDomain Code=(?<code>134(?:060(?=[\s\S]*?(?:CloudKit|zones))|301|400|406|410|417))\b"#,
@@ -450,6 +457,7 @@ extension CloudKitRules {
                  ]) { match in
                 let report = CloudKitErrors.report(in: match.message)
                 var fields = CloudKitEvent.facts(match)
+                fields.add(match.error())
                 fields.items += report.fields
                 var kind = EventKind.cloudKitPartialFailureHidden
                 if report.cause != .other || report.errors.first?.code != 2, let cause = report.cause { kind = cause.kind }
