@@ -8,7 +8,7 @@ import TestSupport
     struct Case: Sendable, CustomTestStringConvertible {
         var fixture: String
         var verdict: String
-        /// Exit status with the default `--fail-on error`.
+        /// Exit status with the default `--fail-on` (degraded or worse fails).
         var status: Int32
         /// A text the verdict's evidence or the causes must hold.
         var evidence: String?
@@ -19,11 +19,11 @@ import TestSupport
         Case(fixture: "healthy-xcode.log", verdict: "healthy", status: 0),
         Case(fixture: "schema-not-deployed.log", verdict: "broken", status: 1,
              evidence: "export blocked: field CD_rating of record type CD_Recipe is not in the production schema"),
-        Case(fixture: "no-account.ndjson", verdict: "degraded", status: 0, evidence: "no iCloud account (134400)"),
-        Case(fixture: "quota.log", verdict: "degraded", status: 0, evidence: "the user's iCloud storage is full"),
+        Case(fixture: "no-account.ndjson", verdict: "degraded", status: 1, evidence: "no iCloud account (134400)"),
+        Case(fixture: "quota.log", verdict: "degraded", status: 1, evidence: "the user's iCloud storage is full"),
         Case(fixture: "two-containers.log", verdict: "broken", status: 1, evidence: "a second container mirrors the same store"),
         Case(fixture: "throttled-then-healthy.log", verdict: "healthy", status: 0),
-        Case(fixture: "migrated-app.log", verdict: "degraded", status: 0, evidence: "Store Removed"),
+        Case(fixture: "migrated-app.log", verdict: "degraded", status: 1, evidence: "Store Removed"),
     ]
 
     @Test(arguments: cases)
@@ -56,8 +56,8 @@ import TestSupport
     }
 
     @Test func theFamilyHasFailOnTerms() throws {
-        // Quota is a warning: the default passes, the family's category and `degraded` fail.
-        #expect(try Binary.run(["-q", "fixtures/cloudkit/quota.log"]).status == 0)
+        // Quota is a warning: `--fail-on error` passes, the family's category and kind fail.
+        #expect(try Binary.run(["-q", "--fail-on", "error", "fixtures/cloudkit/quota.log"]).status == 0)
         #expect(try Binary.run(["-q", "--fail-on", "account", "fixtures/cloudkit/quota.log"]).status == 1)
         #expect(try Binary.run(["-q", "--fail-on", "cloudkit-quota-exceeded", "fixtures/cloudkit/quota.log"]).status == 1)
         #expect(try Binary.run(["-q", "--fail-on", "schema", "fixtures/cloudkit/quota.log"]).status == 0)

@@ -98,7 +98,7 @@ struct CloudKitTracker {
     /// The record that follows is of `group` (see `SummaryBuilder.groupOf`), of `input`.
     mutating func switchGroup(to group: Int, input: String) {
         guard group != self.group || state.input != input else { return }
-        states[self.group] = state
+        if !state.input.isEmpty { states[self.group] = state }
         self.group = group
         state = states[group] ?? State(input: input)
     }

@@ -55,7 +55,7 @@ public struct FamilyRecords: Sendable, Equatable {
 /// `--process` names them.
 public enum SystemProcesses {
     public static let daemons: Set<String> = [
-        "kbd", "SpringBoard", "backboardd", "kernel", "launchd", "cloudd", "bird", "ubd", "accountsd",
+        "kbd", "dasd", "SpringBoard", "backboardd", "kernel", "launchd", "cloudd", "bird", "ubd", "accountsd",
         "assistantd", "itunescloudd", "itunesstored", "mediaremoted", "nsurlsessiond", "CommCenter",
         "locationd", "searchd", "imagent", "syncdefaultsd", "dataaccessd", "apsd", "securityd",
         "mobileassetd", "callservicesd", "healthd", "routined", "suggestd", "parsecd", "lsd",

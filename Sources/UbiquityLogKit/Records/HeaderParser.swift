@@ -98,6 +98,7 @@ public final class HeaderParser {
               readsByHand ? HeaderFields.read(line, into: &fields) : fieldsByPattern(line, into: &fields)
         else { return parseHeaderless(line, into: &header) }
         if let allowedStyles, !allowedStyles.contains(fields.style) { return nil }
+        if fields.style == .nslog { HeaderParser.dropCompactType(line, &fields) }
         var prefix = prefixRanges(line, from: fields.end)
         if prefix.marker == nil, let loose = LooseMarkers.afterHeader(line, style: fields.style, prefix: prefix) {
             prefix.take(loose)
@@ -118,6 +119,22 @@ public final class HeaderParser {
                         marker: loose.marker, texts: texts(line, fields, method: loose.method))
         return loose.end
     }
+
+    /// `log stream --style compact` prints the entry's type between the time and the process
+    /// (`2025-06-03 10:15:42.118 Df Recipes[2210:8e41f] `), which the NSLog reading takes as the
+    /// process's first word: the type is the header's level, the rest its process.
+    static func dropCompactType(_ line: UnsafeRawBufferPointer, _ fields: inout HeaderFields) {
+        guard let process = fields.process, process.count > 3 else { return }
+        let start = process.lowerBound
+        var end = start
+        while end < process.upperBound, end - start < 2, (UInt8(ascii: "A")...UInt8(ascii: "z")).contains(line[end]) { end += 1 }
+        guard end < process.upperBound, line[end] == 0x20, compactTypes.contains(Array(line[start..<end])) else { return }
+        fields.level = start..<end
+        fields.process = end + 1..<process.upperBound
+    }
+
+    /// The type codes of `log`'s compact style: default, info, debug, error, fault, activity.
+    private static let compactTypes: Set<[UInt8]> = Set(["Df", "I", "Db", "E", "F", "A", "Er", "Ft"].map { Array($0.utf8) })
 
     /// The header as `headerPattern` reads it: the definition the style readers are held to.
     private func fieldsByPattern(_ line: UnsafeRawBufferPointer, into fields: inout HeaderFields) -> Bool {
