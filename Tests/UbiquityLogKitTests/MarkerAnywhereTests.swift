@@ -148,8 +148,8 @@ import TestSupport
     @Test func everyDeclaredSpellingIsFound() throws {
         for spelling in Marker.spellings {
             // A spelling that includes the message's first words keeps them in the message.
-            let marked = String(decoding: spelling.text, as: UTF8.self) + (spelling.text.last == 0x20 ? "" : " ") + "message"
-            let message = String(decoding: spelling.text[spelling.length...], as: UTF8.self) + "message"
+            let marked = String(decoding: spelling.bytes, as: UTF8.self) + (spelling.bytes.last == 0x20 ? "" : " ") + "message"
+            let message = String(decoding: spelling.bytes[spelling.length...], as: UTF8.self) + "message"
             for line in ["[Tag] \(marked)", "2014/03/02 09:14:07:318  [60b] \(marked)", "   \(marked)"] {
                 let bytes = Array(line.utf8)
                 let parsed = bytes.withUnsafeBytes { HeaderParser().parse($0) }

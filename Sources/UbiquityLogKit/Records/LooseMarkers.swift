@@ -13,7 +13,8 @@ import Darwin
 /// message it marks, for a marker known by them).
 public struct MarkerSpelling: Sendable {
     public let marker: Marker
-    let text: [UInt8]
+    /// A literal: its bytes are read in place, with no reference counted for each line searched.
+    let text: StaticString
     /// How much of `text` is the marker: the message starts there (all of it, unless the
     /// spelling includes the message's first words).
     let length: Int
@@ -23,13 +24,17 @@ public struct MarkerSpelling: Sendable {
     /// messages that format one ubiquity message into another).
     let repeats: Bool
 
-    public init(_ marker: Marker, _ text: String, repeats: Bool = false, messageAfter prefix: String? = nil) {
+    public init(_ marker: Marker, _ text: StaticString, repeats: Bool = false, messageAfter prefix: StaticString? = nil) {
         self.marker = marker
-        self.text = Array(text.utf8)
-        length = prefix.map { $0.utf8.count } ?? self.text.count
-        firstColon = self.text.firstIndex(of: UInt8(ascii: ":")) ?? max(0, self.text.count - 1)
+        self.text = text
+        length = prefix.map { $0.utf8CodeUnitCount } ?? text.utf8CodeUnitCount
+        let bytes = UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+        firstColon = bytes.firstIndex(of: UInt8(ascii: ":")) ?? max(0, bytes.count - 1)
         self.repeats = repeats
     }
+
+    /// The spelling's bytes.
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount) }
 }
 
 extension Marker {
@@ -125,26 +130,41 @@ enum LooseMarkers {
     static func firstMarker(in line: UnsafeRawBufferPointer, from: Int) -> (spelling: MarkerSpelling, start: Int)? {
         guard let base = line.baseAddress, from < line.count else { return nil }
         let limit = min(line.count, from + window)
+        let spellings = Marker.spellings
+        let endsFirstWord = LooseMarkers.endsFirstWord
         var at = from
-        // Each colon may end a marker's first word: a few colons a line, one memchr each.
+        // Each colon may end a marker's first word: a few colons a line, one memchr each, and
+        // the byte before it tells at once whether any marker's first word can end there
+        // (this runs on every continuation line).
         while at < limit, let hit = memchr(base + at, Int32(UInt8(ascii: ":")), limit - at) {
             let colon = base.distance(to: UnsafeRawPointer(hit))
-            for spelling in Marker.spellings {
-                let start = colon - spelling.firstColon
-                guard start >= from, start + spelling.text.count <= line.count else { continue }
-                let matches = spelling.text.withUnsafeBytes { text in memcmp(base + start, text.baseAddress!, text.count) == 0 }
-                if matches { return (spelling, start) }
-            }
             at = colon + 1
+            guard colon > from, endsFirstWord[Int(line[colon - 1])] else { continue }
+            for spelling in spellings {
+                let start = colon - spelling.firstColon
+                let count = spelling.text.utf8CodeUnitCount
+                guard start >= from, start + count <= line.count, memcmp(base + start, spelling.text.utf8Start, count) == 0 else { continue }
+                return (spelling, start)
+            }
         }
         return nil
     }
 
+    /// By byte: whether a marker's first word ends with it (the byte before its first colon).
+    private static let endsFirstWord: [Bool] = {
+        var table = [Bool](repeating: false, count: 256)
+        for spelling in Marker.spellings where spelling.firstColon > 0 { table[Int(spelling.bytes[spelling.firstColon - 1])] = true }
+        return table
+    }()
+
     /// Past the marker and the blanks after it (and the marker again, where it repeats).
     private static func markerEnd(_ spelling: MarkerSpelling, _ line: UnsafeRawBufferPointer, _ start: Int) -> Int {
-        guard spelling.length == spelling.text.count else { return start + spelling.length }
-        var end = skipBlanks(line, start + spelling.text.count)
-        while spelling.repeats, has(line, end, spelling.text) { end = skipBlanks(line, end + spelling.text.count) }
+        let count = spelling.text.utf8CodeUnitCount
+        guard spelling.length == count else { return start + spelling.length }
+        var end = skipBlanks(line, start + count)
+        while spelling.repeats, end + count <= line.count, let base = line.baseAddress, memcmp(base + end, spelling.text.utf8Start, count) == 0 {
+            end = skipBlanks(line, end + count)
+        }
         return end
     }
 
