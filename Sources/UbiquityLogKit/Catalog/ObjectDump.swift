@@ -24,13 +24,19 @@ enum ObjectDump {
         var section: ObjectChange.Operation?
         var open: ObjectChange?
         var pieces: [UInt8] = []
+        /// Bytes of the open object's attribute lines past `maxAttributeBytes`, not kept.
+        var bytesLeftOut = 0
 
         func close() {
             guard var change = open else { return }
             change.attributes = attributes(from: ByteText.string(pieces))
+            if bytesLeftOut > 0 {
+                change.attributes.append(.init(name: moreAttributesName, value: "\(bytesLeftOut) more bytes of attributes not kept"))
+            }
             changes.append(change)
             open = nil
             pieces.removeAll(keepingCapacity: true)
+            bytesLeftOut = 0
         }
 
         var start = 0
@@ -54,6 +60,12 @@ enum ObjectDump {
             if Bytes.hasPrefix(message, trimmed, Bytes.objectEnd) {
                 close()
             } else if !trimmed.isEmpty {
+                // Each copy of a 4 MiB object's text (the text, its String, the references
+                // shortened) would cost 4 MiB more: past the cap, lines are counted only.
+                if pieces.count + 1 + trimmed.count > maxAttributeBytes {
+                    bytesLeftOut += trimmed.count
+                    continue
+                }
                 if !pieces.isEmpty { pieces.append(0x20) }
                 pieces.append(contentsOf: message[trimmed])
             }
@@ -99,8 +111,17 @@ enum ObjectDump {
         return (entity, id, isFault)
     }
 
+    /// Attributes kept of one object. A record of 4 MiB can hold a million `a=b;` pairs, two
+    /// Strings each: kept whole they took some 100 MB. Real entities have tens of attributes.
+    static let maxAttributes = 1_000
+    /// Bytes of one object's attribute lines read; the lines after are counted, not read.
+    static let maxAttributeBytes = 64 * 1024
+    /// The name of the last attribute kept when there were more: its value says how many more.
+    static let moreAttributesName = "…"
+
     /// `body = "Went"; tags = ( "0x15e4f120 <x-coredata://…/Tag/p3>" ); title = Walk;`
-    /// → body, tags = (Tag/p3), title; split at semicolons outside quotes and brackets.
+    /// → body, tags = (Tag/p3), title; split at semicolons outside quotes and brackets. At most
+    /// `maxAttributes`, then one named `…` whose value counts the rest.
     static func attributes(from text: String) -> [ObjectChange.Attribute] {
         var compact = shortenReferences(text)
         // Scanned as UTF-8 bytes: every byte that matters is ASCII, which never occurs inside
@@ -110,10 +131,15 @@ enum ObjectDump {
         return compact.withUTF8 { buffer in
             let bytes = UnsafeRawBufferPointer(buffer)
             var attributes: [ObjectChange.Attribute] = []
+            var leftOut = 0
             var pieceStart = 0
             func finish(_ end: Int) {
                 let piece = trimSpaces(bytes, pieceStart..<end)
                 guard !piece.isEmpty else { return }
+                guard attributes.count < maxAttributes else {
+                    leftOut += 1
+                    return
+                }
                 if let equals = Bytes.find(Bytes.assignment, in: bytes, range: piece) {
                     attributes.append(.init(name: string(bytes, piece.lowerBound..<equals),
                                             value: collapsedSpaces(bytes, equals + Bytes.assignment.count..<piece.upperBound)))
@@ -142,6 +168,7 @@ enum ObjectDump {
                 }
             }
             finish(bytes.count)
+            if leftOut > 0 { attributes.append(.init(name: moreAttributesName, value: "\(leftOut) more attributes not kept")) }
             return attributes
         }
     }
