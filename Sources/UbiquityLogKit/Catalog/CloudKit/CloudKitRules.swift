@@ -81,7 +81,9 @@ enum CloudKitEvent {
         fields.add(match.error(from: match.matchEnd) ?? match.error())
         fields.items += report.fields
         var kind = failed
-        if !fixedKind, let cause = report.cause { kind = cause.kind }
+        // A cause no more specific than "other" leaves the record its own kind (set-up failed,
+        // an unknown partial error).
+        if !fixedKind, let cause = report.cause, cause != .other { kind = cause.kind }
         if let cause = report.cause {
             // The cause in words, which the timeline and the findings show for the record.
             let records = Set(report.causeErrors.compactMap(\.record)).count
