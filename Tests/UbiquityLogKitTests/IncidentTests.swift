@@ -99,10 +99,10 @@ import TestSupport
         let degraded = try FailOn(parsing: "degraded", catalog: catalog)
         var summary = RunSummary()
         summary.verdict = .degraded
-        #expect(broken.matchCount(in: summary, catalog: catalog) == 0)
-        #expect(degraded.matchCount(in: summary, catalog: catalog) == 1)
+        #expect(!broken.outcome(of: summary, catalog: catalog).fails)
+        #expect(degraded.outcome(of: summary, catalog: catalog).verdictFails)
         summary.verdict = .broken
-        #expect(broken.matchCount(in: summary, catalog: catalog) == 1)
+        #expect(broken.outcome(of: summary, catalog: catalog).reasons == ["the verdict is broken (--fail-on broken)"])
         #expect(throws: FailOnError.self) { try FailOn(parsing: "healthy", catalog: catalog) }
     }
 }

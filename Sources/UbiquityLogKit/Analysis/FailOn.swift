@@ -89,12 +89,6 @@ public struct FailOn: Sendable, Equatable {
         outcome.verdict = summary.verdict.words
         return outcome
     }
-
-    /// How many events of the run match, and 1 for a verdict that fails it.
-    public func matchCount(in summary: RunSummary, catalog: Catalog) -> Int {
-        let outcome = outcome(of: summary, catalog: catalog)
-        return (outcome.verdictFails ? 1 : 0) + outcome.failingKinds.values.reduce(0, +)
-    }
 }
 
 /// Whether a run fails, and what fails it: every format says the same (the text summary's
