@@ -124,6 +124,8 @@ public final class LiveBinary {
     private let input = Pipe()
     private let output = Pipe()
     public let collected = OutputCollector()
+    /// Signalled when the reading thread has seen the end of the output.
+    private let outputEnded = DispatchSemaphore(value: 0)
 
     public init(_ arguments: [String]) throws {
         process.executableURL = URL(fileURLWithPath: Binary.path)
@@ -133,8 +135,16 @@ public final class LiveBinary {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let collected = self.collected
-        output.fileHandleForReading.readabilityHandler = { collected.append($0.availableData) }
+        // Our copy of the write end, closed so that the binary's exit is the output's end.
+        try? output.fileHandleForWriting.close()
+        // A thread of its own reads the output to its end with blocking reads. (Foundation's
+        // readabilityHandler on Linux, used before, could still be reading when it was removed
+        // at the end, and a loaded machine lost the summary a signal test waited for.)
+        let collected = self.collected, reading = output.fileHandleForReading, ended = outputEnded
+        Thread.detachNewThread {
+            while case let chunk = reading.availableData, !chunk.isEmpty { collected.append(chunk) }
+            ended.signal()
+        }
     }
 
     public func write(_ text: String) { input.fileHandleForWriting.write(Data(text.utf8)) }
@@ -154,9 +164,8 @@ public final class LiveBinary {
     public func finish() -> Int32 {
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
-        output.fileHandleForReading.readabilityHandler = nil
-        // What was written between the last read and the exit.
-        collected.append(output.fileHandleForReading.readDataToEndOfFile())
+        outputEnded.wait()
+        outputEnded.signal()  // a second finish() returns too
         return process.terminationStatus
     }
 
