@@ -190,7 +190,7 @@ import TestSupport
         let result = try Binary.run(["--unhandled", "fixtures/example.log"])
         #expect(result.stderr == "")
         #expect(result.status == 1, "the exit status keeps its meaning: the example has errors")
-        #expect(result.stdout.hasPrefix("1 unhandled record of 26 ubiquity records, in 1 template\n\n1×  -[PFUbiquityContainerMonitor deferPendingChecks:]: Deferring <n> pending container checks until the ubiquity container at <path> is reachable\n    e.g. fixtures/example.log:96: -[PFUbiquityContainerMonitor deferPendingChecks:]: Deferring 3"))
+        #expect(result.stdout.hasPrefix("1 unhandled record of 26 sync records, in 1 template\n\n1×  -[PFUbiquityContainerMonitor deferPendingChecks:]: Deferring <n> pending container checks until the ubiquity container at <path> is reachable\n    e.g. fixtures/example.log:96: -[PFUbiquityContainerMonitor deferPendingChecks:]: Deferring 3"))
 
         let misuse = try Binary.run(["--unhandled", "--format", "json", "fixtures/example.log"])
         #expect(misuse.status == 2)

@@ -92,7 +92,7 @@ import Glibc
         #expect(result.status == 1, "no sync records: no evidence")
         #expect(summaryLines(result).contains("Verdict: no evidence (no Core Data sync records in 1 line)"))
         #expect(result.stdout.contains("[app] first\\x0Dsecond\\x0Dthird"))
-        #expect(summaryLines(result).contains("read             1 lines, 1 records"))
+        #expect(summaryLines(result).contains("read             1 line, 1 record"))
     }
 
     @Test func anInputThatEndsMidRecordKeepsWhatItHas() throws {
@@ -100,7 +100,7 @@ import Glibc
         let result = try Binary.run(["-v"], stdin: Data(cut.utf8))
         #expect(result.status == 0)
         #expect(result.stdout.contains("+ Entry/p12: title = Wa"))
-        #expect(summaryLines(result).contains("read             4 lines, 1 records"))
+        #expect(summaryLines(result).contains("read             4 lines, 1 record"))
     }
 
     @Test func aReadErrorPartWayIsStatus2WithInputAndLine() throws {

@@ -363,7 +363,7 @@ import TestSupport
         summary.ubiquityRecords = 4
         reporter.finish(summary)
         #expect(output.text == """
-            3 unhandled records of 4 ubiquity records, in 2 templates
+            3 unhandled records of 4 sync records, in 2 templates
 
             2×  Frobnicated <n> widgets.
                 e.g. test.log:1: Frobnicated 4 widgets.

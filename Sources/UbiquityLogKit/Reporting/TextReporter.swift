@@ -222,7 +222,7 @@ public enum SummaryText {
     public static func rows(_ summary: RunSummary) -> [Row] {
         var rows: [Row] = []
         let inputs = summary.inputs.count == 1 ? "1 input" : "\(summary.inputs.count) inputs"
-        rows.append(Row(label: "read", value: "\(summary.lines) lines, \(summary.records) records from \(inputs)"
+        rows.append(Row(label: "read", value: "\(summary.lines) line\(summary.lines == 1 ? "" : "s"), \(summary.records) record\(summary.records == 1 ? "" : "s") from \(inputs)"
                         + (summary.truncatedRecords > 0 ? " (\(summary.truncatedRecords) truncated)" : "")
                         + (summary.outsideTimeWindow > 0 ? ", \(summary.outsideTimeWindow) outside --since/--until" : "")
                         + (summary.otherProcesses > 0 ? ", \(summary.otherProcesses) from processes other than \(summary.selectedProcesses.joined(separator: ", "))" : "")))
@@ -276,7 +276,7 @@ public enum SummaryText {
         }
         rows += summary.cloudKit?.rows ?? []
         let percent = (summary.unhandledPercent * 10).rounded() / 10
-        rows.append(Row(label: "unhandled", value: "\(summary.unhandled) record\(summary.unhandled == 1 ? "" : "s") (\(percent)% of \(summary.ubiquityRecords) ubiquity records)"
+        rows.append(Row(label: "unhandled", value: "\(summary.unhandled) record\(summary.unhandled == 1 ? "" : "s") (\(percent)% of \(summary.ubiquityRecords) sync records)"
                         + (summary.matchLimitHits > 0 ? ", \(summary.matchLimitHits) hit the match limit" : "")))
         return rows
     }
