@@ -293,6 +293,47 @@ import TestSupport
         #expect(records[1].firstLine == 52)
     }
 
+    /// Records are ranges of the assembler's chunks (`RecordText`): records kept while many
+    /// chunks' worth come after them keep their bytes, a chunk is not written again while a
+    /// record shows it, and a record bigger than a chunk, or one that moves to a fresh chunk
+    /// part-way, is whole.
+    @Test(arguments: [4096, 1 << 16, 1 << 20])
+    func keptRecordsKeepTheirBytesWhileChunksAreReused(chunkSize: Int) throws {
+        var lines: [String] = []
+        var expected: [String] = []
+        for number in 0..<12_000 {
+            let header = "2014-03-02 09:14:07.318 Journal[412:60b] CoreData: Ubiquity:  record \(number) "
+            var record = [header + String(repeating: Character(UnicodeScalar(UInt8(97 + number % 26))), count: number % 300)]
+            if number % 7 == 0 { record.append("\tcontinued \(number)") }
+            if number == 5_000 {
+                // Bigger than a chunk (1 MiB): 3,000 lines of 700 bytes.
+                record += (0..<3_000).map { "\t" + String(repeating: "x", count: 698) + "\($0 % 10)" }
+            }
+            lines += record
+            expected.append(record.joined(separator: "\n"))
+        }
+        let records = try assemble(lines.joined(separator: "\r\n") + "\r\n", chunkSize: chunkSize)
+        #expect(records.count == expected.count)
+        #expect(records.map(\.textString) == expected)
+        #expect(records[5_000].text.count > 2_000_000 && !records[5_000].isTruncated)
+    }
+
+    @Test func aPreviewKeepsItsBytesWhenItsRecordMovesOnToAFreshChunk() throws {
+        let assembler = RecordAssembler(input: "t")
+        func line(_ text: String, _ number: Int) -> Record? {
+            Array(text.utf8).withUnsafeBytes { assembler.append(Line(bytes: $0, number: number, isTruncated: false)) }
+        }
+        _ = line("2014-03-02 09:14:07.318 Journal[412:60b] CoreData: Ubiquity:  x", 1)
+        let preview = try #require(assembler.preview())
+        let shown = preview.textString
+        let long = "\t" + String(repeating: "y", count: 600_000)
+        _ = line(long, 2)
+        _ = line(long, 3)  // past the first chunk: the open record is copied to a fresh one
+        let closed = try #require(line("2014-03-02 09:14:08.318 Journal[412:60b] CoreData: Ubiquity:  z", 4))
+        #expect(preview.textString == shown)
+        #expect(closed.textString == [shown, long, long].joined(separator: "\n"))
+    }
+
     @Test func byteCapCutsTheRecord() throws {
         let records = try assemble("CoreData: Ubiquity: " + String(repeating: "z", count: 500),
                                    limits: RecordAssembler.Limits(maxLines: 100, maxBytes: 100))

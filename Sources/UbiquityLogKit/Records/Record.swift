@@ -121,7 +121,7 @@ public enum Revision: Sendable {
 }
 
 /// A class: a record passes from the reader to the classifier, the summary and the reporters,
-/// and a copy of a struct of arrays and strings cost a retain and a release of each.
+/// and a copy of a struct of texts cost a retain and a release of each.
 public final class Record: Sendable {
     /// The name of the input (a path, or `<stdin>`).
     public let input: String
@@ -129,8 +129,9 @@ public final class Record: Sendable {
     public let firstLine: Int
     /// How many input lines the record spans (at least 1), including any dropped by the cap.
     public let lineCount: Int
-    /// The record's lines joined by LF, line ends removed; bytes as read.
-    public let text: [UInt8]
+    /// The record's lines joined by LF, line ends removed; bytes as read, where the assembler
+    /// wrote them (see `RecordText` for how long they live).
+    public let text: RecordText
     public let header: Header?
     /// Offset in `text` where the message starts (after the header, method and marker).
     public let bodyStart: Int
@@ -139,7 +140,7 @@ public final class Record: Sendable {
     /// Whether a preview of this record was shown before (see `Revision`).
     public let revision: Revision
 
-    public init(input: String, firstLine: Int, lineCount: Int, text: [UInt8], header: Header?, bodyStart: Int, isTruncated: Bool = false,
+    public init(input: String, firstLine: Int, lineCount: Int, text: RecordText, header: Header?, bodyStart: Int, isTruncated: Bool = false,
                 revision: Revision = .whole) {
         self.input = input
         self.firstLine = firstLine
@@ -151,13 +152,20 @@ public final class Record: Sendable {
         self.revision = revision
     }
 
+    /// A record whose text is a copy of `text` (records made outside an assembler).
+    public convenience init(input: String, firstLine: Int, lineCount: Int, text: [UInt8], header: Header?, bodyStart: Int,
+                            isTruncated: Bool = false, revision: Revision = .whole) {
+        self.init(input: input, firstLine: firstLine, lineCount: lineCount, text: RecordText(text), header: header,
+                  bodyStart: bodyStart, isTruncated: isTruncated, revision: revision)
+    }
+
     public var marker: Marker? { header?.marker }
 
     /// The message: everything after the header, method and marker.
-    public var body: ArraySlice<UInt8> { text[min(bodyStart, text.count)...] }
+    public var body: RecordText { text[min(bodyStart, text.count)...] }
 
     /// The first line of the message, for one-line displays.
-    public var firstBodyLine: ArraySlice<UInt8> {
+    public var firstBodyLine: RecordText {
         let body = self.body
         if let newline = body.firstIndex(of: 0x0A) { return body[..<newline] }
         return body

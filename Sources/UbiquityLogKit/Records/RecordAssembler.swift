@@ -21,10 +21,12 @@ public final class RecordAssembler {
     // Only the reader's thread uses an assembler, and no access to these overlaps another:
     // the run-time exclusivity check Swift makes on each access to a class's property cost
     // more than the work on short lines.
-    /// The open record's text, gathered in one buffer that is kept from record to record;
-    /// a record gets an exact copy (one allocation, where growing an array per record took
-    /// two or three).
-    @exclusivity(unchecked) private var text = ByteBuffer()
+    /// Where records are written: each record's bytes follow the one before in a chunk, and a
+    /// record is handed out as a range of the chunk, not a copy (see `RecordText`).
+    @exclusivity(unchecked) private var chunks = TextChunks()
+    /// The chunk the open record is written into, from `openStart` to its `used`.
+    @exclusivity(unchecked) private var chunk: TextChunk
+    private var openStart = 0
     @exclusivity(unchecked) private var header: Header?
     /// Where the parser puts the header of a line that starts a record, swapped into `header`
     /// once the open record is closed (a swap moves; an assignment copied the header's texts).
@@ -41,7 +43,11 @@ public final class RecordAssembler {
         self.input = input
         self.parser = parser
         self.limits = limits
+        chunk = chunks.fresh(roomFor: 0)
     }
+
+    /// Bytes the open record holds so far.
+    private var openCount: Int { chunk.used - openStart }
 
     /// Adds one line. Returns the record this line closed, if it starts a new one.
     public func append(_ line: Line) -> Record? {
@@ -59,11 +65,13 @@ public final class RecordAssembler {
         }
         lineCount += 1
         truncated = truncated || line.isTruncated
-        guard keptLines < limits.maxLines, text.count < limits.maxBytes else {
+        guard keptLines < limits.maxLines, openCount < limits.maxBytes else {
             truncated = true
             return nil
         }
-        text.append(0x0A)
+        makeRoom(1 + line.bytes.count)
+        chunk.base[chunk.used] = 0x0A
+        chunk.used += 1
         keep(line.bytes)
         keptLines += 1
         return nil
@@ -80,10 +88,10 @@ public final class RecordAssembler {
         }
         previewedLines = nil
         // The header moves into the record (take): a copy retained and released each of its strings.
-        let record = Record(input: input, firstLine: firstLine, lineCount: lineCount, text: text.array,
+        let record = Record(input: input, firstLine: firstLine, lineCount: lineCount, text: openText,
                             header: header.take(), bodyStart: bodyStart, isTruncated: truncated, revision: revision)
-        // A huge record's room is given back rather than kept for ordinary ones.
-        text.removeAll(keepingRoomUpTo: 1 << 16)
+        // The next record's bytes follow this one's, which stay as they are.
+        openStart = chunk.used
         lineCount = 0
         return record
     }
@@ -95,8 +103,14 @@ public final class RecordAssembler {
         guard lineCount > 0, previewedLines != lineCount else { return nil }
         let revision: Revision = previewedLines == nil ? .preview : .amendedPreview
         previewedLines = lineCount
-        return Record(input: input, firstLine: firstLine, lineCount: lineCount, text: text.array,
+        // Lines that come later are written after the bytes this preview shows, which stay.
+        return Record(input: input, firstLine: firstLine, lineCount: lineCount, text: openText,
                       header: header, bodyStart: bodyStart, isTruncated: truncated, revision: revision)
+    }
+
+    /// The open record's bytes as they stand.
+    private var openText: RecordText {
+        RecordText(chunk: chunk, origin: chunk.base + openStart, bounds: 0..<openCount)
     }
 
     private func open(_ line: Line, bodyStart: Int) {
@@ -105,16 +119,41 @@ public final class RecordAssembler {
         lineCount = 1
         keptLines = 1
         truncated = line.isTruncated
+        openStart = chunk.used
+        makeRoom(line.bytes.count)
         keep(line.bytes)
     }
 
+    /// Makes room for `extra` more bytes of the open record in the chunk. When the chunk is
+    /// full, the open record moves to the start of a fresh one (the records before it stay
+    /// where they are, with whoever holds them); a record bigger than a chunk gets a chunk of
+    /// its own that grows by doubling, up to the record's cap.
+    @inline(__always)
+    private func makeRoom(_ extra: Int) {
+        let extra = min(extra, limits.maxBytes + 1)  // `keep` drops what is past the cap
+        if chunk.used + extra > chunk.capacity { moveOpenRecord(extra) }
+    }
+
+    @inline(never)
+    private func moveOpenRecord(_ extra: Int) {
+        let count = openCount
+        let fresh = chunks.fresh(roomFor: count + extra + min(count, limits.maxBytes))
+        fresh.base.initialize(from: chunk.base + openStart, count: count)
+        fresh.used = count
+        chunk = fresh
+        openStart = 0
+    }
+
+    /// Writes `bytes` after the open record's, up to the byte cap; room was made for them.
     private func keep(_ bytes: UnsafeRawBufferPointer) {
-        let room = limits.maxBytes - text.count
-        if bytes.count > room {
+        let room = limits.maxBytes - openCount
+        var count = bytes.count
+        if count > room {
             truncated = true
-            text.append(UnsafeRawBufferPointer(rebasing: bytes.prefix(max(0, room))))
-        } else {
-            text.append(bytes)
+            count = max(0, room)
         }
+        guard count > 0, let source = bytes.baseAddress else { return }
+        UnsafeMutableRawPointer(chunk.base + chunk.used).copyMemory(from: source, byteCount: count)
+        chunk.used += count
     }
 }

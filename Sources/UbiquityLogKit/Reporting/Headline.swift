@@ -75,7 +75,7 @@ public enum Headline {
 
     /// Whether a line prints a transaction log as its object (searched as bytes: most
     /// warnings do not, and they are then written as they stand).
-    private static func printsLogObject(_ line: ArraySlice<UInt8>) -> Bool {
+    private static func printsLogObject(_ line: RecordText) -> Bool {
         line.withUnsafeBytes { bytes in
             logObject.withUnsafeBytes { ByteSearch.firstOffset(of: $0, in: bytes) } != nil
         }
@@ -193,7 +193,7 @@ public enum Headline {
 
     /// `matchedLine`'s bytes when they are its text as they stand (valid UTF-8, not a store
     /// manager's error to rewrite), else nil: JSON Lines writes them without making a String.
-    static func plainMatchedLine(_ item: ClassifiedRecord) -> ArraySlice<UInt8>? {
+    static func plainMatchedLine(_ item: ClassifiedRecord) -> RecordText? {
         let text = item.record.text
         guard let start = item.classification.matchStart, start < text.count else { return nil }
         // On the bytes (memchr for the line's end): every JSON line and most timeline lines

@@ -348,9 +348,17 @@ struct JSONText {
 
     /// See `JSON.data`.
     mutating func data(_ data: [UInt8]) {
-        if ByteText.isValidUTF8(data) {
+        data.withUnsafeBufferPointer { self.data($0) }
+    }
+
+    mutating func data(_ data: RecordText) {
+        data.withUnsafeBufferPointer { self.data($0) }
+    }
+
+    mutating func data(_ data: UnsafeBufferPointer<UInt8>) {
+        if ByteText.isValidUTF8(UnsafeRawBufferPointer(data)) {
             raw(#"{"text":"#)
-            data.withUnsafeBufferPointer { string(utf8: $0) }
+            string(utf8: data)
             raw("}")
         } else {
             raw(made: #"{"bytes":""# + Base64.encode(data) + #""}"#)
