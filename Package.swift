@@ -53,9 +53,10 @@ let package = Package(
             ]
         ),
         // Writes large realistic logs for the benchmark (scripts/gen-log); not installed.
-        .executableTarget(name: "parselogs-gen-log", dependencies: ["UbiquityLogKit"]),
+        .executableTarget(name: "parselogs-gen-log", dependencies: ["ParselogsDevTools", "UbiquityLogKit"]),
         // Development tools, in neither the parselogs product nor the UbiquityLogKit library:
-        // the floor probe, the work no design on these parts can skip.
+        // the floor probe, the work no design on these parts can skip, and the benchmark's log
+        // generator.
         .target(name: "ParselogsDevTools", dependencies: ["UbiquityLogKit"]),
         // Times the floor probe (scripts/bench-floor); not installed. On parselogs' allocator,
         // so that the two compare.

@@ -1,90 +1,54 @@
-// Writes a large, realistic, deterministic log for benchmarks: the catalogue's own sample
-// records (every kind, multi-line dumps and errors included) re-timed and re-headed in
-// several header styles, in proportions like a verbose session's, with app lines between.
-//   parselogs-gen-log SIZE_MB SEED > big.log
+// Writes a large, realistic, deterministic log for benchmarks (see `LogGenerator`).
+//   parselogs-gen-log SIZE_MB SEED [--record-bytes N] > big.log
+// On standard error: the bytes and records written and their average length.
+import ParselogsDevTools
 import UbiquityLogKit
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// SplitMix64: the same log for the same seed on every machine.
-struct Generator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-}
-
-/// A sample's message without the header it was written with.
-func message(of sample: String) -> String {
-    let prefixes = ["2014-03-02 09:14:07.318 Journal[412:60b] ", "2012-11-20 18:02:41.770 Journal[233:1303] ",
-                    "Mar  2 09:14:07 Joes-iPad Journal[412] <Warning>: "]
-    for prefix in prefixes where sample.hasPrefix(prefix) { return String(sample.dropFirst(prefix.count)) }
-    return sample
-}
-
-/// How often a kind's records appear, relative to each other: chatter is common, failures rare.
-func weight(_ kind: EventKind) -> Int {
-    switch (kind.tier, kind.severity) {
-    case (_, .error): 1
-    case (_, .warning): 3
-    case (.routine, _): 40
-    case (.detail, _): 20
-    case (.notable, _): 8
-    }
-}
-
-let arguments = CommandLine.arguments
-guard arguments.count == 3, let megabytes = Int(arguments[1]), megabytes > 0, let seed = UInt64(arguments[2]) else {
-    let errors = OutputWriter(descriptor: 2)
-    errors.line("usage: parselogs-gen-log SIZE_MB SEED > out.log")
+let errors = OutputWriter(descriptor: 2)
+@MainActor func usage(_ problem: String) -> Never {
+    errors.line("parselogs-gen-log: \(problem)")
+    errors.line("usage: parselogs-gen-log SIZE_MB SEED [--record-bytes N] > out.log")
+    errors.line("  --record-bytes N: records averaging N bytes (at least 350), with the dumps and long lines real logs carry")
     errors.flush()
     exit(2)
 }
 
-var messages: [(text: String, weight: Int)] = []
-for rule in Catalog.standardRules {
-    for sample in rule.samples { messages.append((message(of: sample), weight(rule.kind))) }
+var arguments = Array(CommandLine.arguments.dropFirst())
+var recordBytes: Int?
+if let flag = arguments.firstIndex(of: "--record-bytes") {
+    guard flag + 1 < arguments.count, let value = Int(arguments[flag + 1]) else { usage("--record-bytes needs a number of bytes") }
+    // Below the default mix's own average (about 300 bytes) no continuation lines are added and
+    // the average asked for is not reached.
+    guard value >= 350 else { usage("--record-bytes \(value): the default mix already averages about 300 bytes a record; ask for 350 or more, or leave the option out") }
+    recordBytes = value
+    arguments.removeSubrange(flag...(flag + 1))
 }
-let appLines = ["Showing 14 entries", "User saved entry \"Walk\"", "Sync status: waiting", "Did receive memory warning",
-                "Reloading table view with 3 sections", "Analytics: flushed 12 events"]
-messages += appLines.map { ($0, 30) }
-let total = messages.reduce(0) { $0 + $1.weight }
+guard arguments.count == 2, let megabytes = Int(arguments[0]), megabytes > 0, let seed = UInt64(arguments[1]) else {
+    usage("SIZE_MB (a whole number above 0) and SEED (a whole number) are needed")
+}
 
-var random = Generator(state: seed)
+var generator: LogGenerator
+do {
+    generator = try LogGenerator(seed: seed, recordBytes: recordBytes)
+} catch {
+    errors.line("parselogs-gen-log: the catalogue does not compile: \(error)")
+    errors.flush()
+    exit(2)
+}
 let out = OutputWriter(descriptor: 1, capacity: 1 << 20)
 var written = 0
+var records = 0
 let target = megabytes << 20
-var clock = 9 * 3_600_000 + 14 * 60_000  // milliseconds of the day
-let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-
-func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-func three(_ value: Int) -> String { value < 10 ? "00\(value)" : value < 100 ? "0\(value)" : "\(value)" }
-
 while written < target {
-    var pick = random.below(total)
-    var chosen = messages[0].text
-    for message in messages {
-        if pick < message.weight { chosen = message.text; break }
-        pick -= message.weight
-    }
-    clock += random.below(40) + (random.below(100) == 0 ? 3_000 : 0)  // now and then a pause
-    let day = 2 + clock / 86_400_000
-    let ms = clock % 86_400_000
-    let (hour, minute, second, milli) = (ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000)
-    let header: String
-    switch random.below(10) {
-    case 0..<7: header = "2014-03-\(two(day)) \(two(hour)):\(two(minute)):\(two(second)).\(three(milli)) Journal[412:60b] "
-    case 7..<9: header = "\(months[2]) \(day < 10 ? " " : "")\(day) \(two(hour)):\(two(minute)):\(two(second)) Joes-iPad Journal[412] <Warning>: "
-    default: header = "2014-03-\(two(day)) \(two(hour)):\(two(minute)):\(two(second)).\(three(milli))000+0100 0x2f1c     Default     0x0                  412    0    Journal: "
-    }
-    let record = header + chosen + "\n"
-    out.write(record)
-    written += record.utf8.count
+    let record = generator.next()
+    out.write(record.base)
+    out.write(record.extra)
+    written += record.base.utf8.count + record.extra.utf8.count
+    records += record.records
 }
 out.flush()
+errors.line("parselogs-gen-log: \(written) bytes, \(records) records, \(written / max(records, 1)) bytes a record")
+errors.flush()
