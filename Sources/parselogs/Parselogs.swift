@@ -192,6 +192,7 @@ struct Parselogs: ParsableCommand {
         }
         let chosenReporter = reporter(out, isTerminal: isTerminal)
         let run = LogRun(catalog: catalog, reporters: [chosenReporter])
+        if let threads = try pipelineThreads() { run.usesThreads = threads > 1 }
         run.shouldStop = { out.isClosed }
         run.filter = try displayFilter()
         run.inputFormat = inputFormat
@@ -243,6 +244,19 @@ struct Parselogs: ParsableCommand {
         if troubled || !(summary.outcome?.unreadableInputs.isEmpty ?? true) { throw ExitCode(Status.trouble) }
         if out.isClosed { return }  // the reader went away (| head): nothing more to say
         if summary.outcome?.fails == true { throw ExitCode(Status.findings) }
+    }
+
+    /// `PARSELOGS_THREADS=1` runs the whole pipeline on the caller's thread, `3` on three (one
+    /// a stage); unset, the library's choice. For measuring what the threads give
+    /// (scripts/bench, docs/performance.md); the output is the same either way, so --help
+    /// does not show it.
+    private func pipelineThreads() throws -> Int? {
+        guard let value = getenv("PARSELOGS_THREADS").map({ String(cString: $0) }), !value.isEmpty else { return nil }
+        guard value == "1" || value == "3" else {
+            printError("parselogs: PARSELOGS_THREADS=\(value): the pipeline runs on 1 thread or 3; set 1 or 3, or unset it")
+            throw ExitCode(Status.trouble)
+        }
+        return Int(value)
     }
 
     /// Opens an input; a failure is recorded in the run (for the summary) and passed on.

@@ -99,6 +99,28 @@ import TestSupport
         }
     }
 
+    /// PARSELOGS_THREADS (docs/performance.md) picks how many threads run the pipeline; the
+    /// output and exit status are the same on one as on three.
+    @Test(arguments: [["-q"], [], ["--format", "jsonl"], ["-vv"]])
+    func threadCountChangesNoOutput(arguments: [String]) throws {
+        let fixture = Binary.fixture("scenarios/rebuild-ipad.log")
+        let unset = try Binary.run(arguments + [fixture])
+        #expect(!unset.stdout.isEmpty)
+        for threads in ["1", "3"] {
+            let result = try Binary.run(arguments + [fixture], environment: ["PARSELOGS_THREADS": threads])
+            #expect(result.stdout == unset.stdout, "PARSELOGS_THREADS=\(threads)")
+            #expect(result.stderr == unset.stderr)
+            #expect(result.status == unset.status)
+        }
+    }
+
+    @Test func threadCountOtherThanOneOrThreeIsRefused() throws {
+        let result = try Binary.run(["-q", example], environment: ["PARSELOGS_THREADS": "2"])
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("PARSELOGS_THREADS=2"))
+    }
+
     @Test func colourOnlyWhenAskedOrOnATerminal() throws {
         // Output is a pipe here: auto means no colour, whatever NO_COLOR says.
         #expect(!(try Binary.run([example])).stdout.contains("\u{1B}["))
