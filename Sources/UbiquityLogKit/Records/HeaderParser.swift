@@ -94,7 +94,7 @@ public final class HeaderParser {
         guard let first = line.first else { return nil }
         var fields = HeaderFields(.bare)
         // A first byte that no style starts with: most continuation lines stop there.
-        guard HeaderParser.canStartHeader[Int(first)],
+        guard HeaderParser.canStartHeader(first),
               readsByHand ? HeaderFields.read(line, into: &fields) : fieldsByPattern(line, into: &fields)
         else { return parseHeaderless(line, into: &header) }
         if let allowedStyles, !allowedStyles.contains(fields.style) { return nil }
@@ -128,13 +128,23 @@ public final class HeaderParser {
         let start = process.lowerBound
         var end = start
         while end < process.upperBound, end - start < 2, (UInt8(ascii: "A")...UInt8(ascii: "z")).contains(line[end]) { end += 1 }
-        guard end < process.upperBound, line[end] == 0x20, compactTypes.contains(Array(line[start..<end])) else { return }
+        guard end < process.upperBound, line[end] == 0x20, isCompactType(line, start..<end) else { return }
         fields.level = start..<end
         fields.process = end + 1..<process.upperBound
     }
 
-    /// The type codes of `log`'s compact style: default, info, debug, error, fault, activity.
-    private static let compactTypes: Set<[UInt8]> = Set(["Df", "I", "Db", "E", "F", "A", "Er", "Ft"].map { Array($0.utf8) })
+    /// Whether `line[range]` (one or two letters) is a type code of `log`'s compact style:
+    /// default, info, debug, error, fault, activity. Compared in place: every NSLog header asks.
+    private static func isCompactType(_ line: UnsafeRawBufferPointer, _ range: Range<Int>) -> Bool {
+        let first = line[range.lowerBound]
+        guard range.count == 2 else { return range.count == 1 && (first == UInt8(ascii: "I") || first == UInt8(ascii: "E") || first == UInt8(ascii: "F") || first == UInt8(ascii: "A")) }
+        switch (first, line[range.lowerBound + 1]) {
+        case (UInt8(ascii: "D"), UInt8(ascii: "f")), (UInt8(ascii: "D"), UInt8(ascii: "b")), (UInt8(ascii: "E"), UInt8(ascii: "r")), (UInt8(ascii: "F"), UInt8(ascii: "t")):
+            return true
+        default:
+            return false
+        }
+    }
 
     /// The header as `headerPattern` reads it: the definition the style readers are held to.
     private func fieldsByPattern(_ line: UnsafeRawBufferPointer, into fields: inout HeaderFields) -> Bool {
@@ -228,9 +238,32 @@ public final class HeaderParser {
         }
         guard length + 2 + range.count <= textsKeyCapacity else { return false }
         key.storeBytes(of: UInt16(truncatingIfNeeded: range.count + 1), toByteOffset: length, as: UInt16.self)
-        (key + length + 2).copyMemory(from: line + range.lowerBound, byteCount: range.count)
+        copyKeyBytes(from: line + range.lowerBound, to: key + length + 2, count: range.count)
         length += 2 + range.count
         return true
+    }
+
+    /// `count` bytes copied by eight-byte words, the last word overlapping the one before, or
+    /// shorter where fewer: the parts of a key are a few to a few dozen bytes, four or five a
+    /// record, and a call to memcpy for each cost more than the copy. Reads no byte outside
+    /// `from..<from + count`.
+    @inline(__always)
+    private static func copyKeyBytes(from source: UnsafeRawPointer, to target: UnsafeMutableRawPointer, count: Int) {
+        if count >= 8 {
+            var offset = 0
+            while offset < count - 8 {
+                target.storeBytes(of: source.loadUnaligned(fromByteOffset: offset, as: UInt64.self), toByteOffset: offset, as: UInt64.self)
+                offset += 8
+            }
+            target.storeBytes(of: source.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self), toByteOffset: count - 8, as: UInt64.self)
+        } else if count >= 4 {
+            target.storeBytes(of: source.loadUnaligned(as: UInt32.self), as: UInt32.self)
+            target.storeBytes(of: source.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self), toByteOffset: count - 4, as: UInt32.self)
+        } else if count > 0 {
+            target.storeBytes(of: source.load(as: UInt8.self), as: UInt8.self)
+            target.storeBytes(of: source.load(fromByteOffset: count / 2, as: UInt8.self), toByteOffset: count / 2, as: UInt8.self)
+            target.storeBytes(of: source.load(fromByteOffset: count - 1, as: UInt8.self), toByteOffset: count - 1, as: UInt8.self)
+        }
     }
 
     private static func makeTexts(_ line: UnsafeRawBufferPointer, _ fields: HeaderFields, method: Range<Int>?) -> HeaderTexts? {
@@ -240,18 +273,24 @@ public final class HeaderParser {
     }
 
     /// First bytes a header can start with: digits, the capitals of month names and markers,
-    /// and the characters that open a logging method.
-    private static let canStartHeader: [Bool] = {
-        var table = [Bool](repeating: false, count: 256)
-        for byte in UInt8(ascii: "0")...UInt8(ascii: "9") { table[Int(byte)] = true }
-        for character in "JFMASONDCU-+_".utf8 { table[Int(character)] = true }
-        return table
-    }()
+    /// and the characters that open a logging method. A switch, not a table: a table in a
+    /// global is checked for its first use on every line.
+    @inline(__always)
+    private static func canStartHeader(_ first: UInt8) -> Bool {
+        switch first {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "J"), UInt8(ascii: "F"), UInt8(ascii: "M"), UInt8(ascii: "A"),
+             UInt8(ascii: "S"), UInt8(ascii: "O"), UInt8(ascii: "N"), UInt8(ascii: "D"), UInt8(ascii: "C"), UInt8(ascii: "U"),
+             UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "_"):
+            return true
+        default:
+            return false
+        }
+    }
 
     private func readTime(_ line: UnsafeRawBufferPointer, _ fields: HeaderFields) -> LogTime? {
         guard let time = fields.time, time.count == 8 else { return nil }
-        // The readers (or the pattern) found digits at these places: they are not checked again
-        // (this runs for every record).
+        // The readers (or the pattern) found digits at these places, at most six of a fraction
+        // and two of a day: they are not checked again (this runs for every record).
         func number(_ start: Int, _ count: Int) -> Int {
             var value = 0
             for index in start..<start + count { value = value &* 10 &+ Int(line[index] &- UInt8(ascii: "0")) }
@@ -269,13 +308,13 @@ public final class HeaderParser {
             day = number(date.lowerBound + 8, 2)
         } else if let name = fields.month, let dayRange = fields.day {
             month = HeaderCursor.monthNumber(UnsafeRawBufferPointer(rebasing: line[name])) ?? 1
-            day = decimal(line, dayRange) ?? 1
+            day = number(dayRange.lowerBound, dayRange.count)
         }
         var microsecond = 0
         var digits = 0
         if let fraction = fields.frac {
             digits = fraction.count
-            microsecond = (decimal(line, fraction) ?? 0) * HeaderParser.powersOfTen[6 - digits]
+            microsecond = number(fraction.lowerBound, digits) * HeaderParser.powersOfTen[6 - digits]
         }
         var offset: Int?
         if let zone = fields.tz, zone.count >= 5 {
@@ -418,10 +457,15 @@ struct Prefix {
         return nil
     }
 
+    /// Whether `text` stands at `index`. The first byte is compared in place, and the rest only
+    /// when it matches: most calls fail on it, and a call to memcmp costs some twenty
+    /// instructions.
+    @inline(__always)
     private static func has(_ bytes: UnsafeRawBufferPointer, _ index: Int, _ text: StaticString) -> Bool {
         let count = text.utf8CodeUnitCount
-        guard index >= 0, index + count <= bytes.count, let base = bytes.baseAddress else { return false }
-        return memcmp(base + index, text.utf8Start, count) == 0
+        guard index >= 0, index + count <= bytes.count, bytes[index] == text.utf8Start[0] else { return false }
+        guard count > 1, let base = bytes.baseAddress else { return true }
+        return count == 2 ? bytes[index + 1] == text.utf8Start[1] : memcmp(base + index + 1, text.utf8Start + 1, count - 1) == 0
     }
 
     private static func skipDigits(_ bytes: UnsafeRawBufferPointer, _ start: Int) -> Int {

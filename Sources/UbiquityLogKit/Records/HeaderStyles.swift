@@ -63,11 +63,16 @@ struct HeaderFields {
     static func read(_ line: UnsafeRawBufferPointer, into fields: inout HeaderFields) -> Bool {
         guard let first = line.first else { return false }
         guard HeaderCursor.isDigit(first) else { return syslog(line, &fields) || bare(line, &fields) }
-        var cursor = HeaderCursor(line)
-        guard cursor.shape("dddd-dd-dd") else { return logger(line, &fields) }
+        // `dddd-dd-dd` then `[ T]dd:dd:dd`, nineteen bytes read as three words (see `WordShape`):
+        // bytes 0–7, 8–9 and 11–18; shorter lines take no style that starts with a digit.
+        guard line.count >= 19, WordShape.dateHead.matches(line, at: 0), HeaderCursor.isDigit(line[8]), HeaderCursor.isDigit(line[9])
+        else { return logger(line, &fields) }
         fields.style = .nslog
-        let dateTimeSeparator = cursor.peek
-        guard cursor.take(" ") || cursor.take("T"), cursor.shape("dd:dd:dd") else { return false }
+        let dateTimeSeparator = line[10]
+        guard dateTimeSeparator == UInt8(ascii: " ") || dateTimeSeparator == UInt8(ascii: "T"),
+              WordShape.clock.matches(line, at: 11) else { return false }
+        var cursor = HeaderCursor(line)
+        cursor.at = 19
         fields.date = 0..<10
         fields.time = 11..<19
         let fractionSeparator = cursor.peek
@@ -78,10 +83,8 @@ struct HeaderFields {
             // A sign that starts no zone: no style goes on from it.
             guard let tz = cursor.zone() else { return false }
             fields.tz = tz
-        }
-        if fractionSeparator == UInt8(ascii: "."), fields.tz != nil {
             // Each sets its fields only once it has read its whole header.
-            if logShow(cursor, &fields) || logShowSyslog(cursor, &fields) { return true }
+            if fractionSeparator == UInt8(ascii: "."), logShow(cursor, &fields) || logShowSyslog(cursor, &fields) { return true }
         }
         guard dateTimeSeparator == UInt8(ascii: " "), cursor.take(" ") else { return false }
         return nslog(cursor, &fields)
@@ -92,7 +95,7 @@ struct HeaderFields {
         var cursor = start
         let line = cursor.line
         guard cursor.blanks() != nil, let thread = cursor.hex(), cursor.blanks() != nil, let level = cursor.levelWord(),
-              cursor.blanks() != nil, cursor.hex() != nil, cursor.blanks() != nil, let pid = cursor.digits(1...),
+              cursor.blanks() != nil, cursor.hex() != nil, cursor.blanks() != nil, let pid = cursor.digits(atLeast: 1),
               let afterPid = cursor.blanks()
         else { return false }
         // `(?:\d+[ \t]+)?(?<process>[^:\n]{1,200}?):[ \t]`: the process runs to the first colon
@@ -103,7 +106,7 @@ struct HeaderFields {
         guard let colon = cursor.firstOf(UInt8(ascii: ":")), HeaderCursor.isBlank(line, colon + 1) else { return false }
         var number = cursor
         var latest = afterPid.upperBound
-        if number.digits(1...) != nil, let blanks = number.blanks() {
+        if number.digits(atLeast: 1) != nil, let blanks = number.blanks() {
             latest = blanks.upperBound
             // Giving back blanks helps only a colon right after them; one blank stays.
             if colon == latest, blanks.count >= 2 { latest -= 1 }
@@ -136,34 +139,44 @@ struct HeaderFields {
 
     /// NSLog after the time and its blank: `Journal[412:60b] `, the thread optional.
     private static func nslog(_ start: HeaderCursor, _ fields: inout HeaderFields) -> Bool {
-        var cursor = start
-        let line = cursor.line
+        let line = start.line
         // `(?<process>[^\[\]\n:]{1,200}?)\[`: the first `[`, with no `]` or `:` before it.
-        let processStart = cursor.at
-        guard let bracket = cursor.firstOf(UInt8(ascii: "["), stoppingAt: UInt8(ascii: "]"), or: UInt8(ascii: ":")),
-              (1...200).contains(bracket - processStart) else { return false }
-        fields.process = processStart..<bracket
-        cursor.at = bracket + 1
-        guard let pid = cursor.digits(1...) else { return false }
-        fields.pid = pid
+        let processStart = start.at
+        var at = processStart
+        let limit = min(line.count, processStart + 201)
+        while at < limit, HeaderCursor.mayBeInProcess(line[at]) { at += 1 }
+        guard at < limit, line[at] == UInt8(ascii: "["), at > processStart else { return false }
+        fields.process = processStart..<at
+        at += 1
+        // `(?<pid>\d+)`
+        let pidStart = at
+        while at < line.count, HeaderCursor.isDigit(line[at]) { at += 1 }
+        guard at > pidStart, at < line.count else { return false }
+        fields.pid = pidStart..<at
         // `(?::(?<thread>[0-9A-Fa-fx]{1,20}))?\]`: more than 20 thread bytes, and neither way reaches `]`.
-        if cursor.take(":") {
-            let threadStart = cursor.at
-            while cursor.at < line.count, HeaderCursor.isThreadByte(line[cursor.at]) { cursor.at += 1 }
-            guard (1...20).contains(cursor.at - threadStart) else { return false }
-            fields.thread = threadStart..<cursor.at
+        if line[at] == UInt8(ascii: ":") {
+            at += 1
+            let threadStart = at
+            while at < line.count, HeaderCursor.isThreadByte(line[at]) { at += 1 }
+            guard (1...20).contains(at - threadStart) else { return false }
+            fields.thread = threadStart..<at
         }
-        guard cursor.take("]") else { return false }
-        _ = cursor.take(" ")
-        fields.end = cursor.at
+        guard at < line.count, line[at] == UInt8(ascii: "]") else { return false }
+        at += 1
+        if at < line.count, line[at] == UInt8(ascii: " ") { at += 1 }
+        fields.end = at
         return true
     }
 
     /// A logger's own time: `2014/03/02 09:14:07:318 `.
     private static func logger(_ line: UnsafeRawBufferPointer, _ result: inout HeaderFields) -> Bool {
+        // `dddd/dd/dd dd:dd:dd` as three words: bytes 0–7, 8–10 and 11–18.
+        guard line.count >= 19, WordShape.loggerDateHead.matches(line, at: 0), HeaderCursor.isDigit(line[8]),
+              HeaderCursor.isDigit(line[9]), line[10] == UInt8(ascii: " "), WordShape.clock.matches(line, at: 11) else { return false }
         var cursor = HeaderCursor(line)
+        cursor.at = 19
         var fields = HeaderFields(.loggerTimestamp)
-        guard cursor.shape("dddd/dd/dd dd:dd:dd"), cursor.fraction(into: &fields), cursor.take(" ") else { return false }
+        guard cursor.fraction(into: &fields), cursor.take(" ") else { return false }
         fields.date = 0..<10
         fields.time = 11..<19
         fields.end = cursor.at
@@ -173,20 +186,21 @@ struct HeaderFields {
 
     /// Device console: `Mar  2 09:14:07 iPad Journal[412] <Warning>: `, the level optional.
     private static func syslog(_ line: UnsafeRawBufferPointer, _ result: inout HeaderFields) -> Bool {
-        var cursor = HeaderCursor(line)
         // Filled here and handed over whole: on a line it refuses, the bare style is tried next.
-        var fields = HeaderFields(.syslog)
         guard HeaderCursor.isMonthName(line) else { return false }
+        var fields = HeaderFields(.syslog)
+        var cursor = HeaderCursor(line)
         fields.month = 0..<3
         cursor.at = 3
         // `[ ]{1,2}(?<day>\d{1,2})[ ]`: a third blank, or a third digit, and no way through.
         guard cursor.take(" ") else { return false }
         _ = cursor.take(" ")
-        guard let day = cursor.digits(1...2), cursor.take(" ") else { return false }
+        guard let day = cursor.digits(atLeast: 1, atMost: 2), cursor.take(" ") else { return false }
         fields.day = day
         let timeStart = cursor.at
-        guard cursor.shape("dd:dd:dd"), cursor.take(" "), let device = cursor.nonSpace(), cursor.take(" "),
-              let (process, pid) = cursor.processAndPid() else { return false }
+        guard timeStart + 9 <= line.count, WordShape.clock.matches(line, at: timeStart), line[timeStart + 8] == UInt8(ascii: " ") else { return false }
+        cursor.at = timeStart + 9
+        guard let device = cursor.nonSpace(), cursor.take(" "), let (process, pid) = cursor.processAndPid() else { return false }
         fields.time = timeStart..<timeStart + 8
         fields.device = device
         fields.process = process
@@ -214,11 +228,49 @@ struct HeaderFields {
         }
         if cursor.has("__") {
             cursor.at = 2
-            guard cursor.digits(1...) != nil else { return false }
+            guard cursor.digits(atLeast: 1) != nil else { return false }
         }
         guard cursor.take("-") || cursor.take("+"), cursor.take("[") else { return false }
         fields.style = .bare
         return true
+    }
+}
+
+/// Eight bytes of a header's fixed shape (`dddd-dd-`, `dd:dd:dd`), checked as one word: the date
+/// and clock start every record of the common styles, and a byte at a time they cost some
+/// hundred instructions a header, as one word a dozen.
+struct WordShape {
+    /// 0xFF in each byte that must be a digit.
+    let digitLanes: UInt64
+    /// The bytes that must be themselves, 0 where a digit stands.
+    let literal: UInt64
+
+    /// `text`'s eight bytes, `d` standing for a digit.
+    init(_ text: StaticString) {
+        var digitLanes: UInt64 = 0
+        var literal: UInt64 = 0
+        for lane in 0..<8 {
+            let byte = text.utf8Start[lane]
+            if byte == UInt8(ascii: "d") { digitLanes |= 0xFF << (8 * lane) } else { literal |= UInt64(byte) << (8 * lane) }
+        }
+        self.digitLanes = digitLanes
+        self.literal = literal
+    }
+
+    static let dateHead = WordShape("dddd-dd-")
+    static let clock = WordShape("dd:dd:dd")
+    static let loggerDateHead = WordShape("dddd/dd/")
+
+    /// Whether the eight bytes at `offset` (which the caller has checked are in the line) have the shape.
+    @inline(__always)
+    func matches(_ line: UnsafeRawBufferPointer, at offset: Int) -> Bool {
+        let word = UInt64(littleEndian: line.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        guard word & ~digitLanes == literal else { return false }
+        // Each digit lane less '0': a digit leaves 0–9, and 0–9 are the values to which adding
+        // 0x76 leaves the top bit clear (a lane of 0x80 or more has it set already; what it
+        // carries into the next lane does not matter, the word is refused either way).
+        let values = (word ^ 0x3030_3030_3030_3030) & digitLanes
+        return (values | (values &+ 0x7676_7676_7676_7676)) & digitLanes & 0x8080_8080_8080_8080 == 0
     }
 }
 
@@ -238,13 +290,24 @@ struct HeaderCursor {
     /// 1 for `Jan` … 12 for `Dec` at the start of `bytes`.
     static func monthNumber(_ bytes: UnsafeRawBufferPointer) -> Int? {
         guard bytes.count >= 3 else { return nil }
-        let name = UInt32(bytes[0]) << 16 | UInt32(bytes[1]) << 8 | UInt32(bytes[2])
-        return monthNames.firstIndex(of: name).map { $0 + 1 }
+        // The three bytes as one number, and a switch over the twelve (a few comparisons, where a
+        // search of a table cost one each): every line that starts with a capital asks.
+        switch UInt32(bytes[0]) << 16 | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) {
+        case 0x4A_616E: return 1 // Jan
+        case 0x46_6562: return 2 // Feb
+        case 0x4D_6172: return 3 // Mar
+        case 0x41_7072: return 4 // Apr
+        case 0x4D_6179: return 5 // May
+        case 0x4A_756E: return 6 // Jun
+        case 0x4A_756C: return 7 // Jul
+        case 0x41_7567: return 8 // Aug
+        case 0x53_6570: return 9 // Sep
+        case 0x4F_6374: return 10 // Oct
+        case 0x4E_6F76: return 11 // Nov
+        case 0x44_6563: return 12 // Dec
+        default: return nil
+        }
     }
-
-    /// "Jan" … "Dec", each as its three bytes in one number.
-    private static let monthNames: [UInt32] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        .map { $0.utf8.reduce(0) { $0 << 8 | UInt32($1) } }
 
     /// Whether the line goes on with `text` at the position (which does not move).
     func has(_ text: StaticString) -> Bool {
@@ -273,13 +336,13 @@ struct HeaderCursor {
         return true
     }
 
-    /// A run of digits as long as it goes, if its length is in `counts`: a digit left after
-    /// the most the pattern allows is one no later part of a header accepts.
-    mutating func digits(_ counts: some RangeExpression<Int>) -> Range<Int>? {
+    /// A run of digits as long as it goes, if its length is from `least` to `most`: a digit left
+    /// after the most the pattern allows is one no later part of a header accepts.
+    mutating func digits(atLeast least: Int, atMost most: Int = .max) -> Range<Int>? {
         let start = at
         var end = at
         while end < line.count, HeaderCursor.isDigit(line[end]) { end += 1 }
-        guard counts.contains(end - start) else { return nil }
+        guard end - start >= least, end - start <= most else { return nil }
         at = end
         return start..<end
     }
@@ -334,7 +397,7 @@ struct HeaderCursor {
             return true
         }
         at += 1
-        guard let frac = digits(1...6) else { return false }
+        guard let frac = digits(atLeast: 1, atMost: 6) else { return false }
         fields.frac = frac
         return true
     }
@@ -345,7 +408,7 @@ struct HeaderCursor {
         let start = at
         guard let bracket = firstOf(UInt8(ascii: "[")), (1...200).contains(bracket - start) else { return nil }
         at = bracket + 1
-        guard let pid = digits(1...), take("]") else { return nil }
+        guard let pid = digits(atLeast: 1), take("]") else { return nil }
         return (start..<bracket, pid)
     }
 
@@ -375,14 +438,19 @@ struct HeaderCursor {
     static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
 
     static func isHexDigit(_ byte: UInt8) -> Bool {
-        isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
+        isDigit(byte) || (byte | 0x20) &- UInt8(ascii: "a") < 6
     }
 
     static func isThreadByte(_ byte: UInt8) -> Bool { isHexDigit(byte) || byte == UInt8(ascii: "x") }
 
+    /// What NSLog's process may hold: `[^\[\]\n:]`.
+    static func mayBeInProcess(_ byte: UInt8) -> Bool {
+        byte != UInt8(ascii: "[") && byte != UInt8(ascii: "]") && byte != UInt8(ascii: ":") && byte != 0x0A
+    }
+
     /// `\w` without Unicode: letters, digits and the underscore.
     static func isWordByte(_ byte: UInt8) -> Bool {
-        isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || byte == UInt8(ascii: "_")
+        isDigit(byte) || (byte | 0x20) &- UInt8(ascii: "a") < 26 || byte == UInt8(ascii: "_")
     }
 
     static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
