@@ -67,7 +67,7 @@ public enum GitHubEscaping {
     /// and `::command::` at a line's start (after blanks). The first character of each is
     /// written `\xNN`, as the output shows other bytes it cannot show as they are.
     public static func inertLine(_ text: String) -> String {
-        guard text.contains("##[") || text.contains("::") else { return text }
+        guard containsCommandMarks(text, colons: true) else { return text }
         var result = ""
         result.unicodeScalars.reserveCapacity(text.unicodeScalars.count + 8)
         let scalars = Array(text.unicodeScalars)
@@ -96,7 +96,24 @@ public enum GitHubEscaping {
     /// `##[` in a line of JSON, made inert the JSON way: the first `#` as `\u0023`, which
     /// any JSON reader reads back as `#`. (A JSON line starts with `{`, never with `::`.)
     public static func inertJSONLine(_ text: String) -> String {
-        text.contains("##[") ? text.replacing("##[", with: "\\u0023#[") : text
+        containsCommandMarks(text, colons: false) ? text.replacing("##[", with: "\\u0023#[") : text
+    }
+
+    /// Whether `text` holds `##[` (or, with `colons`, `::`) anywhere: the test in front of
+    /// `inertLine` and `inertJSONLine`, on the UTF-8 bytes. `String.contains` with a string
+    /// searched generically, at some 200 instructions a character: every line of the text
+    /// timeline and the JSON summary (one long line) went through it.
+    static func containsCommandMarks(_ text: String, colons: Bool) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.count >= 2 else { return false }
+            for index in 0..<(bytes.count - 1) {
+                let byte = bytes[index]
+                if byte == 0x23, bytes[index + 1] == 0x23, index + 2 < bytes.count, bytes[index + 2] == 0x5B { return true }
+                if colons, byte == 0x3A, bytes[index + 1] == 0x3A { return true }
+            }
+            return false
+        }
     }
 
     /// Whether `inertLine` could change `bytes`, one line without line ends (the text and

@@ -242,7 +242,7 @@ enum XML {
         }
         // `##[` (a workflow command to GitHub's runner, anywhere in a line of its log) with
         // its first `#` as a character reference, which XML readers read back as `#`.
-        return result.contains("##[") ? result.replacing("##[", with: "&#35;#[") : result
+        return GitHubEscaping.containsCommandMarks(result, colons: false) ? result.replacing("##[", with: "&#35;#[") : result
     }
 }
 
