@@ -35,17 +35,19 @@ public final class LogRun {
     public var filter: DisplayFilter?
     /// Records before `since` or after `until` are passed over entirely (only their lines are
     /// counted). A record without a time takes the time of the record before it.
-    public var since: LogTime?
-    public var until: LogTime?
-    private var lastTime: LogTime?
+    /// (Set before the run, read for every record by the classifying stage alone: Swift's
+    /// run-time exclusivity check on each access is left out, as for `processes` below.)
+    @exclusivity(unchecked) public var since: LogTime?
+    @exclusivity(unchecked) public var until: LogTime?
+    @exclusivity(unchecked) private var lastTime: LogTime?
     /// `--process`: only records of these processes are read (all when empty); the others are
     /// passed over like records outside the time window. A record whose header names no
     /// process belongs to the process of the record before it.
-    public var processes: Set<String> = [] {
+    @exclusivity(unchecked) public var processes: Set<String> = [] {
         didSet { builder.select(processes: processes.sorted()) }
     }
-    private var lastProcess: String?
-    private var lastSyncProcess: String?
+    @exclusivity(unchecked) private var lastProcess: String?
+    @exclusivity(unchecked) private var lastSyncProcess: String?
     /// `--fail-on`: whether the run fails, worked out when it ends and told to every reporter.
     public var failOn = FailOn.standard
     /// Used by the classifying stage alone (see `builder`).
@@ -137,7 +139,9 @@ public final class LogRun {
             if let time = record.header?.time { lastTime = time }
             if !isInWindow(lastTime) { return .outsideWindow(record.revision) }
         }
-        let classified = ClassifiedRecord(record: record, classification: echo.check(record, classifier.classify(record)))
+        var classification = classifier.classify(record)
+        echo.check(record, &classification)
+        let classified = ClassifiedRecord(record: record, classification: classification)
         if !processes.isEmpty {
             // The summary's rule for a record without a process (`SummaryBuilder.groupOf`): the
             // process of the last sync record, else of the record before it.

@@ -195,12 +195,18 @@ struct IncidentTracker {
         .metadataRecoveryStarted, .baselineRollResponseFailed, .baselineRecoveryScheduled, .containerForked, .storeLoadRetried,
     ])
     /// What sets an incident right.
-    private static let recoveries = KindSet([
+    private static let recoveries = KindSet(recoveryKinds)
+    private static let recoveryKinds: [EventKind] = [
         .storeLoadSucceeded, .metadataRecovered, .baselineAdopted, .sideLoad, .storeUUIDChanged,
-    ])
+    ]
 
     /// The `.message` kinds whose facts the tracker reads.
     static let factKinds: [EventKind] = [.corruptionHandling]
+
+    /// The kinds below warning that `add` reads while an incident is open: its recoveries and
+    /// what they are told by (the strategy announced, the iCloud store taken into use). The
+    /// summary passes the others over without calling `add`.
+    static let kindsWhileOpen = KindSet([.corruptionHandling, .usingLocalStorage] + recoveryKinds)
 
     /// Whether an incident is open: then any event may be its recovery. Kept beside `state`
     /// because it is asked for every record, and reading the optional copies the incident.

@@ -216,11 +216,11 @@ public struct SummaryBuilder {
         counts.otherProcesses += 1
     }
 
-    /// The process group of `record`: its header's process, or for a record whose header
+    /// The process group of a record with `header`: its process, or for a record whose header
     /// names none (a line pasted without its header, a logger's own timestamp) the process of
     /// the last sync record before it in the same input, or of the record before it.
-    private mutating func groupOf(_ record: Record) -> Int {
-        let texts = record.header?.texts
+    private mutating func groupOf(_ header: Header?) -> Int {
+        let texts = header?.texts
         if let group, texts === groupTexts { return group }
         let process = texts?.fields.process
         if process == nil, let owner = lastSyncGroup ?? group { return owner }
@@ -242,46 +242,45 @@ public struct SummaryBuilder {
         return group ?? 0
     }
 
+    // Which kinds each tracker acts on, copied from the trackers' statics once: asked for
+    // every record, a static's lazy-initialisation check (`swift_once`) is a call each time.
+    // Most records are routine, and act on no tracker: they are counted and let go of here.
+    private let storeLoadKinds = StoreLoadTracker.kinds
+    private let transactionLogKinds = TransactionLogTracker.kinds
+    private let incidentKindsWhileOpen = IncidentTracker.kindsWhileOpen
+
     public mutating func add(_ record: Record, _ event: Event, message: @autoclosure () -> String) {
         counts.records += 1
         let kind = event.kind
+        // The header is read once: each read of `record.header` copied the whole header out.
+        let header = record.header
         if kind.ordinal >= kindCounts.count { kindCounts += Array(repeating: (kind, 0), count: kind.ordinal + 1 - kindCounts.count) }
         if kindCounts[kind.ordinal].count == 0 { kindCounts[kind.ordinal].kind = kind }
         kindCounts[kind.ordinal].count += 1
         if record.isTruncated { counts.truncatedRecords += 1 }
-        let group = groupOf(record)
+        let group = groupOf(header)
         groups[group].records += 1
-        if let pid = record.header?.pid, pid != lastPid {
+        if let pid = header?.pid, pid != lastPid {
             lastPid = pid
             if !groups[group].pids.contains(pid), groups[group].pids.count < 8 { groups[group].pids.append(pid) }
         }
         // A pattern, not `!=`: comparing with `.app` ran the enum's whole equality.
         if case .app = event {} else { counts.ubiquityRecords += 1 }
-        if let family = SyncFamily.index(marker: record.marker, event: event) {
-            if lastSyncGroup != group, record.header?.process != nil { lastSyncGroup = group }
+        if let family = SyncFamily.index(marker: header?.marker, event: event) {
+            if lastSyncGroup != group, header?.texts?.fields.process != nil { lastSyncGroup = group }
             groups[group].families[family].records += 1
             if case .unhandled = event { groups[group].families[family].unhandled += 1 }
         }
         loads.switchGroup(to: group) { groups[group].process }
         incidents.switchGroup(to: group)
-        loads.add(record, event)
-        logs.add(record, event)
+        if storeLoadKinds.contains(kind) { loads.add(record, event) }
+        logs.noteInput(record.input)
+        if transactionLogKinds.contains(kind) { logs.add(record, event) }
         // A family's records are told by its own tracker, which gives its own verdict.
         if kind.family == .cloudKit {
             cloudKit.switchGroup(to: group, input: record.input)
             cloudKit.add(record, event)
         }
-        // A finding (its message is costly) is made once, for what keeps one: warnings and
-        // errors, and the event that ends an open incident.
-        var made: Finding?
-        func finding() -> Finding {
-            if let made { return made }
-            let finding = Finding(kind: kind, input: record.input, line: record.firstLine, time: record.header?.time, message: message(),
-                                  process: groups[group].process, pid: record.header?.pid ?? groups[group].pids.first)
-            made = finding
-            return finding
-        }
-        if kind.family == .ubiquity, kind.severity >= .warning || incidents.isOpen { incidents.add(event, input: record.input, finding: finding) }
 
         switch event {
         case .unhandled(let limitHit):
@@ -297,6 +296,23 @@ public struct SummaryBuilder {
         default:
             break
         }
+
+        // An open incident reads routine events only as its recovery.
+        let incidentReads = kind.family == .ubiquity
+            && (kind.severity >= .warning || (incidents.isOpen && incidentKindsWhileOpen.contains(kind)))
+        guard incidentReads || kind.severity >= .warning else { return }
+
+        // A finding (its message is costly) is made once, for what keeps one: warnings and
+        // errors, and the event that ends an open incident.
+        var made: Finding?
+        func finding() -> Finding {
+            if let made { return made }
+            let finding = Finding(kind: kind, input: record.input, line: record.firstLine, time: header?.time, message: message(),
+                                  process: groups[group].process, pid: header?.pid ?? groups[group].pids.first)
+            made = finding
+            return finding
+        }
+        if incidentReads { incidents.add(event, input: record.input, finding: finding) }
 
         guard kind.severity >= .warning, kind != .unhandled else { return }
         // Made only where a list keeps it: past the caps, a log of many warnings would

@@ -151,13 +151,18 @@ struct StoreLoadTracker {
     }
 
     /// Kinds that, since the previous attempt, explain why a store is loaded (again).
-    private static let causes = KindSet([
+    private static let causes = KindSet(causeKinds)
+    private static let causeKinds: [EventKind] = [
         .identityTokenChanged, .cloudSwitched, .storeUUIDChanged, .cloudDeleted, .cloudStoreUnavailable,
         .storeLoadRetried, .cloudContentRebuild, .accountChangeFailed,
-    ])
+    ]
 
     /// The `.message` kinds whose facts `add` reads.
     static let factKinds: [EventKind] = [.storeLoadDetails, .setupRetry, .storeManagerError, .storeManagerErrorDetail]
+
+    /// Every kind `add` acts on: the summary passes the others over without calling it.
+    static let kinds = KindSet([.storeLoadStarted, .storeLoadSucceeded, .storeLoadFailed, .storeAddFailed, .usingLocalStorage,
+                                .cloudStoreUnavailable] + factKinds + causeKinds)
 
     /// UbiquityStoreManager's error causes (`UbiquityStoreErrorCause…`) raised by the steps
     /// of a load: after one, the manager gives the attempt up. Deleting a store, clearing

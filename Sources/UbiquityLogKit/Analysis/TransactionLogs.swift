@@ -116,9 +116,20 @@ struct TransactionLogTracker {
     /// The `.message` kinds whose facts `add` reads.
     static let factKinds: [EventKind] = [.importProgress, .storeLoadDetails, .storeUUIDWritten, .storeUUIDChanged]
 
+    /// Every kind `add` acts on: the summary passes the others over without calling it (but
+    /// tells `noteInput` of each record).
+    static let kinds = KindSet([.transactionLogWritten, .logAlreadyImported, .importFailed, .incompatibleOperationSkipped,
+                                .changesImported, .objectsExported, .usingLocalStorage, .cloudCorruptionDetected,
+                                .cloudContentRebuild] + factKinds)
+
+    /// A record of input `input` follows: a new input gets a device of its own.
+    mutating func noteInput(_ input: String) {
+        if currentInput != input { beginInput(input) }
+    }
+
     mutating func add(_ record: Record, _ event: Event) {
         let input = record.input
-        if currentInput != input { beginInput(input) }
+        noteInput(input)
         switch event {
         case .transactionLogWritten(let transaction, let log?):
             story(log, record) { story in

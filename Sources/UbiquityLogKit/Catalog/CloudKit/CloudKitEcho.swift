@@ -10,19 +10,20 @@ struct CloudKitEcho {
     /// A new input: its first record echoes nothing.
     mutating func reset() { previous = nil }
 
-    /// `classification` as it stands, or an echo of the record before when this record repeats
-    /// it through the other copy.
-    mutating func check(_ record: Record, _ classification: Classification) -> Classification {
+    /// Leaves `classification` as it stands, or makes it an echo of the record before when
+    /// this record repeats it through the other copy. In place: most records are not
+    /// CloudKit's, and a classification passed in and returned was copied twice for each.
+    mutating func check(_ record: Record, _ classification: inout Classification) {
         guard record.marker == .cloudKit, let (copy, key) = Self.copy(of: record) else {
-            previous = nil
-            return classification
+            if previous != nil { previous = nil }
+            return
         }
         defer { previous = (copy, key) }
         // The copy printed second may have gathered lines that follow it (app lines without a
         // header): it echoes the first when it starts with all of the first's text.
-        guard let previous, previous.copy != copy, key.starts(with: previous.key) else { return classification }
+        guard let previous, previous.copy != copy, key.starts(with: previous.key) else { return }
         self.previous = nil
-        return Classification(event: .message(.cloudKitEcho, []), rule: nil, matchStart: classification.matchStart)
+        classification = Classification(event: .message(.cloudKitEcho, []), rule: nil, matchStart: classification.matchStart)
     }
 
     /// Which copy an error record is, and its text after the token (the same in both copies).
