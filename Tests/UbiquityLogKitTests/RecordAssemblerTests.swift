@@ -341,3 +341,39 @@ import TestSupport
         #expect(records[0].isTruncated)
     }
 }
+
+@Suite struct RecordTextTests {
+    /// `RecordText.split` finds separators with memchr; it must give what the standard
+    /// library's `split` of the same bytes gives, for every kind of cut.
+    @Test func splitIsTheStandardLibrarysSplit() {
+        let texts = ["", "\n", "\n\n", "a", "a\n", "\na", "a\nb", "a\n\nb\n", "\n\na\n\n\nb\nc\n\n", "ab\ncd\nef\ngh"]
+        for text in texts {
+            let bytes = Array(text.utf8)
+            let whole = RecordText(bytes)
+            // A slice too: its indices are those of the whole text, as an ArraySlice's are.
+            for (mine, theirs) in [(whole, bytes[...]), (whole[min(1, bytes.count)...], bytes[min(1, bytes.count)...])] {
+                for maxSplits in [0, 1, 2, 3, Int.max] {
+                    for omitting in [false, true] {
+                        let got = mine.split(separator: 0x0A, maxSplits: maxSplits, omittingEmptySubsequences: omitting)
+                        let expected = theirs.split(separator: 0x0A, maxSplits: maxSplits, omittingEmptySubsequences: omitting)
+                        #expect(got.map(Array.init) == expected.map(Array.init), "\(text.debugDescription) \(maxSplits) \(omitting)")
+                        #expect(got.map(\.startIndex) == expected.map(\.startIndex), "\(text.debugDescription) \(maxSplits) \(omitting)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func indicesSlicesAndSearchesActAsAnArraySlices() {
+        let bytes = Array("CoreData: Ubiquity: x\nsecond line".utf8)
+        let text = RecordText(bytes)
+        #expect(text.count == bytes.count && text.startIndex == 0 && Array(text) == bytes)
+        let tail = text[10...]
+        #expect(tail.startIndex == 10 && tail.first == bytes[10])
+        #expect(tail.firstIndex(of: 0x0A) == bytes.firstIndex(of: 0x0A))
+        #expect(tail[..<21].withUnsafeBytes { Array($0) } == Array(bytes[10..<21]))
+        #expect(!text[..<21].contains(0x0A) && text.contains(0x0A))
+        #expect(String(decoding: tail, as: UTF8.self) == String(decoding: bytes[10...], as: UTF8.self))
+        #expect(text[22...] == RecordText(Array("second line".utf8)))
+    }
+}

@@ -41,10 +41,11 @@ struct NDJSONRecords {
     func record(_ line: Line) -> Record {
         guard let object = FlatJSON.object(line.bytes), let message = object["eventMessage"] else {
             // Not an event object (a `[` of --style json, a blank line, garbage): a record of its own.
-            return Record(input: input, firstLine: line.number, lineCount: 1, text: Array(line.bytes),
+            return Record(input: input, firstLine: line.number, lineCount: 1, text: RecordText(line.bytes),
                           header: nil, bodyStart: 0, isTruncated: line.isTruncated)
         }
-        let text = Array(message.utf8)
+        // Decoded straight into the record's own text (an Array first was a second copy).
+        let text = RecordText(message.utf8)
         var time: LogTime?
         if let timestamp = object["timestamp"], var parsed = LogTime(parsing: String(timestamp.prefix(26))) {
             parsed.utcOffsetMinutes = Self.offset(in: timestamp)

@@ -112,6 +112,36 @@ public struct RecordText: RandomAccessCollection, Hashable, @unchecked Sendable 
 
     public func contains(_ byte: UInt8) -> Bool { firstIndex(of: byte) != nil }
 
+    /// The standard library's `split`, with the same results, finding the separators with
+    /// memchr: the generic one steps byte by byte through the subscript, and the timeline's
+    /// -vvv lines and unhandled headlines split every record they show (callgrind: -vvv cost
+    /// some 10 M instructions more on slice3mb.log than the same split of an Array did).
+    public func split(separator: UInt8, maxSplits: Int = Int.max, omittingEmptySubsequences: Bool = true) -> [RecordText] {
+        precondition(maxSplits >= 0, "Must take zero or more splits")
+        var pieces: [RecordText] = []
+        var pieceStart = startIndex
+        func append(upTo end: Int) -> Bool {
+            if pieceStart == end && omittingEmptySubsequences { return false }
+            pieces.append(self[pieceStart..<end])
+            return true
+        }
+        if maxSplits == 0 || isEmpty {
+            _ = append(upTo: endIndex)
+            return pieces
+        }
+        withUnsafeBytes { bytes in
+            var scan = 0
+            while let found = ByteSearch.firstOffset(of: separator, in: bytes, from: scan) {
+                let appended = append(upTo: startIndex + found)
+                scan = found + 1
+                pieceStart = startIndex + scan
+                if appended && pieces.count == maxSplits { break }
+            }
+        }
+        if pieceStart != endIndex || !omittingEmptySubsequences { pieces.append(self[pieceStart..<endIndex]) }
+        return pieces
+    }
+
     /// Equal bytes are equal texts, wherever they are kept.
     public static func == (lhs: RecordText, rhs: RecordText) -> Bool {
         lhs.count == rhs.count && lhs.withUnsafeBytes { left in rhs.withUnsafeBytes { right in left.elementsEqual(right) } }
