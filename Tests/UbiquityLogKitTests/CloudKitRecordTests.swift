@@ -68,6 +68,12 @@ import TestSupport
         // The same copy twice is two failures (two requests refused), not an echo.
         let twice = [CKSample.stderr("error", method, 2183, message), CKSample.stderr("error", method, 2183, message)].joined(separator: "\n")
         #expect(try summarize([("b.log", twice)]).countsByKind["cloudkit-container-not-linked"] == 2)
+        // Each record is held to the one just before it, an echo too: copies that alternate
+        // are one failure and its echoes.
+        let alternating = [CKSample.oslogError(method, 2183, message), CKSample.stderr("error", method, 2183, message),
+                           CKSample.oslogError(method, 2183, message)].joined(separator: "\n")
+        let third = try summarize([("c.log", alternating)])
+        #expect(third.countsByKind["cloudkit-container-not-linked"] == 1 && third.countsByKind["cloudkit-echo"] == 2)
     }
 }
 

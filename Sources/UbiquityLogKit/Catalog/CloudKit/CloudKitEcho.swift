@@ -2,10 +2,23 @@
 // (`error: CoreData+CloudKit: …`) and the stderr copy (`CoreData: error: CoreData+CloudKit: …`),
 // one after the other. The second becomes `cloudkit-echo`, so that the failure counts once.
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 struct CloudKitEcho {
     private enum Copy { case osLog, stderr }
 
-    private var previous: (copy: Copy, key: [UInt8])?
+    /// Which copy the record before was (nil when it was not an error record of the mirroring
+    /// code), and its text after the token in `previousKey`: a copy into a buffer kept from
+    /// record to record, where an array per record cost an allocation and a free, and keeping
+    /// the record itself would keep its chunk of memory (see `RecordText`) past its batch.
+    private var previous: Copy?
+    private var previousKey = ByteBuffer()
 
     /// A new input: its first record echoes nothing.
     mutating func reset() { previous = nil }
@@ -14,33 +27,47 @@ struct CloudKitEcho {
     /// this record repeats it through the other copy. In place: most records are not
     /// CloudKit's, and a classification passed in and returned was copied twice for each.
     mutating func check(_ record: Record, _ classification: inout Classification) {
-        guard record.marker == .cloudKit, let (copy, key) = Self.copy(of: record) else {
+        guard record.marker == .cloudKit else {
             if previous != nil { previous = nil }
             return
         }
-        defer { previous = (copy, key) }
-        // The copy printed second may have gathered lines that follow it (app lines without a
-        // header): it echoes the first when it starts with all of the first's text.
-        guard let previous, previous.copy != copy, key.starts(with: previous.key) else { return }
-        self.previous = nil
-        classification = Classification(event: .message(.cloudKitEcho, []), rule: nil, matchStart: classification.matchStart)
+        record.text.withUnsafeBytes { bytes in
+            guard let (copy, keyStart) = Self.copy(in: bytes) else {
+                previous = nil
+                return
+            }
+            let key = UnsafeRawBufferPointer(rebasing: bytes[keyStart...])
+            // The copy printed second may have gathered lines that follow it (app lines without a
+            // header): it echoes the first when it starts with all of the first's text.
+            let echoes = previous.map { $0 != copy } == true && previousKey.withBytes { before in
+                guard before.count <= key.count else { return false }
+                guard let start = key.baseAddress, let earlier = before.baseAddress else { return before.isEmpty }
+                return memcmp(start, earlier, before.count) == 0
+            }
+            // Either way this record is the one the next is held to.
+            previous = copy
+            previousKey.removeAll(keepingRoomUpTo: 1 << 16)
+            previousKey.append(key)
+            if echoes {
+                classification = Classification(event: .message(.cloudKitEcho, []), rule: nil, matchStart: classification.matchStart)
+            }
+        }
     }
 
-    /// Which copy an error record is, and its text after the token (the same in both copies).
-    private static func copy(of record: Record) -> (Copy, [UInt8])? {
-        record.text.withUnsafeBytes { bytes -> (Copy, [UInt8])? in
-            guard let token = CloudKitToken.find(in: bytes, from: 0) else { return nil }
-            let before = UnsafeRawBufferPointer(rebasing: bytes[..<token])
-            let copy: Copy
-            if endsWith(before, Self.stderrCopy) {
-                copy = .stderr
-            } else if endsWith(before, Self.osLogCopy) {
-                copy = .osLog
-            } else {
-                return nil
-            }
-            return (copy, Array(bytes[(token + CloudKitToken.token.utf8CodeUnitCount)...]))
+    /// Which copy an error record is, and where its text after the token (the same in both
+    /// copies) starts.
+    private static func copy(in bytes: UnsafeRawBufferPointer) -> (Copy, Int)? {
+        guard let token = CloudKitToken.find(in: bytes, from: 0) else { return nil }
+        let before = UnsafeRawBufferPointer(rebasing: bytes[..<token])
+        let copy: Copy
+        if endsWith(before, Self.stderrCopy) {
+            copy = .stderr
+        } else if endsWith(before, Self.osLogCopy) {
+            copy = .osLog
+        } else {
+            return nil
         }
+        return (copy, token + CloudKitToken.token.utf8CodeUnitCount)
     }
 
     private static func endsWith(_ bytes: UnsafeRawBufferPointer, _ suffix: [UInt8]) -> Bool {
