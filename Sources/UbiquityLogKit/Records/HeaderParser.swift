@@ -104,8 +104,8 @@ public final class HeaderParser {
             prefix.take(loose)
             if fields.thread == nil { fields.thread = loose.thread }
         }
-        header = Header(style: fields.style, time: readTime(line, fields), pid: fields.pid.flatMap { decimal(line, $0) },
-                        sourceLine: prefix.sourceLine.flatMap { decimal(line, $0) }, marker: prefix.marker,
+        header = Header(style: fields.style, time: readTime(line, fields), pid: HeaderParser.number(line, fields.pid),
+                        sourceLine: HeaderParser.number(line, prefix.sourceLine), marker: prefix.marker,
                         texts: texts(line, fields, method: prefix.method))
         return prefix.end
     }
@@ -115,7 +115,7 @@ public final class HeaderParser {
     private func parseHeaderless(_ line: UnsafeRawBufferPointer, into header: inout Header?) -> Int? {
         guard allowedStyles?.contains(.bare) ?? true, let loose = LooseMarkers.headerless(line) else { return nil }
         let fields = HeaderFields(.bare)
-        header = Header(style: .bare, time: nil, pid: nil, sourceLine: loose.sourceLine.flatMap { decimal(line, $0) },
+        header = Header(style: .bare, time: nil, pid: nil, sourceLine: HeaderParser.number(line, loose.sourceLine),
                         marker: loose.marker, texts: texts(line, fields, method: loose.method))
         return loose.end
     }
@@ -333,6 +333,17 @@ public final class HeaderParser {
     }
 
     private static let powersOfTen = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000]
+
+    /// The number a pid or source line spells, as `decimal` reads it (nil past 18 digits). Every
+    /// reader (and pattern) takes these as `\d+`, so the digits are not checked again, and the
+    /// loop is inlined here: called for `decimal` it cost some 75 instructions a number.
+    @inline(__always)
+    private static func number(_ line: UnsafeRawBufferPointer, _ range: Range<Int>?) -> Int? {
+        guard let range, !range.isEmpty, range.count <= 18, range.upperBound <= line.count, let base = line.baseAddress else { return nil }
+        var value = 0
+        for index in range { value = value &* 10 &+ Int(base.load(fromByteOffset: index, as: UInt8.self) &- UInt8(ascii: "0")) }
+        return value
+    }
 }
 
 /// The decimal number in `bytes[range]`, or nil when it holds anything but digits or is too long.
@@ -387,6 +398,7 @@ struct Prefix {
 
     init(_ bytes: UnsafeRawBufferPointer, from start: Int) {
         self.init(empty: start)
+        guard let bytes = LineBytes(bytes) else { return }
         if let (method, line, after) = Prefix.method(bytes, start) {
             self.method = method
             sourceLine = line
@@ -400,6 +412,10 @@ struct Prefix {
 
     /// `(?:__\d+)?[-+]\[[^\]\n]{1,400}\](?:_block_invoke(?:_\d+)?)?\((\d+)\):[ ]?`
     static func method(_ bytes: UnsafeRawBufferPointer, _ start: Int) -> (Range<Int>, Range<Int>, Int)? {
+        LineBytes(bytes).flatMap { method($0, start) }
+    }
+
+    private static func method(_ bytes: LineBytes, _ start: Int) -> (Range<Int>, Range<Int>, Int)? {
         var index = start
         if has(bytes, index, "__") {
             let digits = skipDigits(bytes, index + 2)
@@ -411,7 +427,8 @@ struct Prefix {
         let nameStart = index + 2
         // The first `]` among the next 401 bytes, with no line end before it (memchr, not a
         // byte at a time: names run to dozens of bytes).
-        guard let base = bytes.baseAddress, nameStart < bytes.count else { return nil }
+        let base = bytes.start
+        guard nameStart < bytes.count else { return nil }
         let window = min(bytes.count, nameStart + 401) - nameStart
         guard let close = memchr(base + nameStart, Int32(UInt8(ascii: "]")), window) else { return nil }
         index = base.distance(to: UnsafeRawPointer(close))
@@ -437,7 +454,7 @@ struct Prefix {
 
     /// `(?:CoreData:[ ]Ubiquity:[ \t]*)+`, `CoreData:[ ](?:(?:error|fault):[ ]?|(?=Illegal[ ]attempt[ ]))`
     /// or `UbiquityStoreManager:[ ]?`, tried in that order.
-    private static func marker(_ bytes: UnsafeRawBufferPointer, _ start: Int) -> (Marker, Int)? {
+    private static func marker(_ bytes: LineBytes, _ start: Int) -> (Marker, Int)? {
         var index = start
         while has(bytes, index, "CoreData: Ubiquity:") {
             index += 19
@@ -461,14 +478,14 @@ struct Prefix {
     /// when it matches: most calls fail on it, and a call to memcmp costs some twenty
     /// instructions.
     @inline(__always)
-    private static func has(_ bytes: UnsafeRawBufferPointer, _ index: Int, _ text: StaticString) -> Bool {
+    private static func has(_ bytes: LineBytes, _ index: Int, _ text: StaticString) -> Bool {
         let count = text.utf8CodeUnitCount
         guard index >= 0, index + count <= bytes.count, bytes[index] == text.utf8Start[0] else { return false }
-        guard count > 1, let base = bytes.baseAddress else { return true }
-        return count == 2 ? bytes[index + 1] == text.utf8Start[1] : memcmp(base + index + 1, text.utf8Start + 1, count - 1) == 0
+        guard count > 1 else { return true }
+        return count == 2 ? bytes[index + 1] == text.utf8Start[1] : memcmp(bytes.start + index + 1, text.utf8Start + 1, count - 1) == 0
     }
 
-    private static func skipDigits(_ bytes: UnsafeRawBufferPointer, _ start: Int) -> Int {
+    private static func skipDigits(_ bytes: LineBytes, _ start: Int) -> Int {
         var index = start
         while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10 { index += 1 }
         return index

@@ -130,7 +130,6 @@ enum LooseMarkers {
     static func firstMarker(in line: UnsafeRawBufferPointer, from: Int) -> (spelling: MarkerSpelling, start: Int)? {
         guard let base = line.baseAddress, from < line.count else { return nil }
         let limit = min(line.count, from + window)
-        let spellings = Marker.spellings
         let endsFirstWord = LooseMarkers.endsFirstWord
         var at = from
         // Each colon may end a marker's first word: a few colons a line, one memchr each, and
@@ -140,10 +139,13 @@ enum LooseMarkers {
             let colon = base.distance(to: UnsafeRawPointer(hit))
             at = colon + 1
             guard colon > from, endsFirstWord[Int(line[colon - 1])] else { continue }
-            for spelling in spellings {
+            for spelling in Marker.spellings {
                 let start = colon - spelling.firstColon
                 let count = spelling.text.utf8CodeUnitCount
-                guard start >= from, start + count <= line.count, memcmp(base + start, spelling.text.utf8Start, count) == 0 else { continue }
+                // The first byte before memcmp: a colon after a word that ends like a marker's
+                // rarely has the marker's first letter where it would start.
+                guard start >= from, start + count <= line.count, line[start] == spelling.text.utf8Start[0],
+                      memcmp(base + start, spelling.text.utf8Start, count) == 0 else { continue }
                 return (spelling, start)
             }
         }
