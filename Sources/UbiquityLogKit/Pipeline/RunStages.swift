@@ -17,6 +17,12 @@
 // arena under that arena's lock: with every record made on one thread and freed on another,
 // the two threads took turns waiting for the same lock (perf: a fifth of the run's CPU time
 // in malloc, free and the futex calls of their lock).
+//
+// A record's text is not a copy but a range of the assembler's chunks of memory
+// (`RecordText`, whose file states how long those bytes live): a batch's records come back to
+// the reader's thread and die there, and the assembler writes a chunk again once no record
+// holds it, so the bytes of a batch are written on one thread, read on the others, and
+// given back as the batch is.
 import Synchronization
 
 final class RunStages {
