@@ -39,31 +39,35 @@ public struct LogGenerator: Sendable {
     }
 
     /// The long mix's app lines: what an app logs around its store, with method names, paths
-    /// and object descriptions. `%A` becomes an address, `%U` a UUID, `%N` a number.
+    /// and object descriptions. `%A` becomes an address, `%N` a number, `%U` one of 64 UUIDs
+    /// (log files, attachments, CloudKit records), `%P` one of three peers, `%S` one of two
+    /// stores, `%C` the app's container. Identifiers come from small sets, as in a real
+    /// session: a log that named a new peer or store on every record would measure the
+    /// summary's tables of peers and stores growing, not the work a record costs.
     public static let longAppLines = [
-        "-[JRNEntryListViewController controllerDidChangeContent:](212): reloading 3 sections, %N rows for predicate (journal == 0x%A <x-coredata://%U/Journal/p1>) sorted by (created DESC, title ASC)",
+        "-[JRNEntryListViewController controllerDidChangeContent:](212): reloading 3 sections, %N rows for predicate (journal == 0x%A <x-coredata://%S/Journal/p1>) sorted by (created DESC, title ASC)",
         "-[JRNSyncStatusView updateWithNotification:](88): NSPersistentStoreCoordinatorStoresDidChangeNotification from <NSPersistentStoreCoordinator: 0x%A>, refreshing 2 visible cells",
-        "-[JRNAttachmentStore writeImageData:forEntry:](140): wrote %N KB to file:///var/mobile/Applications/%U/Library/Caches/Attachments/%U.jpg",
+        "-[JRNAttachmentStore writeImageData:forEntry:](140): wrote %N KB to file:///var/mobile/Applications/%C/Library/Caches/Attachments/%U.jpg",
         "-[JRNAppDelegate application:didReceiveRemoteNotification:fetchCompletionHandler:](173): {aps = {\"content-available\" = 1;}; ck = {ce = 2; cid = \"iCloud.com.example.journal\";};}",
-        "-[JRNEntryEditorViewController saveEntry:](305): saved <JRNEntry: 0x%A> (x-coredata://%U/Entry/p%N) in context <NSManagedObjectContext: 0x%A> after %N ms",
+        "-[JRNEntryEditorViewController saveEntry:](305): saved <JRNEntry: 0x%A> (x-coredata://%S/Entry/p%N) in context <NSManagedObjectContext: 0x%A> after %N ms",
         "-[JRNSearchController updateSearchResultsForSearchController:](96): fetch request (entity: Entry; predicate: (title CONTAINS[cd] \"walk\" OR body CONTAINS[cd] \"walk\"); sortDescriptors: ((created, descending)); batch size: 20) returned %N objects",
-        "-[JRNExportManager exportJournal:toURL:completion:](58): exporting %N entries to file:///var/mobile/Applications/%U/Documents/Exports/Journal-2014-03-02.pdf",
+        "-[JRNExportManager exportJournal:toURL:completion:](58): exporting %N entries to file:///var/mobile/Applications/%C/Documents/Exports/Journal-2014-03-02.pdf",
     ]
 
     /// What the long mix adds after an error or a failure: the NSError's userInfo, as Core Data
     /// and UbiquityStoreManager print it.
     public static let userInfoDumps = [
-        "{\n    NSFilePath = \"/var/mobile/Library/Mobile Documents/ABCDE12345~com~example~journal/CoreDataLogs/mobile~%U/JournalStore/%U/%U.%N.cdt\";\n    NSUnderlyingError = \"Error Domain=NSPOSIXErrorDomain Code=2 \\\"The operation couldn\\U2019t be completed. No such file or directory\\\"\";\n}\n",
-        "userInfo: {\n    NSLocalizedDescription = \"The operation couldn\\U2019t be completed. (Cocoa error 134302.)\";\n    NSPersistentStoreFileURL = \"file:///var/mobile/Applications/%U/Documents/UbiquityStore.sqlite\";\n    NSSQLiteErrorDomain = 11;\n    reason = \"The database disk image is malformed\";\n}\n",
-        "    NSUnderlyingException = \"Error validating url for store\";\n    URL = \"file:///var/mobile/Library/Mobile%20Documents/ABCDE12345~com~example~journal/CoreDataLogs/mobile~%U/JournalStore/%U/\";\n    retryCount = %N;\n",
+        "{\n    NSFilePath = \"/var/mobile/Library/Mobile Documents/ABCDE12345~com~example~journal/CoreDataLogs/mobile~%P/JournalStore/%U/%U.%N.cdt\";\n    NSUnderlyingError = \"Error Domain=NSPOSIXErrorDomain Code=2 \\\"The operation couldn\\U2019t be completed. No such file or directory\\\"\";\n}\n",
+        "userInfo: {\n    NSLocalizedDescription = \"The operation couldn\\U2019t be completed. (Cocoa error 134302.)\";\n    NSPersistentStoreFileURL = \"file:///var/mobile/Applications/%C/Documents/UbiquityStore.sqlite\";\n    NSSQLiteErrorDomain = 11;\n    reason = \"The database disk image is malformed\";\n}\n",
+        "    NSUnderlyingException = \"Error validating url for store\";\n    URL = \"file:///var/mobile/Library/Mobile%20Documents/ABCDE12345~com~example~journal/CoreDataLogs/mobile~%P/JournalStore/%U/\";\n    retryCount = %N;\n",
     ]
 
     /// What the long mix adds after other sync records: store options, metadata and objects.
     public static let storeDumps = [
         "\tstoreOptions: {\n\t    NSInferMappingModelAutomaticallyOption = 1;\n\t    NSMigratePersistentStoresAutomaticallyOption = 1;\n\t    NSPersistentStoreUbiquitousContentNameKey = JournalStore;\n\t    NSPersistentStoreUbiquitousContentURLKey = \"file:///var/mobile/Library/Mobile%20Documents/ABCDE12345~com~example~journal/CoreDataLogs/\";\n\t}\n",
-        "\tmetadata: {\n\t    NSPersistenceFrameworkVersion = 479;\n\t    NSStoreModelVersionHashesVersion = 3;\n\t    NSStoreType = SQLite;\n\t    NSStoreUUID = \"%U\";\n\t    \"_NSAutoVacuumLevel\" = 2;\n\t}\n",
-        "\tinsertedObjects: {(\n\t    <JRNEntry: 0x%A> (entity: Entry; id: 0x%A <x-coredata://%U/Entry/p%N> ; data: <fault>),\n\t    <JRNTag: 0x%A> (entity: Tag; id: 0x%A <x-coredata://%U/Tag/p%N> ; data: <fault>)\n\t)}\n",
-        "\tlocalPeerID: mobile~%U\n\tubiquityRootLocation: <PFUbiquityLocation: 0x%A>: /var/mobile/Library/Mobile Documents/ABCDE12345~com~example~journal/CoreDataLogs\n",
+        "\tmetadata: {\n\t    NSPersistenceFrameworkVersion = 479;\n\t    NSStoreModelVersionHashesVersion = 3;\n\t    NSStoreType = SQLite;\n\t    NSStoreUUID = \"%S\";\n\t    \"_NSAutoVacuumLevel\" = 2;\n\t}\n",
+        "\tinsertedObjects: {(\n\t    <JRNEntry: 0x%A> (entity: Entry; id: 0x%A <x-coredata://%S/Entry/p%N> ; data: <fault>),\n\t    <JRNTag: 0x%A> (entity: Tag; id: 0x%A <x-coredata://%S/Tag/p%N> ; data: <fault>)\n\t)}\n",
+        "\tlocalPeerID: mobile~%P\n\tubiquityRootLocation: <PFUbiquityLocation: 0x%A>: /var/mobile/Library/Mobile Documents/ABCDE12345~com~example~journal/CoreDataLogs\n",
     ]
 
     /// What the long mix adds after CloudKit mirroring records: errors with their partial
@@ -79,8 +83,8 @@ public struct LogGenerator: Sendable {
 
     /// What the long mix adds after app lines: an object's description.
     public static let objectDumps = [
-        "\t<JRNEntry: 0x%A> (entity: Entry; id: 0x%A <x-coredata://%U/Entry/p%N> ; data: {\n\t    body = \"Walked along the river to the old mill and back, about five kilometres.\";\n\t    created = \"2014-03-02 08:51:12 +0000\";\n\t    journal = \"0x%A <x-coredata://%U/Journal/p1>\";\n\t    tags = \"<relationship fault: 0x%A 'tags'>\";\n\t    title = Walk;\n\t})\n",
-        "\t<JRNJournal: 0x%A> (entity: Journal; id: 0x%A <x-coredata://%U/Journal/p1> ; data: {\n\t    entries = \"<relationship fault: 0x%A 'entries'>\";\n\t    name = \"Spring 2014\";\n\t})\n",
+        "\t<JRNEntry: 0x%A> (entity: Entry; id: 0x%A <x-coredata://%S/Entry/p%N> ; data: {\n\t    body = \"Walked along the river to the old mill and back, about five kilometres.\";\n\t    created = \"2014-03-02 08:51:12 +0000\";\n\t    journal = \"0x%A <x-coredata://%S/Journal/p1>\";\n\t    tags = \"<relationship fault: 0x%A 'tags'>\";\n\t    title = Walk;\n\t})\n",
+        "\t<JRNJournal: 0x%A> (entity: Journal; id: 0x%A <x-coredata://%S/Journal/p1> ; data: {\n\t    entries = \"<relationship fault: 0x%A 'entries'>\";\n\t    name = \"Spring 2014\";\n\t})\n",
     ]
 
     typealias Message = (text: String, weight: Int, isAppLine: Bool)
@@ -93,6 +97,16 @@ public struct LogGenerator: Sendable {
     private let total: Int
     /// The long mix: by message (and for `longAppLines`), the dumps that may follow it.
     private var dumpsAfterMessage: [[String]] = []
+    /// `%U`'s UUIDs, the same for every seed.
+    private let uuids: [String] = {
+        var random = SplitMix64(state: 0x5555_4944)  // "UUID"
+        return (0..<64).map { _ in
+            let digits = Array(String(random.next(), radix: 16, uppercase: true).leftPadded(16) + String(random.next(), radix: 16, uppercase: true).leftPadded(16))
+            return "\(String(digits[0..<8]))-\(String(digits[8..<12]))-\(String(digits[12..<16]))-\(String(digits[16..<20]))-\(String(digits[20..<32]))"
+        }
+    }()
+    public static let peers = ["6F2C0E8A-1B7D-4C55-9A34-2B8E1D0C7F11", "A3D19B52-7E0C-4F8A-B1D6-5C2E9F04A7B3", "0E4B7C21-9D3A-4F68-8B15-6A2C9E1F3D70"]
+    public static let stores = ["8F3A1C2B-6D4E-4F50-9B7A-1C2D3E4F5A6B", "6F0D0A1E-8C55-4F4C-9C3A-1D2E3F4A5B6C"]
     private var dumpsAfterLongAppLine: [[String]] = []
     private var clock = 9 * 3_600_000 + 14 * 60_000  // milliseconds of the day
     private var bytesSoFar = 0
@@ -143,7 +157,8 @@ public struct LogGenerator: Sendable {
         let alone = madeOf(record, catalog: catalog)
         return pool.filter { template in
             let dump = template.replacing("%A", with: "15e53120").replacing("%N", with: "12")
-                .replacing("%U", with: "6F0D0A1E-8C55-4F4C-9C3A-1D2E3F4A5B6C")
+                .replacing("%U", with: "2E4F6A8C-0B1D-4E3F-9A5B-7C9D1E3F5A7B").replacing("%P", with: peers[0])
+                .replacing("%S", with: stores[0]).replacing("%C", with: "4C1F2E3D-5A6B-4C7D-8E9F-0A1B2C3D4E5F")
             return madeOf(record + dump, catalog: catalog) == alone
         }
     }
@@ -278,7 +293,6 @@ public struct LogGenerator: Sendable {
     /// A template with its placeholders replaced: addresses, UUIDs and numbers vary from record
     /// to record, as they do in real logs.
     private mutating func fill(_ template: String) -> String {
-        let hex = Array("0123456789abcdef")
         var out = ""
         out.reserveCapacity(template.utf8.count + 64)
         var iterator = template.makeIterator()
@@ -289,10 +303,13 @@ public struct LogGenerator: Sendable {
                 let value = 0x1000_0000 + extraRandom.below(0x6FFF_FFFF)
                 out += String(value, radix: 16)
             case "U":
-                for index in 0..<32 {
-                    if index == 8 || index == 12 || index == 16 || index == 20 { out.append("-") }
-                    out.append(hex[extraRandom.below(16)].uppercased().first ?? "0")
-                }
+                out += uuids[extraRandom.below(uuids.count)]
+            case "P":
+                out += Self.peers[extraRandom.below(Self.peers.count)]
+            case "S":
+                out += Self.stores[extraRandom.below(Self.stores.count)]
+            case "C":
+                out += "4C1F2E3D-5A6B-4C7D-8E9F-0A1B2C3D4E5F"
             case "N":
                 out += String(1 + extraRandom.below(999))
             case let other?:
@@ -303,5 +320,12 @@ public struct LogGenerator: Sendable {
             }
         }
         return out
+    }
+}
+
+extension String {
+    /// The string with zeros in front up to `width` characters.
+    fileprivate func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

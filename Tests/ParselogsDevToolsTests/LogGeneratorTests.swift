@@ -89,7 +89,8 @@ import UbiquityLogKit
     @Test(arguments: LogGenerator.longAppLines)
     func longAppLinesAreAppLines(line: String) throws {
         let text = "2014-03-02 09:14:07.318 Journal[412:60b] " + line.replacing("%A", with: "15e53120").replacing("%N", with: "12")
-            .replacing("%U", with: "6F0D0A1E-8C55-4F4C-9C3A-1D2E3F4A5B6C") + "\n"
+            .replacing("%U", with: "2E4F6A8C-0B1D-4E3F-9A5B-7C9D1E3F5A7B").replacing("%P", with: LogGenerator.peers[0])
+            .replacing("%S", with: LogGenerator.stores[0]).replacing("%C", with: "4C1F2E3D-5A6B-4C7D-8E9F-0A1B2C3D4E5F") + "\n"
         let summary = try summarize([(name: "app.log", text: text)])
         #expect(summary.records == 1)
         #expect(summary.ubiquityRecords == 0)
