@@ -178,9 +178,10 @@ struct IncidentTracker {
         var open: Incident?
         var lastStrategy: String?
     }
-    private var state = State() {
-        didSet { isOpen = state.open != nil }
-    }
+    /// Changed in place, with `isOpen` set where an incident opens or closes or the state is
+    /// swapped: a `didSet` that read `state.open` copied the whole incident (its findings and
+    /// their texts) at every change.
+    private var state = State()
     private var group = 0
     /// The other groups' states while the current one runs (processes interleave).
     private var parked: [Int: State] = [:]
@@ -218,6 +219,7 @@ struct IncidentTracker {
         if state.open != nil { parked[group] = state }
         group = next
         state = parked.removeValue(forKey: next) ?? State()
+        isOpen = state.open != nil
     }
 
     /// A warning or error, or any event while an incident is open (routine events matter only
@@ -229,6 +231,7 @@ struct IncidentTracker {
                 let opening = finding()
                 state.open = Incident(input: input, process: opening.process, opening: opening, problems: [], problemCount: 0)
                 state.lastStrategy = nil
+                isOpen = true
             }
             state.open?.problemCount += 1
             // The finding is made only when kept: its message is costly.
@@ -253,6 +256,7 @@ struct IncidentTracker {
         for (other, parkedState) in parked.sorted(by: { $0.key < $1.key }) {
             group = other
             state = parkedState
+            isOpen = state.open != nil
             closeAtEnd()
         }
         parked = [:]
@@ -305,5 +309,6 @@ struct IncidentTracker {
         if outcome != .recovered, incident.hasError, firstBroken[group] == nil { firstBroken[group] = incident }
         state.open = nil
         state.lastStrategy = nil
+        isOpen = false
     }
 }

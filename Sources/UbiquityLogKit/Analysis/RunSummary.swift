@@ -137,6 +137,9 @@ public struct SummaryBuilder {
     /// process mostly follow each other, and share their header's texts.
     private var group: Int?
     private var groupTexts: HeaderTexts?
+    /// `groups[group].process`, kept apart: reading it through the array copied the group's
+    /// summary (its lists and texts) out for every record whose header texts changed.
+    private var groupProcess: String?
     private var lastPid: Int?
     /// The group of the last sync record in the input: a headerless line is its process's.
     private var lastSyncGroup: Int?
@@ -224,7 +227,7 @@ public struct SummaryBuilder {
         if let group, texts === groupTexts { return group }
         let process = texts?.fields.process
         if process == nil, let owner = lastSyncGroup ?? group { return owner }
-        if let group, process == groups[group].process {
+        if let group, process == groupProcess {
             groupTexts = texts
             return group
         }
@@ -238,6 +241,7 @@ public struct SummaryBuilder {
             groups.append(ProcessSummary(input: counts.inputs.last ?? "", process: process))
             group = groups.count - 1
         }
+        groupProcess = process
         lastPid = nil
         return group ?? 0
     }
