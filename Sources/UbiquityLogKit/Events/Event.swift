@@ -1,29 +1,35 @@
 // What one record meant. Cases carry the facts later stages work with; messages whose
 // only use is to be shown travel as `.message` with their kind and fields.
+//
+// Cases whose facts take more than two words are `indirect`: their facts live in a box of
+// their own. An event is kept in every classified record and copied from stage to stage,
+// and with the widest cases inline (an error's five texts and list) every event, most of
+// them `.message(kind, [])`, took some 120 bytes, copied and destroyed by a switch over
+// every case; now it takes three words, and only the few typed events allocate.
 
 public enum Event: Sendable, Equatable {
     // Store loading and switching
-    case storeLoadStarted(StoreLocation, store: String?)
+    indirect case storeLoadStarted(StoreLocation, store: String?)
     case storeLoadSucceeded(StoreLocation)
-    case storeLoadFailed(StoreLocation, error: ErrorInfo?)
-    case storeAddFailed(storeType: String?, url: String?, error: ErrorInfo?)
-    case usingLocalStorage(Bool, peer: String?, store: String?)
+    indirect case storeLoadFailed(StoreLocation, error: ErrorInfo?)
+    indirect case storeAddFailed(storeType: String?, url: String?, error: ErrorInfo?)
+    indirect case usingLocalStorage(Bool, peer: String?, store: String?)
 
     // Exports
     case objectsExported([ObjectChange])
-    case transactionLogWritten(transaction: Int?, log: String?)
+    indirect case transactionLogWritten(transaction: Int?, log: String?)
     case storeWillCommit(transaction: Int?)
-    case relationshipResolved(relationship: String, value: String)
+    indirect case relationshipResolved(relationship: String, value: String)
 
     // Imports
     case changesImported([ObjectChange])
     case logAlreadyImported(log: String?)
-    case logAheadOfPeer(logScore: String?, localScore: String?, reason: String?)
-    case incompatibleOperationSkipped(score: String?, log: String?, transaction: Int?)
-    case importFailed(log: String?, error: ErrorInfo?)
+    indirect case logAheadOfPeer(logScore: String?, localScore: String?, reason: String?)
+    indirect case incompatibleOperationSkipped(score: String?, log: String?, transaction: Int?)
+    indirect case importFailed(log: String?, error: ErrorInfo?)
 
     // Baselines and corruption
-    case baselineRollResponseFailed(error: ErrorInfo?)
+    indirect case baselineRollResponseFailed(error: ErrorInfo?)
     case cloudCorruptionDetected(deviceStore: String?)
 
     /// Any other recognised message: its kind and the facts its rule extracted.
