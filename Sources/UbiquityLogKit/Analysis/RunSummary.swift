@@ -219,11 +219,11 @@ public struct SummaryBuilder {
         counts.otherProcesses += 1
     }
 
-    /// The process group of a record with `header`: its process, or for a record whose header
+    /// The process group of `record`: its header's process, or for a record whose header
     /// names none (a line pasted without its header, a logger's own timestamp) the process of
     /// the last sync record before it in the same input, or of the record before it.
-    private mutating func groupOf(_ header: Header?) -> Int {
-        let texts = header?.texts
+    private mutating func groupOf(_ record: Record) -> Int {
+        let texts = record.header?.texts
         if let group, texts === groupTexts { return group }
         let process = texts?.fields.process
         if process == nil, let owner = lastSyncGroup ?? group { return owner }
@@ -256,22 +256,20 @@ public struct SummaryBuilder {
     public mutating func add(_ record: Record, _ event: Event, message: @autoclosure () -> String) {
         counts.records += 1
         let kind = event.kind
-        // The header is read once: each read of `record.header` copied the whole header out.
-        let header = record.header
         if kind.ordinal >= kindCounts.count { kindCounts += Array(repeating: (kind, 0), count: kind.ordinal + 1 - kindCounts.count) }
         if kindCounts[kind.ordinal].count == 0 { kindCounts[kind.ordinal].kind = kind }
         kindCounts[kind.ordinal].count += 1
         if record.isTruncated { counts.truncatedRecords += 1 }
-        let group = groupOf(header)
+        let group = groupOf(record)
         groups[group].records += 1
-        if let pid = header?.pid, pid != lastPid {
+        if let pid = record.header?.pid, pid != lastPid {
             lastPid = pid
             if !groups[group].pids.contains(pid), groups[group].pids.count < 8 { groups[group].pids.append(pid) }
         }
         // A pattern, not `!=`: comparing with `.app` ran the enum's whole equality.
         if case .app = event {} else { counts.ubiquityRecords += 1 }
-        if let family = SyncFamily.index(marker: header?.marker, event: event) {
-            if lastSyncGroup != group, header?.texts?.fields.process != nil { lastSyncGroup = group }
+        if let family = SyncFamily.index(marker: record.marker, event: event) {
+            if lastSyncGroup != group, record.header?.process != nil { lastSyncGroup = group }
             groups[group].families[family].records += 1
             if case .unhandled = event { groups[group].families[family].unhandled += 1 }
         }
@@ -311,8 +309,8 @@ public struct SummaryBuilder {
         var made: Finding?
         func finding() -> Finding {
             if let made { return made }
-            let finding = Finding(kind: kind, input: record.input, line: record.firstLine, time: header?.time, message: message(),
-                                  process: groups[group].process, pid: header?.pid ?? groups[group].pids.first)
+            let finding = Finding(kind: kind, input: record.input, line: record.firstLine, time: record.header?.time, message: message(),
+                                  process: groups[group].process, pid: record.header?.pid ?? groups[group].pids.first)
             made = finding
             return finding
         }

@@ -99,7 +99,13 @@ struct TransactionLogTracker {
     private(set) var entities: [String: EntityChanges] = [:]
     private(set) var devices: [Device] = []
     /// The log each import operation is parsing (and the peer its path names), by input and thread.
-    private var parsing: [String: (log: String, peer: String?)] = [:]
+    private var parsing: [ThreadKey: (log: String, peer: String?)] = [:]
+    /// An input and a thread: a key of two texts, not one text joined from them (a new
+    /// string for every import's records).
+    private struct ThreadKey: Hashable {
+        let input: String
+        let thread: String
+    }
     /// The input of `devices.last`, asked for every record: reading it through `devices.last`
     /// copied the whole device, retaining and releasing each of its texts and lists.
     private var currentInput: String?
@@ -252,7 +258,7 @@ struct TransactionLogTracker {
         if !devices[devices.count - 1].storeUUIDs.contains(uuid) { devices[devices.count - 1].storeUUIDs.append(uuid) }
     }
 
-    private func threadKey(_ record: Record) -> String { record.input + "\u{0}" + (record.header?.thread ?? "") }
+    private func threadKey(_ record: Record) -> ThreadKey { ThreadKey(input: record.input, thread: record.header?.thread ?? "") }
 
     /// The peer folder in the path that leads to `log` in the record:
     /// `…/CoreDataLogs/mobile~A3D1…/JournalStore/<store UUID>/<log>` → `mobile~A3D1…`.

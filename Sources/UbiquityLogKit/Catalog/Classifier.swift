@@ -372,12 +372,25 @@ final class ChannelSearch {
     /// The first `.method` rule of the record's logging method whose pattern matches.
     func firstByMethod(_ method: String?, in message: UnsafeRawBufferPointer) throws(PCRE2Error) -> Int? {
         guard !compiled.methodRules.isEmpty, let method else { return nil }
+        guard let candidates = methodRules(of: method) else { return nil }
+        for rule in candidates where try matchers[rule].matches(message) { return rule }
+        return nil
+    }
+
+    /// The `.method` rules of `method`, as last looked up for the same text: a log's records
+    /// come from a few dozen methods, and working out a method's base name (Character by
+    /// Character) and hashing it again cost some 4,000 instructions a record (callgrind).
+    /// (Used by the one thread this search belongs to: no run-time exclusivity check.)
+    @exclusivity(unchecked) private var lastMethod: (method: String, rules: [Int]?)?
+
+    private func methodRules(of method: String) -> [Int]? {
+        if let lastMethod, lastMethod.method == method { return lastMethod.rules }
         let base = CompiledChannel.baseMethod(method)
         // A method pasted without its `-` (`[PFUbiquityFilePresenter processPendingURLs]`): the
         // rules name instance methods.
-        guard let candidates = compiled.methodRules[base.hasPrefix("[") ? "-" + base : String(base)] else { return nil }
-        for rule in candidates where try matchers[rule].matches(message) { return rule }
-        return nil
+        let rules = compiled.methodRules[base.hasPrefix("[") ? "-" + base : String(base)]
+        lastMethod = (method, rules)
+        return rules
     }
 }
 
