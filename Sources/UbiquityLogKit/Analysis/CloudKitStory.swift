@@ -80,12 +80,103 @@ struct CloudKitTracker {
         /// Requests seen executing, by id: their type, line and time.
         var open: [String: (type: String, line: Int, time: LogTime?)] = [:]
         var unnamedOpen: (type: String, line: Int, time: LogTime?)?
-        /// Failures, in order, and the lines of state.successes by stage or request type.
-        var failures: [(stage: String, cause: CloudKitCause?, kind: EventKind, line: Int, text: String)] = []
+        /// Failures, in order (see `Failures`), and the lines of successes by stage or request type.
+        var failures = Failures()
         var successes: [String: Int] = [:]
         var anySuccessLine = 0
-        var throttleLines: [Int] = []
+        /// How many successes there were, of each stage or request type and of any: a failure's
+        /// place among them is all its verdict depends on (see `Failures`).
+        var successCounts: [String: Int] = [:]
+        var anySuccessCount = 0
+        /// The line of the last throttle, and whether its record also reported a failure.
+        var lastThrottleLine: Int?
+        var failureAtLastThrottle = false
+        /// The first few concerns with texts of their own: the verdict cites at most three
+        /// distinct sentences, and the concerns come after every failure, so later ones, and
+        /// ones that repeat an earlier text, are never cited.
         var concerns: [(line: Int, text: String)] = []
+        static let keptConcerns = 3
+
+        mutating func addConcern(_ line: Int, _ text: String) {
+            guard concerns.count < State.keptConcerns, !concerns.contains(where: { $0.text == text }) else { return }
+            concerns.append((line, text))
+        }
+
+        mutating func addFailure(stage: String, cause: CloudKitCause?, kind: EventKind, line: Int, text: String) {
+            if line == lastThrottleLine { failureAtLastThrottle = true }
+            let epoch = cause?.impact == .transient ? anySuccessCount : successCounts[stage, default: 0]
+            failures.add(Failure(stage: stage, cause: cause, kind: kind, line: line, text: text), epoch: epoch)
+        }
+
+        mutating func addThrottle(_ line: Int) {
+            if line != lastThrottleLine { failureAtLastThrottle = false }
+            lastThrottleLine = line
+        }
+    }
+
+    struct Failure {
+        var stage: String
+        var cause: CloudKitCause?
+        var kind: EventKind
+        var line: Int
+        var text: String
+    }
+
+    /// A process's failures, as many as the verdict can tell apart, in the order they came.
+    ///
+    /// A failure's verdict depends on its stage, cause, kind and text (its key) and on whether
+    /// a success came after it: of its stage, or of anything for a transient cause (its
+    /// epoch: that count of successes when it came). Two failures with one key and one epoch
+    /// are cited alike, and the verdict cites a sentence where it first comes, so the later one
+    /// is left out. Once a later failure of a key comes in a later epoch, every earlier one of
+    /// that key has a success after it and is cited like the key's first: only the first and
+    /// the newest are kept. So a log that repeats one failure a million times, successes or not
+    /// between them, keeps two, and the run's memory does not grow with the log.
+    struct Failures {
+        private(set) var kept: [Failure?] = []
+        private var live = 0
+        private var byKey: [Key: (first: Int, newest: Int, epoch: Int)] = [:]
+
+        private struct Key: Hashable {
+            var stage: String
+            var cause: CloudKitCause?
+            var kind: String
+            var text: String
+        }
+
+        var all: some Sequence<Failure> { kept.lazy.compactMap { $0 } }
+
+        mutating func add(_ failure: Failure, epoch: Int) {
+            let key = Key(stage: failure.stage, cause: failure.cause, kind: failure.kind.id, text: failure.text)
+            if let known = byKey[key] {
+                guard known.epoch != epoch else { return }
+                if known.newest != known.first {
+                    kept[known.newest] = nil
+                    live -= 1
+                }
+                byKey[key] = (known.first, kept.count, epoch)
+            } else {
+                byKey[key] = (kept.count, kept.count, epoch)
+            }
+            kept.append(failure)
+            live += 1
+            if kept.count > 64, live * 2 < kept.count { compact() }
+        }
+
+        /// Drops the places of failures left out, renumbering the others.
+        private mutating func compact() {
+            var moved: [Int: Int] = [:]
+            var packed: [Failure?] = []
+            packed.reserveCapacity(live * 2)
+            for (index, failure) in kept.enumerated() where failure != nil {
+                moved[index] = packed.count
+                packed.append(failure)
+            }
+            for (key, places) in byKey {
+                byKey[key] = (moved[places.first] ?? places.first, moved[places.newest] ?? places.newest, places.epoch)
+            }
+            kept = packed
+        }
     }
     private var state = State()
     private var group = 0
@@ -100,7 +191,9 @@ struct CloudKitTracker {
         guard group != self.group || state.input != input else { return }
         if !state.input.isEmpty { states[self.group] = state }
         self.group = group
-        state = states[group] ?? State(input: input)
+        // Taken out, not copied: a copy left in `states` would share the state's arrays, and
+        // the next append would copy them whole, at every switch between processes.
+        state = states.removeValue(forKey: group) ?? State(input: input)
     }
 
     mutating func add(_ record: Record, _ event: Event) {
@@ -146,28 +239,28 @@ struct CloudKitTracker {
         case .cloudKitTeardown:
             let reason = facts.string("reason") ?? "unknown reason"
             story.teardowns.append("\(state.input):\(line) \(reason)")
-            state.concerns.append((line, "mirroring torn down (\(reason))"))
+            state.addConcern(line, "mirroring torn down (\(reason))")
         default:
             break
         }
         if kind == .cloudKitAccountUnavailable, facts.string("stage") == nil {
             account(facts.string("accountStatus").map { "unusable (\($0))" } ?? "needs attention")
-            state.concerns.append((line, "the iCloud account needs attention"))
+            state.addConcern(line, "the iCloud account needs attention")
         }
         if kind == .cloudKitThrottled || kind == .cloudKitActivityRateLimited {
             story.throttles += 1
             story.throttleCleared = false
-            state.throttleLines.append(line)
+            state.addThrottle(line)
             if let after = facts.string("retryAfter") { story.retryAfter = after }
         }
         if [.cloudKitDelegateDeallocated, .cloudKitShareSaveFailed, .cloudKitObjectsInSeveralZones].contains(kind), facts.string("cause") == nil {
-            state.concerns.append((line, kind.summary.prefix { $0 != "." && $0 != ";" }.lowercased()))
+            state.addConcern(line, kind.summary.prefix { $0 != "." && $0 != ";" }.lowercased())
         }
         if let stage = facts.string("stage"), facts.bool("success") != true { failure(kind, stage: stage, facts: facts, record: record) }
         else if kind.severity >= .warning, let cause = facts.string("cause").flatMap(CloudKitCause.init(rawValue:)) {
             note(cause, kind: kind, stage: "sync", facts: facts, line: line)
         } else if kind.severity == .error {
-            state.failures.append((kind.id, nil, kind, line, kind.summary))
+            state.addFailure(stage: kind.id, cause: nil, kind: kind, line: line, text: kind.summary)
         }
     }
 
@@ -186,11 +279,11 @@ struct CloudKitTracker {
         if stage == "setup" { setup(facts, "failed", line: line, cause: cause.map { CloudKitTracker.sentence($0, stage: "setup", facts) }) }
         if stage == "recovery", kind == .cloudKitRecoveryAttempted { return }
         if let cause {
-            if cause.impact == .transient { state.throttleLines.append(line); story.throttleCleared = false }
+            if cause.impact == .transient { state.addThrottle(line); story.throttleCleared = false }
             note(cause, kind: kind, stage: type, facts: facts, line: line)
-            state.failures.append((type, cause, kind, line, CloudKitTracker.sentence(cause, stage: type, facts)))
+            state.addFailure(stage: type, cause: cause, kind: kind, line: line, text: CloudKitTracker.sentence(cause, stage: type, facts))
         } else if kind.severity >= .warning {
-            state.failures.append((type, nil, kind, line, kind.summary))
+            state.addFailure(stage: type, cause: nil, kind: kind, line: line, text: kind.summary)
         }
     }
 
@@ -230,7 +323,9 @@ struct CloudKitTracker {
     private mutating func succeeded(_ type: String, _ line: Int) {
         state.successes[type] = line
         state.anySuccessLine = line
-        if !state.throttleLines.isEmpty { story.throttleCleared = true }
+        state.successCounts[type, default: 0] += 1
+        state.anySuccessCount += 1
+        if state.lastThrottleLine != nil { story.throttleCleared = true }
     }
 
     private mutating func tally(_ type: String, _ change: (inout CloudKitStory.RequestTally) -> Void) {
@@ -289,7 +384,7 @@ struct CloudKitTracker {
     private static func verdict(of state: State) -> (verdict: Verdict, evidence: [String]) {
         var broken: [String] = []
         var degraded: [String] = []
-        for failure in state.failures {
+        for failure in state.failures.all {
             let cite = "\(state.input):\(failure.line) \(failure.kind.id): \(failure.text)"
             let laterSuccess = (state.successes[failure.stage] ?? 0) > failure.line
             switch failure.cause?.impact {
@@ -310,22 +405,23 @@ struct CloudKitTracker {
                 }
             }
         }
-        if let last = state.throttleLines.last, state.anySuccessLine < last, !state.failures.contains(where: { $0.line == last }) {
+        if let last = state.lastThrottleLine, state.anySuccessLine < last, !state.failureAtLastThrottle {
             degraded.append("\(state.input):\(last) throttled, still waiting at the end of the log")
         }
         degraded += state.concerns.map { "\(state.input):\($0.line) \($0.text)" }
-        if !broken.isEmpty { return (.broken, CloudKitTracker.distinct(broken)) }
-        if !degraded.isEmpty { return (.degraded, CloudKitTracker.distinct(degraded)) }
+        if !broken.isEmpty { return (.broken, CloudKitTracker.distinct(broken, input: state.input)) }
+        if !degraded.isEmpty { return (.degraded, CloudKitTracker.distinct(degraded, input: state.input)) }
         return (.healthy, [])
     }
 
     /// The first three sentences that say different things (the place cited is left out of
     /// the comparison: a failure that repeats is cited where it first happened).
-    static func distinct(_ citations: [String]) -> [String] {
+    static func distinct(_ citations: [String], input: String) -> [String] {
         var seen = Set<Substring>()
         var kept: [String] = []
         for citation in citations {
-            let said = citation.drop { $0 != " " }
+            // The place is `INPUT:LINE `, and an input's name may hold blanks of its own.
+            let said = citation.dropFirst(input.count).drop { $0 != " " }
             if seen.insert(said).inserted { kept.append(citation) }
             if kept.count == 3 { break }
         }
