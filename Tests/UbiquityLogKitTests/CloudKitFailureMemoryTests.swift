@@ -38,3 +38,26 @@ import TestSupport
         }
     }
 }
+
+@Suite struct CloudKitStoryBoundsTests {
+    /// A day of set-ups, teardowns and an account that comes and goes: the story keeps the first
+    /// `maxKeptFindings` of each list, and its counts stay exact.
+    @Test func theStoryKeepsTheFirstOfEachListAndCountsEveryOne() throws {
+        let cap = RunSummary.maxKeptFindings
+        let prefix = "CoreData: CloudKit: CoreData+CloudKit: "
+        let setUp = prefix + "-[NSCloudKitMirroringDelegate _performSetupRequest:]_block_invoke(1242): <NSCloudKitMirroringDelegate: 0x600003d1c000>: Successfully set up CloudKit integration for store (8B2E4C1A-6D3F-4A9E-B5C7-0F1E2D3C4B5A): <NSSQLCore: 0x10451c9a0> (URL: file:///var/mobile/Recipes.sqlite)"
+        let tearDown = prefix + "-[NSCloudKitMirroringDelegate tearDown:]_block_invoke(806): <NSCloudKitMirroringDelegate: 0x600003d1c000>: Told to tear down with reason: Store Removed"
+        func account(_ status: String) -> String {
+            "CoreData: warning: CoreData+CloudKit: -[PFCloudKitSetupAssistant _checkAccountStatus:]_block_invoke(521): Fetched account info for store 8B2E4C1A-6D3F-4A9E-B5C7-0F1E2D3C4B5A: <CKAccountInfo: 0x600000c3a3c0; accountStatus=\(status), accountPartition=Prod>\n(null)"
+        }
+        let rounds = cap + 200
+        var lines: [String] = []
+        for _ in 0..<rounds { lines += [setUp, tearDown, account("Available"), account("No account")] }
+        let story = try #require(try summarize([("day.log", lines.joined(separator: "\n"))]).cloudKit)
+        #expect(story.setupsSucceeded == rounds)
+        #expect(story.stores.count == cap)
+        #expect(story.teardowns.count == cap)
+        #expect(story.account.count == cap)
+        #expect(story.rows.first?.value.contains("set-up: \(rounds) succeeded, 0 failed") == true, "\(story.rows.first?.value ?? "")")
+    }
+}

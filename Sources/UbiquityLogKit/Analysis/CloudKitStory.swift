@@ -50,7 +50,10 @@ public struct CloudKitStory: Sendable {
 
     public var records = 0
     public var echoes = 0
+    /// Store set-ups, the first `RunSummary.maxKeptFindings` of them; the counts are exact.
     public var stores: [StoreSetup] = []
+    public var setupsSucceeded = 0
+    public var setupsFailed = 0
     public var requests: [RequestTally] = []
     public var exportsBegan = 0
     public var exportsFinished = 0
@@ -64,6 +67,8 @@ public struct CloudKitStory: Sendable {
     /// Whether a request succeeded after the last throttle (the wait ended).
     public var throttleCleared = true
     public var retryAfter: String?
+    /// The account's states as they changed, and the teardowns: the first
+    /// `RunSummary.maxKeptFindings` of each, so that memory does not grow with the log.
     public var account: [String] = []
     public var teardowns: [String] = []
     public var causes: [Cause] = []
@@ -238,7 +243,7 @@ struct CloudKitTracker {
         case .cloudKitAccountFetched: account("available")
         case .cloudKitTeardown:
             let reason = facts.string("reason") ?? "unknown reason"
-            story.teardowns.append("\(state.input):\(line) \(reason)")
+            if story.teardowns.count < RunSummary.maxKeptFindings { story.teardowns.append("\(state.input):\(line) \(reason)") }
             state.addConcern(line, "mirroring torn down (\(reason))")
         default:
             break
@@ -313,11 +318,13 @@ struct CloudKitTracker {
 
     private mutating func setup(_ facts: Facts, _ outcome: String, line: Int, cause: String?) {
         let store = facts.string("url").map { Extract.fileName($0.removingPercentEncodedSpaces) ?? $0 } ?? facts.string("store").flatMap { $0 == "<private>" ? nil : $0 } ?? "(name not logged)"
+        if outcome == "succeeded" { story.setupsSucceeded += 1 } else if outcome == "failed" { story.setupsFailed += 1 }
+        guard story.stores.count < RunSummary.maxKeptFindings else { return }
         story.stores.append(CloudKitStory.StoreSetup(input: state.input, store: store, outcome: outcome, line: line, cause: cause))
     }
 
     private mutating func account(_ state: String) {
-        if story.account.last != state { story.account.append(state) }
+        if story.account.last != state, story.account.count < RunSummary.maxKeptFindings { story.account.append(state) }
     }
 
     private mutating func succeeded(_ type: String, _ line: Int) {

@@ -5,10 +5,8 @@
 extension CloudKitStory {
     var rows: [SummaryText.Row] {
         func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
-        let setUp = stores.filter { $0.outcome == "succeeded" }.count
-        let failedSetUp = stores.filter { $0.outcome == "failed" }.count
         let started = requests.reduce(0) { $0 + $1.started }
-        var value = "\(counted(records, "record")); set-up: \(setUp) succeeded, \(failedSetUp) failed; \(counted(started, "request"))"
+        var value = "\(counted(records, "record")); set-up: \(setupsSucceeded) succeeded, \(setupsFailed) failed; \(counted(started, "request"))"
         if echoes > 0 { value += "; \(counted(echoes, "Xcode echo")) counted once" }
         var details: [String] = stores.map { store in
             "store \(store.store): set-up \(store.outcome) at \(store.input):\(store.line)" + (store.cause.map { ": \($0)" } ?? "")
