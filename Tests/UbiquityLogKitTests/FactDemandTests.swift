@@ -2,6 +2,7 @@
 // (`Classifier.init(catalog:limits:readsFacts:)`): these tests hold that leaving them out
 // changes nothing that is shown.
 import Foundation
+import PCRE2
 import Testing
 import TestSupport
 @testable import UbiquityLogKit
@@ -84,6 +85,37 @@ import TestSupport
                                   JSONSummary.text(all) + "\n" + SummaryText.lines(all).joined(separator: "\n"))
             #expect(made == needed, "\(input.name): \(Self.firstDifference(made, needed))")
         }
+    }
+
+    /// The facts search of warnings is passed over where none of the texts every match of
+    /// the facts pattern holds stands (`Extract.mayHoldFact`): on every rule's sample and
+    /// every record of the fixtures, from every place a match of the pattern starts, one does.
+    @Test func theFactsSearchIsSkippedOnlyWhereItCannotMatch() throws {
+        let catalog = try Self.catalog.get()
+        let regex = try #require(Extract.factsRegex)
+        let matcher = Matcher(regex)
+        var texts = catalog.rules.flatMap(\.samples)
+        let root = Binary.packageRoot.appendingPathComponent("fixtures")
+        for name in try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() where name.hasSuffix(".log") {
+            texts.append(String(decoding: try Data(contentsOf: root.appendingPathComponent(name)), as: UTF8.self))
+        }
+        var matches = 0
+        for text in texts {
+            for record in try assemble(text) {
+                record.text.withUnsafeBytes { message in
+                    var position = 0
+                    while position < message.count, (try? matcher.matches(message, from: position)) == true,
+                          let whole = matcher.range(ofGroup: 0) {
+                        matches += 1
+                        #expect(Extract.mayHoldFact(message, from: whole.lowerBound), "\(ByteText.string(message))")
+                        #expect(Extract.mayHoldFact(message, from: position))
+                        position = whole.lowerBound + 1
+                    }
+                    if !Extract.mayHoldFact(message, from: 0) { #expect(position == 0) }
+                }
+            }
+        }
+        #expect(matches > 50, "the samples and fixtures name facts of every sort")
     }
 
     /// Where two texts part, with some of each: a summary is too long to read whole.

@@ -281,7 +281,7 @@ enum Extract {
         return decimal(buffer, range)
     }
 
-    private static let factsRegex: Regex? = try? Regex(
+    static let factsRegex: Regex? = try? Regex(
         #"(?<url>file://[^\s)"';,}]+)|(?<log>[\w-]+\.\d+\.cdt)\b|(?<![\w~])(?<peer>[\w.-]+~[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})\b|ubiquityRootLocation: (?:<[^>\n]{1,80}>: )?(?<root>[^\n]+)|transaction(?:Number| number): (?<transaction>\d+)"#)
 
     /// What a warning or error names besides its words: the first error (from `after`, where
@@ -294,7 +294,8 @@ enum Extract {
         var found: [String: String] = [:]
         var position = 0
         let names = ["log", "url", "peer", "root", "transaction"]
-        while found.count < names.count, position < message.count, (try? matcher.matches(message, from: position)) == true,
+        while found.count < names.count, position < message.count, mayHoldFact(message, from: position),
+              (try? matcher.matches(message, from: position)) == true,
               let whole = matcher.range(ofGroup: 0) {
             for name in names where found[name] == nil {
                 if let text = slice(message, matcher.range(ofGroup: name)) {
@@ -314,6 +315,24 @@ enum Extract {
         fields.add("ubiquityRoot", found["root"])
         fields.add("transaction", found["transaction"].flatMap { Int($0) })
         return fields.items
+    }
+
+    /// Texts of which every match of `factsRegex` holds one (inside the match, not only in a
+    /// look-behind): `~` (peer), `.cdt` (log), `file://` (url), and the labels of the root
+    /// and of the transaction number (`RootLocation: ` of the root's, for its rarer first byte).
+    private static let factLiterals: [[UInt8]] = ["~", ".cdt", "file://", "RootLocation: ", "transactionNumber: ",
+                                                  "transaction number: "].map { Array($0.utf8) }
+
+    /// Whether `factsRegex` can match in `message` from `start`: whether one of `factLiterals`
+    /// stands there. The pattern starts with no fixed text, so PCRE2 tries its alternatives at
+    /// every byte (the word runs backtracking over each word): a search that found no fact
+    /// cost some 14,000 instructions a warning (callgrind, `-q` on the benchmark slice), and
+    /// most warnings name none. Looking for the few texts costs a small part of that, and
+    /// skips only searches that could not have matched.
+    static func mayHoldFact(_ message: UnsafeRawBufferPointer, from start: Int) -> Bool {
+        guard start < message.count else { return false }
+        let rest = UnsafeRawBufferPointer(rebasing: message[start...])
+        return factLiterals.contains { literal in literal.withUnsafeBytes { ByteSearch.firstOffset(of: $0, in: rest) } != nil }
     }
 
     /// A matched phrase as a field: its first line, without the blanks around it and the
