@@ -43,7 +43,7 @@ public final class FloorProbe {
 
     public init(catalog: Catalog, limits: LogRun.Limits = LogRun.Limits()) {
         // No kind's facts are read: the search is timed, not what an event is made of.
-        classifier = Classifier(catalog: catalog) { _ in false }
+        classifier = Classifier(catalog: catalog, readsFacts: { _ in false })
         self.limits = limits
     }
 

@@ -55,9 +55,11 @@ public final class LogRun {
 
     public init(catalog: Catalog, reporters: [Reporter], limits: Limits = Limits()) {
         // Facts are made for the kinds the summary or a reporter reads (see `Classifier.init`).
-        self.classifier = Classifier(catalog: catalog) { kind in
+        self.classifier = Classifier(catalog: catalog, readsFacts: { kind in
             SummaryBuilder.readsFacts(of: kind) || reporters.contains { $0.readsFacts(of: kind) }
-        }
+        }, readsDetails: { kind in
+            SummaryBuilder.readsDetails(of: kind) || reporters.contains { $0.readsDetails(of: kind) }
+        })
         self.reporters = reporters
         self.limits = limits
         self.reader = LineReader(limits: limits.lines)

@@ -1,6 +1,7 @@
-// The facts of routine events are made only when some part of the run reads them
-// (`Classifier.init(catalog:limits:readsFacts:)`): these tests hold that leaving them out
-// changes nothing that is shown.
+// The facts of routine events, and the details of typed ones (dumps' attributes, a
+// relationship's value), are made only when some part of the run reads them
+// (`Classifier.init(catalog:limits:readsFacts:readsDetails:)`): these tests hold that leaving
+// them out changes nothing that is shown.
 import Foundation
 import PCRE2
 import Testing
@@ -116,6 +117,105 @@ import TestSupport
             }
         }
         #expect(matches > 50, "the samples and fixtures name facts of every sort")
+    }
+
+    /// What only a reporter prints of a typed event (a dump's attributes, a relationship's
+    /// value) is read by the reporters that show it: the timeline from `-v` where it shows the
+    /// kind (by default its headlines of notable kinds name no detail), JSON Lines always; the
+    /// summary and the end-of-run formats never.
+    @Test func detailsAreReadWhereAReporterShowsThem() throws {
+        let output = CapturedOutput().writer
+        for kind in [EventKind.objectsExported, .changesImported, .relationshipResolved] {
+            #expect(!SummaryBuilder.readsDetails(of: kind))
+            #expect(!TextReporter(output: output, options: TextOptions(verbosity: -1)).readsDetails(of: kind), "-q")
+            #expect(!TextReporter(output: output, options: TextOptions(verbosity: 0)).readsDetails(of: kind))
+            for verbosity in 1...3 {
+                #expect(TextReporter(output: output, options: TextOptions(verbosity: verbosity)).readsDetails(of: kind)
+                        == (kind.tier.rawValue <= verbosity))
+            }
+            #expect(JSONLinesReporter(output: output, tool: "test").readsDetails(of: kind))
+            #expect(!JSONSummaryReporter(output: output).readsDetails(of: kind))
+            #expect(!MarkdownReporter(output: output).readsDetails(of: kind))
+            #expect(!JUnitReporter(output: output).readsDetails(of: kind))
+            for verbosity in 0...1 {
+                let github = GitHubReporter(output: output, options: TextOptions(verbosity: verbosity), stopToken: "t", stepSummaryPath: nil)
+                #expect(github.readsDetails(of: kind) == (verbosity >= 1))
+            }
+        }
+        #expect(TextReporter(output: output, options: TextOptions(verbosity: -1)).readsDetails(of: .importFailed), "an error")
+        #expect(!TextReporter(output: output, options: TextOptions(verbosity: 1)).readsDetails(of: .importScan), "a routine kind, not shown")
+    }
+
+    /// Every rule's samples: where no one reads details, dumps list the same objects without
+    /// their attributes, a resolved relationship comes without its value, and every other
+    /// event is the one made whole.
+    @Test func withoutDetailReadersDumpsKeepNoAttributes() throws {
+        let catalog = try Self.catalog.get()
+        let full = Classifier(catalog: catalog)
+        let bare = Classifier(catalog: catalog, readsDetails: { _ in false })
+        var attributesLeftOut = 0
+        var valuesLeftOut = 0
+        for rule in catalog.rules {
+            for sample in rule.samples {
+                for record in try assemble(sample) {
+                    let made = full.classify(record)
+                    let lean = bare.classify(record)
+                    #expect(lean.rule?.id == made.rule?.id, "\(rule.id)")
+                    #expect(lean.matchStart == made.matchStart, "\(rule.id)")
+                    switch (made.event, lean.event) {
+                    case (.objectsExported(let whole), .objectsExported(let listed)), (.changesImported(let whole), .changesImported(let listed)):
+                        #expect(listed.allSatisfy { $0.attributes.isEmpty }, "\(rule.id)")
+                        #expect(listed == whole.map { ObjectChange(operation: $0.operation, entity: $0.entity, objectID: $0.objectID) }, "\(rule.id)")
+                        if whole.contains(where: { !$0.attributes.isEmpty }) { attributesLeftOut += 1 }
+                    case (.relationshipResolved(let relationship, let value), .relationshipResolved(let named, let unvalued)):
+                        #expect(named == relationship, "\(rule.id)")
+                        #expect(unvalued.isEmpty, "\(rule.id)")
+                        if !value.isEmpty { valuesLeftOut += 1 }
+                    default:
+                        #expect(lean.event == made.event, "\(rule.id)")
+                    }
+                }
+            }
+        }
+        #expect(attributesLeftOut >= 2, "exports and imports dump objects with attributes")
+        #expect(valuesLeftOut >= 1)
+    }
+
+    /// Every fixture, in every format and verbosity: what a run prints with the facts and
+    /// details its readers ask for is what it prints with all of them made.
+    @Test func everyFormatPrintsWhatItPrintedWithEverythingMade() throws {
+        let catalog = try Self.catalog.get()
+        let reporters: [(name: String, make: (OutputWriter) -> Reporter)] = (-1...3).map { verbosity in
+            ("text -v\(verbosity)", { TextReporter(output: $0, options: TextOptions(verbosity: verbosity)) })
+        } + [
+            ("jsonl", { JSONLinesReporter(output: $0, tool: "test") }),
+            ("json", { JSONSummaryReporter(output: $0) }),
+            ("markdown", { MarkdownReporter(output: $0) }),
+            ("junit", { JUnitReporter(output: $0) }),
+            ("github -v1", { GitHubReporter(output: $0, options: TextOptions(verbosity: 1), stopToken: "t", stepSummaryPath: nil) }),
+        ]
+        let root = Binary.packageRoot.appendingPathComponent("fixtures")
+        var compared = 0
+        for folder in [root, root.appendingPathComponent("scenarios")] {
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() where name.hasSuffix(".log") {
+                let bytes = Array(try Data(contentsOf: folder.appendingPathComponent(name)))
+                for reporter in reporters {
+                    func printed(_ alsoReading: [Reporter]) throws -> String {
+                        let output = CapturedOutput()
+                        let run = LogRun(catalog: catalog, reporters: [reporter.make(output.writer)] + alsoReading)
+                        var source = MemorySource(bytes)
+                        try run.process(&source, name: name)
+                        _ = run.finish()
+                        return output.text
+                    }
+                    let asked = try printed([])
+                    let whole = try printed([ReadsEverything()])
+                    #expect(asked == whole, "\(name), \(reporter.name): \(Self.firstDifference(asked, whole))")
+                    compared += 1
+                }
+            }
+        }
+        #expect(compared > 100)
     }
 
     /// Where two texts part, with some of each: a summary is too long to read whole.

@@ -189,6 +189,10 @@ public struct SummaryBuilder {
     /// few kinds; findings (warnings and errors) cite an event by its `Headline`, which shows
     /// the error the event carries.
     public static func readsFacts(of kind: EventKind) -> Bool { kind.severity >= .warning || factKinds.contains(kind) }
+    /// Whether the summary reads what only a reporter prints of events of `kind`
+    /// (`RuleMatch.readsDetails`): never. It counts dumped objects by entity and operation,
+    /// without their attributes, and no finding or incident cites a resolved relationship.
+    public static func readsDetails(of kind: EventKind) -> Bool { false }
     private static let factKinds = KindSet(StoreLoadTracker.factKinds + TransactionLogTracker.factKinds + IncidentTracker.factKinds)
 
     public mutating func beginInput(_ name: String) {

@@ -111,11 +111,14 @@ public final class Classifier {
     /// none does, a rule that makes only its kind and facts (`Rule.buildsFactsOnly`) gives
     /// `.message(kind, [])`: its named groups are not made into fields, nor the facts of its
     /// message looked for. Most records are routine, and a summary reads the facts of few.
-    public init(catalog: Catalog, limits: MatchLimits = .standard, readsFacts: (EventKind) -> Bool = { _ in true }) {
+    /// `readsDetails`: whether any part of the run reads what only a reporter prints of an
+    /// event of a kind (see `RuleMatch.readsDetails`), told to the rule's builder.
+    public init(catalog: Catalog, limits: MatchLimits = .standard, readsFacts: (EventKind) -> Bool = { _ in true },
+                readsDetails: (EventKind) -> Bool = { _ in true }) {
         self.catalog = catalog
         var searches = [ChannelSearch?](repeating: nil, count: Channel.allCases.count)
         for compiled in catalog.channels {
-            searches[compiled.channel.index] = ChannelSearch(compiled, limits: limits, readsFacts: readsFacts)
+            searches[compiled.channel.index] = ChannelSearch(compiled, limits: limits, readsFacts: readsFacts, readsDetails: readsDetails)
         }
         self.searches = searches
     }
@@ -187,7 +190,8 @@ public final class Classifier {
             let event: Event
             if search.builds[found.rule] {
                 event = rule.build(RuleMatch(record: record, subject: body, matcher: search.matchers[found.rule],
-                                             orderedGroups: compiled.orderedGroups[found.rule], extraction: extraction))
+                                             orderedGroups: compiled.orderedGroups[found.rule], extraction: extraction,
+                                             readsDetails: search.details[found.rule]))
             } else {
                 event = .message(rule.kind, [])
             }
@@ -204,10 +208,13 @@ final class ChannelSearch {
     let matchers: [Matcher]
     /// By rule number: whether the rule's builder runs (see `Classifier.init`).
     let builds: [Bool]
+    /// By rule number: whether anyone reads the details of the rule's events (see `RuleMatch.readsDetails`).
+    let details: [Bool]
 
-    init(_ compiled: CompiledChannel, limits: MatchLimits, readsFacts: (EventKind) -> Bool) {
+    init(_ compiled: CompiledChannel, limits: MatchLimits, readsFacts: (EventKind) -> Bool, readsDetails: (EventKind) -> Bool = { _ in true }) {
         self.compiled = compiled
         builds = compiled.rules.map { !$0.buildsFactsOnly || readsFacts($0.kind) }
+        details = compiled.rules.map { $0.kinds.contains(where: readsDetails) }
         var matchers: [Matcher] = []
         for pattern in compiled.patterns {
             matchers.append(matchers.first.map { Matcher(pattern, sharingLimitsWith: $0) } ?? Matcher(pattern, limits: limits))

@@ -40,7 +40,7 @@ enum ImportRules {
                     )}.
                     """),
              ]) { match in
-            .changesImported(ObjectDump.changes(in: match.restBytes))
+            .changesImported(ObjectDump.changes(in: match.restBytes, attributes: match.readsDetails))
         },
 
         Rule("log-already-imported", .ubiquity, .logAlreadyImported,

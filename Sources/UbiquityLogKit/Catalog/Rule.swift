@@ -67,7 +67,7 @@ public final class Rule: Sendable {
     public let samples: [String]
     /// Whether `build` makes `.message(kind, facts)` and nothing else (`message` and `phrases`
     /// rules): then, when no part of the run reads the facts of `kind`, the classifier makes
-    /// `.message(kind, [])` without calling it (see `Classifier.init(catalog:limits:readsFacts:)`).
+    /// `.message(kind, [])` without calling it (see `Classifier.init(catalog:limits:readsFacts:readsDetails:)`).
     let buildsFactsOnly: Bool
     /// Kinds besides `kind` that `build` may make (a failure reported by its cause's kind).
     public let alsoProduces: [EventKind]
@@ -156,6 +156,11 @@ public struct RuleMatch {
     let orderedGroups: [NamedGroup]
     /// The classifier's matchers for errors and facts, reused by every builder.
     let extraction: Extract.Matchers
+    /// Whether any part of the run reads the parts of this rule's event that only a reporter
+    /// prints (`Reporter.readsDetails(of:)`): the attributes of dumped objects, a resolved
+    /// relationship's value. When none does, a builder leaves them empty: making them is most
+    /// of what it costs, and `-q` or the default timeline never show them.
+    public let readsDetails: Bool
 
     /// The first error printed in the message from byte `start` (with its reason, file and
     /// underlying error).

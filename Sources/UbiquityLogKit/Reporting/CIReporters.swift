@@ -8,6 +8,7 @@ public final class MarkdownReporter: Reporter {
     public init(output: OutputWriter) { self.out = output }
     public func report(_ item: ClassifiedRecord) {}
     public func readsFacts(of kind: EventKind) -> Bool { false }
+    public func readsDetails(of kind: EventKind) -> Bool { false }
     public func finish(_ summary: RunSummary) {
         out.write(MarkdownSummary.text(summary))
         out.flush()
@@ -113,6 +114,7 @@ public final class GitHubReporter: Reporter {
     public func beginInput(_ name: String) { start(); timeline.beginInput(name) }
     public func report(_ item: ClassifiedRecord) { start(); timeline.report(item) }
     public func readsFacts(of kind: EventKind) -> Bool { timeline.readsFacts(of: kind) }
+    public func readsDetails(of kind: EventKind) -> Bool { timeline.readsDetails(of: kind) }
     public func flush() { timeline.flush() }
 
     public func finish(_ summary: RunSummary) {
@@ -151,6 +153,7 @@ public final class JUnitReporter: Reporter {
     public init(output: OutputWriter) { self.out = output }
     public func report(_ item: ClassifiedRecord) {}
     public func readsFacts(of kind: EventKind) -> Bool { false }
+    public func readsDetails(of kind: EventKind) -> Bool { false }
 
     private struct Case {
         var classname: String

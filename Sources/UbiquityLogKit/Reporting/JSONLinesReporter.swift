@@ -142,6 +142,7 @@ public final class JSONSummaryReporter: Reporter {
     public init(output: OutputWriter) { self.out = output }
     public func report(_ item: ClassifiedRecord) {}
     public func readsFacts(of kind: EventKind) -> Bool { false }
+    public func readsDetails(of kind: EventKind) -> Bool { false }
     public func finish(_ summary: RunSummary) {
         out.line(JSONSummary.text(summary))
         out.flush()

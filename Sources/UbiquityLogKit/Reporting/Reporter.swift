@@ -23,6 +23,10 @@ public protocol Reporter: AnyObject {
     /// a run makes those of other kinds only where something else reads them. Asked once per
     /// kind before the run; true unless a reporter says otherwise.
     func readsFacts(of kind: EventKind) -> Bool
+    /// Whether the reporter reads what only a reporter prints of events of `kind`: the
+    /// attributes of dumped objects, a resolved relationship's value (`RuleMatch.readsDetails`).
+    /// Asked once per kind before the run; true unless a reporter says otherwise.
+    func readsDetails(of kind: EventKind) -> Bool
     /// An input could not be opened or read.
     func inputFailed(_ error: InputError)
     /// The input went quiet: write out what is buffered so a live reader sees it now.
@@ -41,4 +45,5 @@ extension Reporter {
     public func flush() {}
     public var showsPreviews: Bool { false }
     public func readsFacts(of kind: EventKind) -> Bool { true }
+    public func readsDetails(of kind: EventKind) -> Bool { true }
 }

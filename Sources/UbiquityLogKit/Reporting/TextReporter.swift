@@ -140,6 +140,14 @@ public final class TextReporter: Reporter {
     /// payload it shows are always made whole.
     public func readsFacts(of kind: EventKind) -> Bool { kind.severity >= .warning }
 
+    /// From `-v`, those of the kinds the timeline shows (`isShown`): it prints the objects an
+    /// event dumped and the headlines of detail kinds (a relationship's value). By default it
+    /// shows notable kinds alone, whose headlines name no detail (an import's is its count
+    /// and tally). Warnings and errors are read at every verbosity, as their facts are.
+    public func readsDetails(of kind: EventKind) -> Bool {
+        kind.severity >= .warning || (options.verbosity >= 1 && kind.tier.rawValue <= options.verbosity)
+    }
+
     private func isShown(_ event: Event) -> Bool {
         if case .unhandled = event { return options.showUnhandled || options.verbosity >= 2 }
         return event.kind.tier.rawValue <= options.verbosity

@@ -38,6 +38,7 @@ public final class UnhandledReporter: Reporter {
 
     /// Unhandled records have no rule and so no facts; it reads no other record.
     public func readsFacts(of kind: EventKind) -> Bool { false }
+    public func readsDetails(of kind: EventKind) -> Bool { false }
 
     public func report(_ item: ClassifiedRecord) {
         guard case .unhandled = item.event else { return }
