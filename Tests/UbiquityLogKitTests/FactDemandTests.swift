@@ -19,25 +19,32 @@ import TestSupport
 
     /// Every rule's samples: a rule that makes only its kind and facts gives the kind alone,
     /// the same rule and the same match start; any other rule gives the same event either way.
-    @Test func withoutReadersARuleGivesItsKindAlone() throws {
+    /// Each sample record of every rule, classified with everything made and by `lean`, which
+    /// must find the same rule at the same place.
+    static func eachSample(classifiedBy lean: Classifier, _ body: (Rule, Classification, Classification) -> Void) throws {
         let catalog = try Self.catalog.get()
         let full = Classifier(catalog: catalog)
-        let bare = Classifier(catalog: catalog, readsFacts: { _ in false })
-        var leftOut = 0
         for rule in catalog.rules {
             for sample in rule.samples {
                 for record in try assemble(sample) {
                     let made = full.classify(record)
-                    let kindAlone = bare.classify(record)
-                    #expect(kindAlone.rule?.id == made.rule?.id, "\(rule.id)")
-                    #expect(kindAlone.matchStart == made.matchStart, "\(rule.id)")
-                    if made.rule?.buildsFactsOnly == true {
-                        #expect(kindAlone.event == .message(made.event.kind, []), "\(rule.id)")
-                        if !made.event.fields.isEmpty { leftOut += 1 }
-                    } else {
-                        #expect(kindAlone.event == made.event, "\(rule.id)")
-                    }
+                    let other = lean.classify(record)
+                    #expect(other.rule?.id == made.rule?.id, "\(rule.id)")
+                    #expect(other.matchStart == made.matchStart, "\(rule.id)")
+                    body(rule, made, other)
                 }
+            }
+        }
+    }
+
+    @Test func withoutReadersARuleGivesItsKindAlone() throws {
+        var leftOut = 0
+        try Self.eachSample(classifiedBy: Classifier(catalog: try Self.catalog.get(), readsFacts: { _ in false })) { rule, made, kindAlone in
+            if made.rule?.buildsFactsOnly == true {
+                #expect(kindAlone.event == .message(made.event.kind, []), "\(rule.id)")
+                if !made.event.fields.isEmpty { leftOut += 1 }
+            } else {
+                #expect(kindAlone.event == made.event, "\(rule.id)")
             }
         }
         #expect(leftOut > 100, "most rules read facts that can be left out")
@@ -150,31 +157,20 @@ import TestSupport
     /// their attributes, a resolved relationship comes without its value, and every other
     /// event is the one made whole.
     @Test func withoutDetailReadersDumpsKeepNoAttributes() throws {
-        let catalog = try Self.catalog.get()
-        let full = Classifier(catalog: catalog)
-        let bare = Classifier(catalog: catalog, readsDetails: { _ in false })
         var attributesLeftOut = 0
         var valuesLeftOut = 0
-        for rule in catalog.rules {
-            for sample in rule.samples {
-                for record in try assemble(sample) {
-                    let made = full.classify(record)
-                    let lean = bare.classify(record)
-                    #expect(lean.rule?.id == made.rule?.id, "\(rule.id)")
-                    #expect(lean.matchStart == made.matchStart, "\(rule.id)")
-                    switch (made.event, lean.event) {
-                    case (.objectsExported(let whole), .objectsExported(let listed)), (.changesImported(let whole), .changesImported(let listed)):
-                        #expect(listed.allSatisfy { $0.attributes.isEmpty }, "\(rule.id)")
-                        #expect(listed == whole.map { ObjectChange(operation: $0.operation, entity: $0.entity, objectID: $0.objectID) }, "\(rule.id)")
-                        if whole.contains(where: { !$0.attributes.isEmpty }) { attributesLeftOut += 1 }
-                    case (.relationshipResolved(let relationship, let value), .relationshipResolved(let named, let unvalued)):
-                        #expect(named == relationship, "\(rule.id)")
-                        #expect(unvalued.isEmpty, "\(rule.id)")
-                        if !value.isEmpty { valuesLeftOut += 1 }
-                    default:
-                        #expect(lean.event == made.event, "\(rule.id)")
-                    }
-                }
+        try Self.eachSample(classifiedBy: Classifier(catalog: try Self.catalog.get(), readsDetails: { _ in false })) { rule, made, lean in
+            switch (made.event, lean.event) {
+            case (.objectsExported(let whole), .objectsExported(let listed)), (.changesImported(let whole), .changesImported(let listed)):
+                #expect(listed.allSatisfy { $0.attributes.isEmpty }, "\(rule.id)")
+                #expect(listed == whole.map { ObjectChange(operation: $0.operation, entity: $0.entity, objectID: $0.objectID) }, "\(rule.id)")
+                if whole.contains(where: { !$0.attributes.isEmpty }) { attributesLeftOut += 1 }
+            case (.relationshipResolved(let relationship, let value), .relationshipResolved(let named, let unvalued)):
+                #expect(named == relationship, "\(rule.id)")
+                #expect(unvalued.isEmpty, "\(rule.id)")
+                if !value.isEmpty { valuesLeftOut += 1 }
+            default:
+                #expect(lean.event == made.event, "\(rule.id)")
             }
         }
         #expect(attributesLeftOut >= 2, "exports and imports dump objects with attributes")
