@@ -216,6 +216,62 @@ import TestSupport
         }
     }
 
+    /// A record's leading members are written as the members one by one wrote them: the
+    /// time from its fields as `iso8601` prints it (the usual times, fractions of every
+    /// width, offsets both ways, no year, and values no header gives), numbers of every
+    /// size, and the optional members present or not.
+    @Test func aRecordsHeadIsWrittenAsItsMembersWouldBe() {
+        var times: [LogTime?] = [nil]
+        for digits in 0...8 {
+            times.append(LogTime(year: 2014, month: 3, day: 2, hour: 9, minute: 14, second: 7, microsecond: 318_046, fractionDigits: digits))
+        }
+        times += [
+            LogTime(year: nil, month: 3, day: 2, hour: 9, minute: 14, second: 7),
+            LogTime(year: 7, month: 1, day: 9, hour: 0, minute: 0, second: 0, microsecond: 5_000, fractionDigits: 2, utcOffsetMinutes: 60),
+            LogTime(year: 2016, month: 9, day: 30, hour: 23, minute: 59, second: 60, microsecond: 999_999, fractionDigits: 6, utcOffsetMinutes: -330),
+            LogTime(year: 9999, month: 12, day: 31, hour: 23, minute: 59, second: 59, utcOffsetMinutes: 5999),
+            LogTime(year: 2014, month: 3, day: 2, hour: 9, minute: 14, second: 7, utcOffsetMinutes: -6000),
+            LogTime(year: 10_000, month: 3, day: 2, hour: 9, minute: 14, second: 7),
+            LogTime(year: -1, month: 3, day: 2, hour: 9, minute: 14, second: 7),
+            LogTime(year: 2014, month: 100, day: 2, hour: 9, minute: 14, second: 7),
+            LogTime(year: 2014, month: 3, day: 2, hour: -1, minute: 14, second: 7),
+            LogTime(year: 2014, month: 3, day: 2, hour: 9, minute: 14, second: 7, microsecond: 12_345_678, fractionDigits: 3),
+            LogTime(year: 2014, month: 3, day: 2, hour: 9, minute: 14, second: 7, microsecond: -5, fractionDigits: 3),
+            LogTime(year: 2014, month: 3, day: 2, hour: 9, minute: 14, second: 7, microsecond: -5, fractionDigits: 0),
+            LogTime(year: Int.min, month: Int.max, day: Int.min, hour: Int.max, minute: Int.min, second: Int.max,
+                    microsecond: Int.min, fractionDigits: 6, utcOffsetMinutes: Int.max),
+        ]
+        let numbers = [0, 7, 10, 99, 412, 1_000_000, Int.max, -1, Int.min]
+        for (index, time) in times.enumerated() {
+            let line = numbers[index % numbers.count]
+            let pid: Int? = index % 3 == 0 ? nil : numbers[(index + 4) % numbers.count]
+            let process: [UInt8]? = index % 2 == 0 ? nil : Array(#","process":"Journal""#.utf8)
+            let input = Array(#""a \"log\".txt""#.utf8)
+            let kind = Array(#","kind":"k","category":"c","severity":"info""#.utf8)
+            var json = JSONText()
+            json.recordHead(input: input, line: line, lines: index, time: time, process: process, pid: pid, kind: kind)
+            var expected = #"{"type":"record","input":"# + String(decoding: input, as: UTF8.self) + #","line":\#(line),"lines":\#(index),"time":"#
+            expected += time.map { "\"\($0.iso8601)\"" } ?? "null"
+            expected += process.map { String(decoding: $0, as: UTF8.self) } ?? ""
+            expected += pid.map { #","pid":\#($0)"# } ?? ""
+            expected += String(decoding: kind, as: UTF8.self) + #","message":"#
+            #expect(json.text == expected)
+        }
+    }
+
+    /// Strings are escaped alike whether Swift keeps them inline (small), in storage of their
+    /// own, or as a slice's copy.
+    @Test func stringsAreEscapedWhereverTheyAreKept() {
+        for text in ["", "a", "tab\there", "quote\" and \\", "é\u{7}", "a longer string than fifteen bytes, with \n a line end", String(repeating: "\u{1}", count: 40)] {
+            var json = JSONText()
+            json.string(text)
+            var bytes = JSONText()
+            Array(text.utf8).withUnsafeBufferPointer { bytes.string(utf8: $0) }
+            #expect(json.text == bytes.text, "\(text.debugDescription)")
+            #expect(JSON.quote(String(Substring(text))) == bytes.text)
+        }
+    }
+
     /// The ASCII scan hands every byte at or above 0x80 to the UTF-8 check, wherever it falls.
     @Test func theUTF8CheckFindsNonASCIIAnywhere() {
         let sequences: [[UInt8]] = [[0xC3, 0xA9], [0xFF], [0xE2, 0x82], [0xF0, 0x9F, 0x92, 0xA5], [0x80]]
@@ -279,5 +335,18 @@ import TestSupport
         let lines = SummaryText.lines(summary)
         #expect(lines.filter { $0.hasPrefix("    a.log:") && $0.contains("  import-failed  ") }.count == 10, "evidence rows, not the incident or verdict lines")
         #expect(lines.contains("    … and 5 more (all are in --format jsonl)"))
+    }
+}
+
+@Suite struct PercentEncodedSpaceTests {
+    /// The byte-level replacement of an ASCII URL gives what Swift's `replacing` gives, on
+    /// texts with and without escaped spaces; other texts are left to `replacing`, which
+    /// reads them by Characters.
+    @Test func spacesAreReplacedAsReplacingWould() {
+        let texts = ["", "%", "%2", "%20", "%%20", "%2%20", "a%20b%20%20c%20", "file:///var/mobile/Application%20Support/Store.sqlite",
+                     "no spaces at all", "%200", "20%", "é%20x", "%20\u{301}", String(repeating: "%20", count: 50)]
+        for text in texts {
+            #expect(text.removingPercentEncodedSpaces == text.replacing("%20", with: " "), "\(text.debugDescription)")
+        }
     }
 }
