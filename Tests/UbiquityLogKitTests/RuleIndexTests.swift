@@ -38,12 +38,24 @@ import PCRE2
         #expect(prefixes(#"x?"#) == ["x", ""])
     }
 
-    @Test func requiredText() {
-        #expect(LeadingBytes.requiredText(of: #"(?:(?<p>[^:]+):\n)?Using local: (?<l>[01])"#) == Array("Using local: ".utf8))
-        #expect(LeadingBytes.requiredText(of: #"(?<r>[^\n]*?)\.  ?Notify(?<a>x|y)"#) == Array("Notify".utf8))
-        #expect(LeadingBytes.requiredText(of: #"ab+cde\d"#) == Array("cde".utf8), "a repeated item ends a run after its first")
-        #expect(LeadingBytes.requiredText(of: #"abc|de"#) == [], "no text common to the alternatives is known")
-        #expect(LeadingBytes.requiredText(of: #"x(?i)abc"#) == [], "options set inside the pattern")
+    func required(_ pattern: String) -> Set<String> {
+        Set(LeadingBytes.requiredTexts(of: pattern).map { String(decoding: $0, as: UTF8.self) })
+    }
+
+    @Test func requiredTexts() {
+        #expect(required(#"(?:(?<p>[^:]+):\n)?Using local: (?<l>[01])"#) == ["Using local: "])
+        #expect(required(#"(?<r>[^\n]*?)\.  ?Notify(?<a>x|y)"#) == ["Notify"])
+        #expect(required(#"ab+cde\d"#) == ["cde"], "a repeated item ends a run after its first")
+        #expect(required(#"x(?i)abc"#) == [], "options set inside the pattern")
+        #expect(required(#"abc|de"#) == ["abc", "de"], "one text of each alternative")
+        #expect(required(#"abc|[^x]+"#) == [], "an alternative that requires nothing")
+        #expect(required(#"[^\n]{0,30}?(?:\(Err |Error Domain=Foo Code=(?<c>\d+)|<Err 0x)"#) == ["(Err ", "Error Domain=Foo", "<Err 0x"],
+                "a group's starts, cut where its prefixes are")
+        #expect(required(#"[^\n]*?(?:Fail|Abort)ed to x"#) == ["ed to x"], "the longer of a run and a group's texts")
+        #expect(required(#"[^\n]*?(?:Failure|Abort)ed"#) == ["Failure", "Abort"])
+        #expect(required(#"\d+(?:a|)z"#) == ["z"], "a group that can match nothing requires nothing")
+        #expect(required(#"\d+(?:ab)?z"#) == ["z"], "nor an optional group")
+        #expect(required(#"\d+(?=Look)x"#) == ["x"], "nor a lookahead")
     }
 
     @Test func manyPrefixesAreShortenedNotDropped() {
@@ -75,14 +87,13 @@ import PCRE2
 }
 
 @Suite struct RuleIndexTests {
-    /// Rule numbers `firstMatch` offers at the start of `text`, when every rule it offers fails.
+    /// Rule numbers the index offers at the start of `text`, in order.
     func offered(_ index: RuleIndex, _ text: String) -> [Int] {
         var offered: [Int] = []
-        _ = Array(text.utf8).withUnsafeBytes { bytes in
-            index.firstMatch(in: bytes, at: 0) { rule in
-                offered.append(rule)
-                return false
-            }
+        Array(text.utf8).withUnsafeBytes { bytes in
+            var absence = RuleIndex.Absence()
+            var cursor = index.cursor(in: bytes, at: 0)
+            while let rule = index.next(&cursor, in: bytes, at: 0, &absence) { offered.append(rule) }
         }
         return offered
     }
@@ -96,10 +107,43 @@ import PCRE2
         #expect(offered(index, "") == [1, 5])
     }
 
-    @Test func theFirstRuleThatMatchesWins() {
-        let index = RuleIndex(rules: [(7, "Foo"), (9, "Fo")])
-        let found = Array("Foo".utf8).withUnsafeBytes { bytes in index.firstMatch(in: bytes, at: 0) { $0 == 9 } }
-        #expect(found == 9)
+    @Test func rulesTriedEverywhereNeedTheirTextInTheMessage() {
+        let index = RuleIndex(rules: [(0, "Foo"), (1, #"[^x]*Needle"#), (2, #"\d+ Pin"#), (3, "Fo")])
+        #expect(offered(index, "Foo Needle") == [0, 1, 3])
+        #expect(offered(index, "Foo 12 Pin") == [0, 2, 3])
+        #expect(offered(index, "Foo") == [0, 3], "neither required text is there")
+        // What a message lacks is found out once and holds for its other positions.
+        Array("ab Needle".utf8).withUnsafeBytes { bytes in
+            var absence = RuleIndex.Absence()
+            for position in [0, 3, 1] {
+                var cursor = index.cursor(in: bytes, at: position)
+                var rules: [Int] = []
+                while let rule = index.next(&cursor, in: bytes, at: position, &absence) { rules.append(rule) }
+                #expect(rules == [1], "at \(position)")
+            }
+        }
+    }
+
+    @Test func aNeedleIsFoundWhereverItStands() {
+        func found(_ text: String, in subject: String) -> Bool {
+            Array(subject.utf8).withUnsafeBytes { RuleIndex.Needle(Array(text.utf8)).isIn($0) }
+        }
+        #expect(RuleIndex.Needle(Array(" received Push".utf8)).anchor == 10, "looked for by its capital")
+        #expect(found(" received Push", in: " received Push"))
+        #expect(found(" received Push", in: "x received Pus received Push y"))
+        #expect(!found(" received Push", in: " received Pus"), "cut at the subject's end")
+        #expect(!found(" received Push", in: "received Push"))
+        #expect(!found(" received Push", in: "Push received push"), "a capital before the text does not count")
+        #expect(found("ab", in: "xxab"))
+        #expect(!found("ab", in: "a"))
+        #expect(found("", in: ""))
+    }
+
+    @Test func afterAnObjectsDescriptionTheTextAfterItIsLookedUp() {
+        let index = RuleIndex(rules: [(0, Piece.objectPrefix + "Done"), (1, "Do")])
+        #expect(offered(index, "<NSObject: 0x1>: Done") == [0])
+        #expect(offered(index, "Done") == [0, 1])
+        #expect(offered(index, "<unclosed Done") == [])
     }
 }
 

@@ -236,9 +236,9 @@ final class ChannelSearch {
     /// starts: the first line (after its blanks) at which any text rule matches, and there the
     /// first rule in order; nil when none does.
     func first(in message: UnsafeRawBufferPointer) throws(PCRE2Error) -> (rule: Int, start: Int?)? {
-        // Rules tried everywhere are left out, once for the message, where their text is not in it.
-        let absent = Absent(lineStart: compiled.lineStart.absentTexts(in: message),
-                            afterObject: compiled.afterObject?.absentTexts(in: message) ?? 0)
+        // Rules tried everywhere are left out where their text is not in the message (looked
+        // for once a position offers them).
+        var absent = Absent()
         switch compiled.channel {
         case .ubiquity, .coreDataError:
             // `^[ \t]*+` in multiline mode: every line start but the one after a final newline.
@@ -246,7 +246,7 @@ final class ChannelSearch {
             while true {
                 var position = lineStart
                 while position < message.count, message[position] == 0x20 || message[position] == 0x09 { position += 1 }
-                if let rule = try first(in: message, at: position, absent) { return (rule, lineStart) }
+                if let rule = try first(in: message, at: position, &absent) { return (rule, lineStart) }
                 guard let newline = ByteSearch.firstOffset(of: 0x0A, in: message, from: position), newline + 1 < message.count else { return nil }
                 lineStart = newline + 1
             }
@@ -257,10 +257,10 @@ final class ChannelSearch {
                 var blanks = 0
                 while tag + blanks < message.count, message[tag + blanks] == 0x20 || message[tag + blanks] == 0x09 { blanks += 1 }
                 for taken in stride(from: blanks, to: 0, by: -1) {
-                    if let rule = try first(in: message, at: tag + taken, absent) { return (rule, 0) }
+                    if let rule = try first(in: message, at: tag + taken, &absent) { return (rule, 0) }
                 }
             }
-            return try first(in: message, at: 0, absent).map { ($0, 0) }
+            return try first(in: message, at: 0, &absent).map { ($0, 0) }
         case .cloudKit:
             // Each line, after its blanks: past the logging object's description first, then
             // at the line's start (as `JoinedAlternation` reads `(?:<…>(?::|[ ]-)?[ ]*)?`).
@@ -271,15 +271,15 @@ final class ChannelSearch {
                 // The match is told from the rule's text on: the timeline shows `Executing: …`,
                 // not the delegate's address before it.
                 if let after = Self.afterDescription(in: message, at: position),
-                   let rule = try first(in: message, at: after, absent) { return (rule, after) }
-                if let rule = try first(in: message, at: position, absent) { return (rule, lineStart) }
+                   let rule = try first(in: message, at: after, &absent) { return (rule, after) }
+                if let rule = try first(in: message, at: position, &absent) { return (rule, lineStart) }
                 guard let newline = ByteSearch.firstOffset(of: 0x0A, in: message, from: position), newline + 1 < message.count else { return nil }
                 lineStart = newline + 1
             }
         case .cloudKitFramework:
             // The message start, past one `[subsystem:category]` tag and its blanks first.
-            if let tag = Self.subsystemTagEnd(in: message), let rule = try first(in: message, at: tag, absent) { return (rule, tag) }
-            return try first(in: message, at: 0, absent).map { ($0, 0) }
+            if let tag = Self.subsystemTagEnd(in: message), let rule = try first(in: message, at: tag, &absent) { return (rule, tag) }
+            return try first(in: message, at: 0, &absent).map { ($0, 0) }
         }
     }
 
@@ -313,22 +313,23 @@ final class ChannelSearch {
         return end
     }
 
+    /// What one message's search knows of its rules tried everywhere, for each index.
     private struct Absent {
-        let lineStart: UInt64
-        let afterObject: UInt64
+        var lineStart = RuleIndex.Absence()
+        var afterObject = RuleIndex.Absence()
     }
 
     /// The first text rule that matches at `position`: line-start rules there, then the
     /// after-object phrases after each of the line's first 40 blanks or colons.
-    private func first(in message: UnsafeRawBufferPointer, at position: Int, _ absent: Absent) throws(PCRE2Error) -> Int? {
-        if let rule = try first(of: compiled.lineStart, in: message, at: position, absent.lineStart) { return rule }
+    private func first(in message: UnsafeRawBufferPointer, at position: Int, _ absent: inout Absent) throws(PCRE2Error) -> Int? {
+        if let rule = try first(of: compiled.lineStart, in: message, at: position, &absent.lineStart) { return rule }
         guard let afterObject = compiled.afterObject else { return nil }
         // `(?:[^ :\n]*+[ :]){0,40}?[ ]?`: fewest separators first; at each, with a blank, then without.
         var scan = position
         for separators in 0...40 {
             if scan < message.count, message[scan] == 0x20,
-               let rule = try first(of: afterObject, in: message, at: scan + 1, absent.afterObject) { return rule }
-            if let rule = try first(of: afterObject, in: message, at: scan, absent.afterObject) { return rule }
+               let rule = try first(of: afterObject, in: message, at: scan + 1, &absent.afterObject) { return rule }
+            if let rule = try first(of: afterObject, in: message, at: scan, &absent.afterObject) { return rule }
             guard separators < 40 else { break }
             while scan < message.count, message[scan] != 0x20, message[scan] != 0x3A, message[scan] != 0x0A { scan += 1 }
             guard scan < message.count, message[scan] != 0x0A else { break }
@@ -337,15 +338,16 @@ final class ChannelSearch {
         return nil
     }
 
-    private func first(of index: RuleIndex, in message: UnsafeRawBufferPointer, at position: Int, _ absent: UInt64) throws(PCRE2Error) -> Int? {
+    private func first(of index: RuleIndex, in message: UnsafeRawBufferPointer, at position: Int,
+                       _ absence: inout RuleIndex.Absence) throws(PCRE2Error) -> Int? {
         // Most positions of the after-object scan hold a byte no rule starts with: told here,
-        // before the look-up's call and its closure are set up.
+        // before the walk over the candidates is set up.
         guard index.mayStart(in: message, at: position) else { return nil }
-        // `unowned(unsafe)`: the closure runs only within this call, while `self` is alive, and a
-        // strong capture retained and released the search for each position tried.
-        return try index.firstMatch(in: message, at: position, absent: absent) { [unowned(unsafe) self] (rule: Int) throws(PCRE2Error) -> Bool in
-            try matchers[rule].matches(message, from: position)
+        var cursor = index.cursor(in: message, at: position)
+        while let rule = index.next(&cursor, in: message, at: position, &absence) {
+            if try matchers[rule].matches(message, from: position) { return rule }
         }
+        return nil
     }
 
     /// Where the tag before a store manager message ends: `[` up to 40 characters `]`, or a

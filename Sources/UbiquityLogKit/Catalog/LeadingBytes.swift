@@ -95,28 +95,27 @@ enum LeadingBytes {
         return result
     }
 
-    /// The longest run of literal text that every match of `pattern` contains, read from the
-    /// items of its top level that cannot be left out; empty when there is none.
-    static func requiredText(of pattern: String) -> [UInt8] {
+    /// Texts one of which every match of `pattern` contains; empty when none is known. Read
+    /// from the items of each top-level alternative that cannot be left out: its longest run
+    /// of literal text, or a group whose every match starts with one of a few known texts
+    /// (`(?:\(CKErrorDomain error |Error Domain=CKErrorDomain Code=)`), whichever gives the
+    /// longer texts. A rule tried at every position of a message is left out where none of its
+    /// texts is there (see `RuleIndex`): two of CloudKit's framework rules start with
+    /// `[^\n]{0,400}?` and an alternation, and ran their pattern, twice, on every app record.
+    static func requiredTexts(of pattern: String) -> [[UInt8]] {
         // Options set inside the pattern (`(?i)`, `(?x)`) change what its text means.
         guard !pattern.contains("(?i"), !pattern.contains("(?x") else { return [] }
         var reader = Reader(bytes: Array(pattern.utf8))
-        var longest: [UInt8] = []
-        var run: [UInt8] = []
-        while reader.index < reader.bytes.count, reader.bytes[reader.index] != UInt8(ascii: "|") {
-            let options = reader.literalItem()
-            let (optional, repeated) = options == nil ? (true, true) : reader.skipQuantifier()
-            if let options, options.count == 1, options[0].exact, !optional {
-                run += options[0].bytes
-            }
-            if options == nil || options?.count != 1 || options?[0].exact != true || optional || repeated {
-                if run.count > longest.count { longest = run }
-                run = []
-            }
+        var texts: [[UInt8]] = []
+        while true {
+            let alternative = reader.requiredTexts()
+            // An alternative with nothing known: a match may contain none of the others' texts.
+            if alternative.isEmpty { return [] }
+            texts += alternative.filter { !texts.contains($0) }
+            guard reader.index < reader.bytes.count, reader.bytes[reader.index] == UInt8(ascii: "|") else { break }
+            reader.index += 1
         }
-        // A top-level alternation: no text is common to every match (as far as this reads).
-        if reader.index < reader.bytes.count { return [] }
-        return run.count > longest.count ? run : longest
+        return reader.index < reader.bytes.count ? [] : texts
     }
 
     private struct Reader {
@@ -127,7 +126,38 @@ enum LeadingBytes {
         /// Letters read in both cases so far: past a few, the prefix ends (each doubles them).
         var caselessLetters = 0
 
-        /// For `requiredText`: the item at `index` if it is one whose prefixes are known,
+        /// For `requiredTexts`: what one alternative requires, read up to its end (a `|` or
+        /// `)` at this depth, or the end of the pattern).
+        mutating func requiredTexts() -> [[UInt8]] {
+            var best: [[UInt8]] = []
+            // Texts are better the longer the shortest of them is, then the fewer they are.
+            func consider(_ texts: [[UInt8]]) {
+                guard let shortest = texts.map(\.count).min(), shortest > 0 else { return }
+                let bestShortest = best.map(\.count).min() ?? 0
+                if shortest > bestShortest || (shortest == bestShortest && texts.count < best.count) { best = texts }
+            }
+            var run: [UInt8] = []
+            while index < bytes.count, bytes[index] != UInt8(ascii: "|"), bytes[index] != UInt8(ascii: ")") {
+                let options = literalItem()
+                let (optional, repeated) = options == nil ? (true, true) : skipQuantifier()
+                let literal = options.map { $0.count == 1 && $0[0].exact } ?? false
+                if literal, !optional, let options { run += options[0].bytes }
+                if !literal || optional || repeated {
+                    consider([run])
+                    run = []
+                }
+                // A group or class none of whose matches starts with nothing: one of its texts
+                // stands in every match.
+                if !literal, !optional, let options, options.allSatisfy({ !$0.bytes.isEmpty }) {
+                    var seen = Set<[UInt8]>()
+                    consider(options.map(\.bytes).filter { seen.insert($0).inserted })
+                }
+            }
+            consider([run])
+            return best
+        }
+
+        /// For `requiredTexts`: the item at `index` if it is one whose prefixes are known,
         /// else moves past whatever item is there and returns nil.
         mutating func literalItem() -> [Prefix]? {
             let start = index

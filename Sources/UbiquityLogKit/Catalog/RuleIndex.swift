@@ -85,8 +85,9 @@ struct RuleIndex: Sendable {
     /// Rules whose matches can start with anything, in order: tried at every position of a
     /// message that holds their required text (see `absentTexts`).
     private let always: [Int32]
-    /// For each of `always`, a text every match of it contains (empty when none is known).
-    private let requiredTexts: [[UInt8]]
+    /// For each of `always`, texts one of which every match of it contains (none when none is
+    /// known; see `LeadingBytes.requiredTexts`).
+    private let requiredTexts: [[Needle]]
     /// By byte: whether a candidate can start at a position holding it (all bytes when some
     /// rule can start with anything). Most positions of the after-object scan end here.
     private let mayStart: [Bool]
@@ -96,12 +97,12 @@ struct RuleIndex: Sendable {
         var direct: [(Int, [[UInt8]])] = []
         var described: [(Int, [[UInt8]])] = []
         var always: [Int32] = []
-        var requiredTexts: [[UInt8]] = []
+        var requiredTexts: [[Needle]] = []
         for (number, pattern) in rules {
             let prefixes = LeadingBytes.prefixes(of: pattern)
             if prefixes.contains(where: \.isEmpty) {
                 always.append(Int32(number))
-                requiredTexts.append(LeadingBytes.requiredText(of: pattern))
+                requiredTexts.append(LeadingBytes.requiredTexts(of: pattern).map(Needle.init))
                 continue
             }
             // `(?:<…>:?[ ]*)?text`: with a description, the text stands right after its colon and
@@ -133,48 +134,122 @@ struct RuleIndex: Sendable {
         position >= subject.count || mayStart[Int(subject[position])]
     }
 
-    /// Rules tried everywhere that cannot match in `message`: bit n stands for `always[n]`,
-    /// set when the message lacks its required text.
-    func absentTexts(in message: UnsafeRawBufferPointer) -> UInt64 {
-        var absent: UInt64 = 0
-        for (slot, text) in requiredTexts.enumerated() where slot < 64 && !text.isEmpty {
-            if text.withUnsafeBytes({ ByteSearch.firstOffset(of: $0, in: message) }) == nil { absent |= 1 << UInt64(slot) }
-        }
-        return absent
+    /// What one message's search knows of the rules tried everywhere: bit n of `absent`
+    /// stands for `always[n]`, set when the message lacks its required text, and is known once
+    /// bit n of `checked` is set. Found out the first time a position offers the rule, not for
+    /// every rule up front: looking for all of them in every message cost some 880
+    /// instructions a record on the default mix (callgrind), and a message whose first line
+    /// matches an earlier rule never needs most of them.
+    struct Absence {
+        fileprivate var checked: UInt64 = 0
+        fileprivate var absent: UInt64 = 0
+        init() {}
     }
 
-    /// The first rule, in rule order, that may match at `position` of `subject` and for which
-    /// `matches` says it does; nil when none does. `matches` is called once per rule at most.
-    /// `absent` comes from `absentTexts` for the same subject.
-    func firstMatch<Failure: Error>(
-        in subject: UnsafeRawBufferPointer, at position: Int, absent: UInt64 = 0, _ matches: (Int) throws(Failure) -> Bool
-    ) throws(Failure) -> Int? {
-        if position < subject.count, !mayStart[Int(subject[position])] { return nil }
-        var direct = self.direct.candidates(in: subject, at: position)
+    /// Where the walk over one position's candidates stands (see `next`). Plain integers: the
+    /// walk holds no reference, so it retains and releases nothing.
+    struct Cursor {
+        fileprivate var direct: Range<Int>
+        fileprivate var described: Range<Int>
+        /// Where the text after an object's description starts; -1 when there is none.
+        fileprivate let afterDescription: Int
+        fileprivate var nextAlways = 0
+        fileprivate var tried: Int32 = -1
+    }
+
+    /// The walk over the rules that may match at `position` of `subject`.
+    @inline(__always)
+    func cursor(in subject: UnsafeRawBufferPointer, at position: Int) -> Cursor {
         let afterDescription = RuleIndex.descriptionEnd(in: subject, at: position)
-        var described = afterDescription.map { self.described.candidates(in: subject, at: $0) } ?? 0..<0
-        var nextAlways = 0
-        var tried: Int32 = -1
+        return Cursor(direct: direct.candidates(in: subject, at: position),
+                      described: afterDescription.map { described.candidates(in: subject, at: $0) } ?? 0..<0,
+                      afterDescription: afterDescription ?? -1)
+    }
+
+    /// The next rule, in rule order, that may match at `position` of `subject` (each rule
+    /// once); nil when none is left. `cursor` comes from `cursor(in:at:)` for the same
+    /// position, `absence` is kept for the whole of one subject.
+    ///
+    /// A cursor rather than a search that calls back (`firstMatch(…) { rule in … }` until
+    /// now): the caller runs each rule's pattern in a loop of its own, where the generic,
+    /// throwing closure and the retains around its context cost some 1,400 instructions a
+    /// record (callgrind, default mix).
+    func next(_ cursor: inout Cursor, in subject: UnsafeRawBufferPointer, at position: Int, _ absence: inout Absence) -> Int? {
         while true {
-            let fromDirect = direct.isEmpty ? Int32.max : self.direct.entries[direct.lowerBound].rule
-            let fromDescribed = described.isEmpty ? Int32.max : self.described.entries[described.lowerBound].rule
-            let fromAlways = nextAlways < always.count ? always[nextAlways] : Int32.max
+            let fromDirect = cursor.direct.isEmpty ? Int32.max : direct.entries[cursor.direct.lowerBound].rule
+            let fromDescribed = cursor.described.isEmpty ? Int32.max : described.entries[cursor.described.lowerBound].rule
+            let fromAlways = cursor.nextAlways < always.count ? always[cursor.nextAlways] : Int32.max
             let rule = min(fromDirect, fromDescribed, fromAlways)
             if rule == Int32.max { return nil }
             var worth = false
             if rule == fromAlways {
-                worth = nextAlways >= 64 || absent & (1 << UInt64(nextAlways)) == 0
-                nextAlways += 1
+                worth = isPossible(slot: cursor.nextAlways, in: subject, &absence)
+                cursor.nextAlways += 1
             } else if rule == fromDirect {
-                worth = self.direct.starts(subject, at: position, with: self.direct.entries[direct.lowerBound])
-                direct = direct.dropFirst()
-            } else if let afterDescription {
-                worth = self.described.starts(subject, at: afterDescription, with: self.described.entries[described.lowerBound])
-                described = described.dropFirst()
+                worth = direct.starts(subject, at: position, with: direct.entries[cursor.direct.lowerBound])
+                cursor.direct = cursor.direct.dropFirst()
+            } else {
+                worth = described.starts(subject, at: cursor.afterDescription, with: described.entries[cursor.described.lowerBound])
+                cursor.described = cursor.described.dropFirst()
             }
-            guard worth, rule != tried else { continue }
-            tried = rule
-            if try matches(Int(rule)) { return Int(rule) }
+            guard worth, rule != cursor.tried else { continue }
+            cursor.tried = rule
+            return Int(rule)
+        }
+    }
+
+    /// Whether `always[slot]` may match in `subject`: false when none of its required texts is there.
+    private func isPossible(slot: Int, in subject: UnsafeRawBufferPointer, _ absence: inout Absence) -> Bool {
+        guard slot < 64 else { return true }
+        let bit: UInt64 = 1 << UInt64(slot)
+        if absence.checked & bit == 0 {
+            absence.checked |= bit
+            let texts = requiredTexts[slot]
+            if !texts.isEmpty, !texts.contains(where: { $0.isIn(subject) }) { absence.absent |= bit }
+        }
+        return absence.absent & bit == 0
+    }
+
+    /// A text to look for, with the byte it is looked for by.
+    struct Needle: Sendable {
+        let bytes: [UInt8]
+        /// The offset of its least common byte (as a guess): `memchr` for a first byte and a
+        /// comparison at each hit was slow where that byte is a blank or a colon, which stand
+        /// all over a message (` received push with payload`).
+        let anchor: Int
+
+        init(_ bytes: [UInt8]) {
+            self.bytes = bytes
+            anchor = bytes.indices.min { Needle.commonness(bytes[$0]) < Needle.commonness(bytes[$1]) } ?? 0
+        }
+
+        private static func commonness(_ byte: UInt8) -> Int {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "("), UInt8(ascii: "'"), UInt8(ascii: "_"), UInt8(ascii: "="): 0
+            case UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "g"), UInt8(ascii: "j"), UInt8(ascii: "k"), UInt8(ascii: "p"),
+                 UInt8(ascii: "q"), UInt8(ascii: "v"), UInt8(ascii: "w"), UInt8(ascii: "x"), UInt8(ascii: "y"), UInt8(ascii: "z"): 1
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): 2
+            default: 3
+            }
+        }
+
+        /// Whether the text stands anywhere in `subject`.
+        func isIn(_ subject: UnsafeRawBufferPointer) -> Bool {
+            guard !bytes.isEmpty else { return true }
+            guard let base = subject.baseAddress, bytes.count <= subject.count else { return false }
+            return bytes.withUnsafeBytes { text in
+                guard let wanted = text.baseAddress else { return true }
+                let key = Int32(bytes[anchor])
+                let last = subject.count - bytes.count  // the last offset the text can start at
+                var start = 0
+                while start <= last {
+                    guard let hit = memchr(base + start + anchor, key, last - start + 1) else { return false }
+                    let offset = UnsafeRawPointer(hit) - base - anchor
+                    if memcmp(base + offset, wanted, bytes.count) == 0 { return true }
+                    start = offset + 1
+                }
+                return false
+            }
         }
     }
 
