@@ -280,6 +280,78 @@ import TestSupport
     }
 }
 
+@Suite struct PackedTimeTests {
+    /// A header keeps its time packed (`PackedTime`); whatever time a header is given, it gives
+    /// the same back: times that fit, times whose parts do not (kept with the texts), and none.
+    @Test func aHeaderGivesBackTheTimeItWasGiven() {
+        let times: [LogTime?] = [
+            nil,
+            LogTime(year: 2014, month: 3, day: 2, hour: 9, minute: 14, second: 7, microsecond: 318_000, fractionDigits: 3),
+            LogTime(year: nil, month: 12, day: 31, hour: 23, minute: 59, second: 60),
+            LogTime(year: 0, month: 1, day: 1, hour: 0, minute: 0, second: 0, microsecond: 999_999, fractionDigits: 6, utcOffsetMinutes: -840),
+            LogTime(year: 16382, month: 15, day: 31, hour: 31, minute: 63, second: 63, microsecond: (1 << 20) - 1, fractionDigits: 7,
+                    utcOffsetMinutes: Int(Int16.max)),
+            // Parts the packed form cannot hold.
+            LogTime(year: 16383, month: 1, day: 1, hour: 0, minute: 0, second: 0),
+            LogTime(year: -1, month: 1, day: 1, hour: 0, minute: 0, second: 0),
+            LogTime(year: 2014, month: 16, day: 1, hour: 0, minute: 0, second: 0),
+            LogTime(year: 2014, month: 3, day: 2, hour: 9, minute: 14, second: 7, microsecond: 1 << 20, fractionDigits: 8),
+            LogTime(year: 2014, month: 3, day: 2, hour: 9, minute: 14, second: 7, utcOffsetMinutes: Int(Int16.min)),
+            LogTime(year: Int.min, month: Int.max, day: Int.min, hour: Int.max, minute: Int.min, second: Int.max,
+                    microsecond: Int.min, fractionDigits: Int.max, utcOffsetMinutes: Int.min),
+        ]
+        for time in times {
+            var header = Header(style: .nslog, time: time, process: "Journal")
+            #expect(header.time == time, "\(String(describing: time))")
+            header.thread = "60b"
+            #expect(header.time == time && header.process == "Journal", "setting a text keeps the time")
+            for other in times {
+                var changed = header
+                changed.time = other
+                #expect(changed.time == other && changed.process == "Journal" && changed.thread == "60b")
+                #expect((changed == header) == (other == time))
+                #expect(header.time == time, "the header it was copied from keeps its time")
+            }
+        }
+        #expect(Header(style: .bare, time: nil) == Header(style: .bare))
+        var timeOnly = Header(style: .bare, time: times.last ?? nil)
+        timeOnly.time = nil
+        #expect(timeOnly == Header(style: .bare))
+    }
+}
+
+@Suite struct CloudKitTokenTests {
+    /// The token found by its `+` is the one a search from its first byte finds: the first in
+    /// the window, on the first line, wherever other `+`s and partial tokens stand.
+    @Test func theTokenIsTheFirstWholeOneOnTheFirstLine() {
+        let token = "CoreData+CloudKit:"
+        func naive(_ bytes: [UInt8], from start: Int) -> Int? {
+            guard start < bytes.count else { return nil }
+            let end = min(bytes.count, start + CloudKitToken.window)
+            let line = bytes[start..<end].firstIndex(of: 0x0A) ?? end
+            let needle = Array(token.utf8)
+            guard line - start >= needle.count else { return nil }
+            return (start...(line - needle.count)).first { Array(bytes[$0..<$0 + needle.count]) == needle }
+        }
+        let pieces = ["CoreData+CloudKit:", "CoreData+CloudKit", "Data+CloudKit:", "+", "++", "CoreData:", " ", "\n", "x", "CoreData+",
+                      "+CloudKit:", "CoreData+CloudKit:+", String(repeating: "y", count: 120)]
+        var generator = SeededGenerator(state: 30)
+        var found = 0
+        for _ in 0..<4000 {
+            var text = ""
+            for _ in 0..<Int.random(in: 0..<8, using: &generator) { text += pieces.randomElement(using: &generator)! }
+            let bytes = Array(text.utf8)
+            for start in [0, 1, 9, 17, max(0, bytes.count - 18)] {
+                let expected = naive(bytes, from: start)
+                let actual = bytes.withUnsafeBytes { CloudKitToken.find(in: $0, from: start) }
+                #expect(actual == expected, "\(text) from \(start)")
+                if expected != nil { found += 1 }
+            }
+        }
+        #expect(found > 1000, "many of the lines hold a token")
+    }
+}
+
 @Suite struct RecordAssemblerTests {
     @Test func continuationLinesJoinTheirRecord() throws {
         let records = try assemble("""
