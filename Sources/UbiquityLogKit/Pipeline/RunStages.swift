@@ -10,24 +10,51 @@
 // input order and the output is the same as on one thread. The queues are short: a stage
 // that runs ahead waits, and memory stays bounded whatever the input's size.
 //
-// What a stage made is let go of on that stage's thread: the summariser hands each batch of
-// classified records back to the classifier, which lets go of them and hands the batch's
-// records back to the reader. glibc's malloc keeps a small cache of freed blocks per thread,
-// and a block freed on another thread than the one that made it goes back to its maker's
-// arena under that arena's lock: with every record made on one thread and freed on another,
-// the two threads took turns waiting for the same lock (perf: a fifth of the run's CPU time
-// in malloc, free and the futex calls of their lock).
+// The lifetime of a batch (`Batch`), the one rule every stage keeps:
 //
-// A record's text is not a copy but a range of the assembler's chunks of memory
-// (`RecordText`, whose file states how long those bytes live): a batch's records come back to
-// the reader's thread and die there, and the assembler writes a chunk again once no record
-// holds it, so the bytes of a batch are written on one thread, read on the others, and
-// given back as the batch is.
+//   1. The reader's thread takes an empty batch (one handed back, else a new one) and appends
+//      the records it assembles; at the batch's end it hands the batch to the classifier.
+//   2. The classifier appends to the same batch what it made of each record (`outcomes`, one
+//      entry per record, in order) and hands the batch to the summariser.
+//   3. The summariser reads the outcomes in order (the summary counts them, reporters show
+//      them; neither keeps an entry, a record or an event past the call) and hands the batch
+//      back to the classifier.
+//   4. The classifier empties `outcomes`, so the events die on the thread that made them, and
+//      hands the batch back to the reader's thread.
+//   5. The reader's thread empties `records`, so the records, and the assembler's chunks of
+//      memory their text lies in (`RecordText`), are let go of where they were made; the
+//      batch, with its buffers' capacity, is filled again.
+//
+// A batch is one object from step 1 to step 5: a hand-off moves one reference, whatever the
+// batch holds, and its two buffers are reused from batch to batch, so passing records on
+// allocates nothing (each outcome still holds a `ClassifiedRecord` object: see why there).
+// What a stage made is let go of on that stage's thread:
+// glibc's malloc keeps a small cache of freed blocks per thread, and a block freed on another
+// thread than the one that made it goes back to its maker's arena under that arena's lock:
+// with every record made on one thread and freed on another, the two threads took turns
+// waiting for the same lock (perf: a fifth of the run's CPU time in malloc, free and the
+// futex calls of their lock).
 import Synchronization
 
 final class RunStages {
-    private enum Parcel<Item> {
-        case items([Item])
+    /// The records read together and, once classified, what became of each (see the rule
+    /// above). Its contents belong to one stage at a time, the one the batch was handed to
+    /// (hence `@unchecked Sendable`, and no run-time exclusivity check on each access).
+    final class Batch: @unchecked Sendable {
+        @exclusivity(unchecked) var records: ContiguousArray<Record> = []
+        /// `outcomes[i]` is what the classifier made of `records[i]`.
+        @exclusivity(unchecked) var outcomes: ContiguousArray<LogRun.Classified> = []
+        /// Bytes of record text in `records`.
+        @exclusivity(unchecked) var bytes = 0
+
+        init(capacity: Int) {
+            records.reserveCapacity(capacity)
+            outcomes.reserveCapacity(capacity)
+        }
+    }
+
+    private enum Parcel {
+        case batch(Batch)
         /// The input went quiet: reporters show what they hold (live use).
         case flush
     }
@@ -41,11 +68,12 @@ final class RunStages {
     private let batchRecords: Int
     // Used by the reader's thread alone, never in overlapping accesses: Swift's run-time
     // exclusivity check on each access is left out.
-    @exclusivity(unchecked) private var batch: [Record] = []
-    private var batchBytes = 0
-    private let toClassifier: Handoff<Parcel<Record>>?
-    /// Batches of records the later stages are done with, for the reader's thread to let go of.
-    private let recordsBack = ReturnTray<[Record]>()
+    @exclusivity(unchecked) private var batch: Batch?
+    /// Emptied batches, for the reader's thread to fill again.
+    @exclusivity(unchecked) private var spare: [Batch] = []
+    private let toClassifier: Handoff<Parcel>?
+    /// Batches the later stages are done with, for the reader's thread to empty (step 5).
+    private let batchesBack = ReturnTray<Batch>()
     private var threads: [StageThread] = []
     /// Set by the summariser when the run should stop (the output's reader went away).
     private let stopFlag = StopFlag()
@@ -59,10 +87,10 @@ final class RunStages {
             toClassifier = nil
             return
         }
-        let toClassifier = Handoff<Parcel<Record>>(capacity: RunStages.queueLength)
-        let toSummariser = Handoff<Parcel<LogRun.Classified>>(capacity: RunStages.queueLength)
-        let classifiedBack = ReturnTray<[LogRun.Classified]>()
-        let recordsBack = recordsBack
+        let toClassifier = Handoff<Parcel>(capacity: RunStages.queueLength)
+        let toSummariser = Handoff<Parcel>(capacity: RunStages.queueLength)
+        let summarised = ReturnTray<Batch>()
+        let batchesBack = batchesBack
         let stopFlag = stopFlag
         guard let summariser = StageThread({
             // Reporters write from here: a signal must be able to cut short a write(2) to a
@@ -70,35 +98,35 @@ final class RunStages {
             Interruption.joinAsWriter()
             defer { Interruption.leaveAsWriter() }
             while let parcel = toSummariser.pop() {
-                guard case .items(let items) = parcel else {
+                guard case .batch(let batch) = parcel else {
                     run.flushReporters()
                     continue
                 }
                 if !stopFlag.isSet {  // once set, drain, so no producer waits
-                    for item in items where run.summarize(item) {
-                        stopFlag.set()
-                        break
+                    // Each entry is lent where it lies, not copied out of the buffer.
+                    batch.outcomes.withUnsafeBufferPointer { outcomes in
+                        for index in outcomes.indices where run.summarize(outcomes[index]) {
+                            stopFlag.set()
+                            break
+                        }
                     }
                 }
-                classifiedBack.put(items)
+                summarised.put(batch)  // step 3
             }
         }) else {
             self.toClassifier = nil
             return
         }
         guard let classifier = StageThread({
-            // Record batches whose classified records are with the summariser, oldest first
-            // (batches come back in the order they left).
-            var withSummariser: [[Record]] = []
             while let parcel = toClassifier.pop() {
-                var done = classifiedBack.takeAll()
-                let doneCount = done.count
-                done = []  // the classified records are let go of here, where they were made
-                for _ in 0..<min(doneCount, withSummariser.count) { recordsBack.put(withSummariser.removeFirst()) }
+                for done in summarised.takeAll() {  // step 4
+                    done.outcomes.removeAll(keepingCapacity: true)
+                    batchesBack.put(done)
+                }
                 switch parcel {
-                case .items(let records):
-                    withSummariser.append(records)
-                    toSummariser.push(.items(records.map(run.classified)))
+                case .batch(let batch):  // step 2
+                    for record in batch.records { batch.outcomes.append(run.classified(record)) }
+                    toSummariser.push(.batch(batch))
                 case .flush: toSummariser.push(.flush)
                 }
             }
@@ -121,19 +149,28 @@ final class RunStages {
             if !stopped, run.summarize(run.classified(record)) { stopFlag.set() }
             return
         }
-        batchBytes += record.text.count
-        batch.append(record)
-        if batch.count >= batchRecords || batchBytes >= RunStages.batchBytes { passOn() }
+        let batch = self.batch ?? emptyBatch()
+        self.batch = batch
+        batch.bytes += record.text.count
+        batch.records.append(record)  // step 1
+        if batch.records.count >= batchRecords || batch.bytes >= RunStages.batchBytes { passOn() }
+    }
+
+    /// A batch to fill: one handed back (emptied here, step 5), else a new one.
+    private func emptyBatch() -> Batch {
+        for done in batchesBack.takeAll() {
+            done.records.removeAll(keepingCapacity: true)
+            done.bytes = 0
+            spare.append(done)
+        }
+        return spare.popLast() ?? Batch(capacity: batchRecords)
     }
 
     /// Hands the records gathered so far to the classifier.
     func passOn() {
-        guard let toClassifier, !batch.isEmpty else { return }
-        _ = recordsBack.takeAll()  // let go of here, where they were made
-        toClassifier.push(.items(batch))
-        batch = []
-        batch.reserveCapacity(batchRecords)
-        batchBytes = 0
+        guard let toClassifier, let batch else { return }
+        self.batch = nil
+        toClassifier.push(.batch(batch))
     }
 
     /// Reporters show what they hold, after every record sent before.

@@ -3,7 +3,10 @@
 
 /// A record with what the classifier made of it.
 /// A class, not a struct: it passes through every stage and reporter, and a copy of a record
-/// retains each of its texts, a copy of this only the one reference.
+/// retains each of its texts, a copy of this only the one reference. (Measured again as a
+/// struct stored in its batch's buffer of outcomes, `RunStages.Batch`: each copy on the way to
+/// the summary and the reporters retained and released the record, the event's payload and
+/// the rule, 630 instructions a record more than the allocation it saved, callgrind.)
 public final class ClassifiedRecord: Sendable {
     public let record: Record
     public let classification: Classification
