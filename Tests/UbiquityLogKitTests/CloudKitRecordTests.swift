@@ -9,6 +9,19 @@ import TestSupport
     static let method = "-[NSCloudKitMirroringDelegate checkAndExecuteNextRequest]_block_invoke"
     static let message = "\(CKSample.delegate): Executing: <NSCloudKitMirroringImportRequest: 0x600002a48c80> \(CKSample.otherRequest)"
 
+    @Test func aRequestsTypeIsItsClassNameShortened() {
+        #expect(CloudKitEvent.requestType("NSCloudKitMirroringExportRequest") == "export")
+        #expect(CloudKitEvent.requestType("NSCloudKitMirroringDelegateSetupRequest") == "setup")
+        #expect(CloudKitEvent.requestType("NSCloudKitMirroringResetZoneRequest") == "resetZone")
+        #expect(CloudKitEvent.requestType("NSCloudKitMirroringFetchRecordsRequestX") == "fetchRecordsRequestX", "a suffix only at the end")
+        #expect(CloudKitEvent.requestType("NSCloudKitMirroringimport") == "import")
+        #expect(CloudKitEvent.requestType("NSCloudKitMirroringRequest") == nil)
+        #expect(CloudKitEvent.requestType("NSCloudKitMirroringDelegateRequest") == nil)
+        #expect(CloudKitEvent.requestType("NSCloudKitMirroring") == nil)
+        #expect(CloudKitEvent.requestType("PFCloudKitExportRequest") == nil)
+        #expect(CloudKitEvent.requestType(nil) == nil)
+    }
+
     static let envelopes: [String] = [
         CKSample.stderr("CloudKit", method, 3566, message),
         CKSample.xcodeTimed("CloudKit", method, 3579, message),
