@@ -126,9 +126,11 @@ import PCRE2
 
     @Test func aNeedleIsFoundWhereverItStands() {
         func found(_ text: String, in subject: String) -> Bool {
-            Array(subject.utf8).withUnsafeBytes { RuleIndex.Needle(Array(text.utf8)).isIn($0) }
+            Array(text.utf8).withUnsafeBytes { text in
+                Array(subject.utf8).withUnsafeBytes { RareByteSearch.firstOffset(of: text, in: $0) != nil }
+            }
         }
-        #expect(RuleIndex.Needle(Array(" received Push".utf8)).anchor == 10, "looked for by its capital")
+        #expect(Array(" received Push".utf8).withUnsafeBytes { RareByteSearch.anchor(of: $0) } == 10, "looked for by its capital")
         #expect(found(" received Push", in: " received Push"))
         #expect(found(" received Push", in: "x received Pus received Push y"))
         #expect(!found(" received Push", in: " received Pus"), "cut at the subject's end")
@@ -137,6 +139,24 @@ import PCRE2
         #expect(found("ab", in: "xxab"))
         #expect(!found("ab", in: "a"))
         #expect(found("", in: ""))
+    }
+
+    @Test func aTextIsFoundByItsRareByteAtItsFirstOccurrence() {
+        func offset(_ text: String, in subject: String) -> Int? {
+            Array(text.utf8).withUnsafeBytes { text in
+                Array(subject.utf8).withUnsafeBytes { RareByteSearch.firstOffset(of: text, in: $0) }
+            }
+        }
+        #expect(Array("does Not".utf8).withUnsafeBytes { RareByteSearch.anchor(of: $0) } == 5)
+        #expect(Array("does not".utf8).withUnsafeBytes { RareByteSearch.anchor(of: $0) } == 0, "no rarer byte than its first")
+        #expect(offset("does Not", in: "does does Not does Not") == 5)
+        #expect(offset("ab", in: "aab ab") == 1)
+        #expect(offset("ab", in: "aa") == nil)
+        #expect(offset("", in: "x") == 0)
+        // Through the String search every catalogue phrase uses.
+        #expect("a does not support ordered relationships".firstRange(ofASCII: "ordered relationships").map {
+            "a does not support ordered relationships".utf8.distance(from: "a does not support ordered relationships".startIndex, to: $0.lowerBound)
+        } == 19)
     }
 
     @Test func afterAnObjectsDescriptionTheTextAfterItIsLookedUp() {

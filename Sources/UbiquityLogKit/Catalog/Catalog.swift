@@ -464,8 +464,10 @@ extension StringProtocol {
         let text = Substring(self)
         let utf8 = text.utf8
         let found: Int?? = utf8.withContiguousStorageIfAvailable { haystack -> Int? in
-            ByteSearch.firstOffset(of: UnsafeRawBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount),
-                                   in: UnsafeRawBufferPointer(haystack))
+            // By the needle's least common byte: CloudKit's cause reads a failure's whole text
+            // for nine phrases, whose first bytes (`d`, `r`, `a`, …) stand everywhere in it.
+            RareByteSearch.firstOffset(of: UnsafeRawBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount),
+                                       in: UnsafeRawBufferPointer(haystack))
         }
         let offset: Int
         switch found {

@@ -83,26 +83,44 @@ struct RuleIndex: Sendable {
     /// it: looked up after the description a line starts with.
     private let described: Table
     /// Rules whose matches can start with anything, in order: tried at every position of a
-    /// message that holds their required text (see `absentTexts`).
+    /// message that holds one of their required texts (see `Absence`).
     private let always: [Int32]
     /// For each of `always`, texts one of which every match of it contains (none when none is
-    /// known; see `LeadingBytes.requiredTexts`).
-    private let requiredTexts: [[Needle]]
+    /// known; see `LeadingBytes.requiredTexts`): `always[n]`'s are `requiredTexts[textsOfSlot[n]..<textsOfSlot[n + 1]]`,
+    /// each `length` bytes of `textPool` from `start`. One pool, not an array per text: an array
+    /// of arrays retained and released each text it looked at (some 300 instructions a record).
+    private let requiredTexts: [RequiredText]
+    private let textsOfSlot: [Int32]
+    private let textPool: [UInt8]
+
+    private struct RequiredText: Sendable {
+        let start: Int32
+        let length: Int32
+        /// The offset in the text of the byte it is looked for by (see `RareByteSearch`).
+        let anchor: Int32
+    }
     /// By byte: whether a candidate can start at a position holding it (all bytes when some
     /// rule can start with anything). Most positions of the after-object scan end here.
     private let mayStart: [Bool]
 
-    /// `rules`: each rule's number (what `firstMatch` reports) and its pattern.
+    /// `rules`: each rule's number (what `next` reports) and its pattern.
     init(rules: [(number: Int, pattern: String)]) {
         var direct: [(Int, [[UInt8]])] = []
         var described: [(Int, [[UInt8]])] = []
         var always: [Int32] = []
-        var requiredTexts: [[Needle]] = []
+        var requiredTexts: [RequiredText] = []
+        var textsOfSlot: [Int32] = [0]
+        var textPool: [UInt8] = []
         for (number, pattern) in rules {
             let prefixes = LeadingBytes.prefixes(of: pattern)
             if prefixes.contains(where: \.isEmpty) {
                 always.append(Int32(number))
-                requiredTexts.append(LeadingBytes.requiredTexts(of: pattern).map(Needle.init))
+                for text in LeadingBytes.requiredTexts(of: pattern) {
+                    let anchor = text.withUnsafeBytes { RareByteSearch.anchor(of: $0) }
+                    requiredTexts.append(RequiredText(start: Int32(textPool.count), length: Int32(text.count), anchor: Int32(anchor)))
+                    textPool += text
+                }
+                textsOfSlot.append(Int32(requiredTexts.count))
                 continue
             }
             // `(?:<…>:?[ ]*)?text`: with a description, the text stands right after its colon and
@@ -121,6 +139,8 @@ struct RuleIndex: Sendable {
         self.described = Table(described)
         self.always = always
         self.requiredTexts = requiredTexts
+        self.textsOfSlot = textsOfSlot
+        self.textPool = textPool
         var mayStart = [Bool](repeating: !always.isEmpty, count: 256)
         for (_, prefixes) in direct { for prefix in prefixes { mayStart[Int(prefix[0])] = true } }
         if !described.isEmpty { mayStart[Int(UInt8(ascii: "<"))] = true }
@@ -204,53 +224,18 @@ struct RuleIndex: Sendable {
         let bit: UInt64 = 1 << UInt64(slot)
         if absence.checked & bit == 0 {
             absence.checked |= bit
-            let texts = requiredTexts[slot]
-            if !texts.isEmpty, !texts.contains(where: { $0.isIn(subject) }) { absence.absent |= bit }
+            let texts = Int(textsOfSlot[slot])..<Int(textsOfSlot[slot + 1])
+            if !texts.isEmpty, !textPool.withUnsafeBytes({ pool in
+                texts.contains { index in
+                    let text = requiredTexts[index]
+                    let bytes = UnsafeRawBufferPointer(rebasing: pool[Int(text.start)..<Int(text.start + text.length)])
+                    return RareByteSearch.firstOffset(of: bytes, anchor: Int(text.anchor), in: subject) != nil
+                }
+            }) {
+                absence.absent |= bit
+            }
         }
         return absence.absent & bit == 0
-    }
-
-    /// A text to look for, with the byte it is looked for by.
-    struct Needle: Sendable {
-        let bytes: [UInt8]
-        /// The offset of its least common byte (as a guess): `memchr` for a first byte and a
-        /// comparison at each hit was slow where that byte is a blank or a colon, which stand
-        /// all over a message (` received push with payload`).
-        let anchor: Int
-
-        init(_ bytes: [UInt8]) {
-            self.bytes = bytes
-            anchor = bytes.indices.min { Needle.commonness(bytes[$0]) < Needle.commonness(bytes[$1]) } ?? 0
-        }
-
-        private static func commonness(_ byte: UInt8) -> Int {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "("), UInt8(ascii: "'"), UInt8(ascii: "_"), UInt8(ascii: "="): 0
-            case UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "g"), UInt8(ascii: "j"), UInt8(ascii: "k"), UInt8(ascii: "p"),
-                 UInt8(ascii: "q"), UInt8(ascii: "v"), UInt8(ascii: "w"), UInt8(ascii: "x"), UInt8(ascii: "y"), UInt8(ascii: "z"): 1
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): 2
-            default: 3
-            }
-        }
-
-        /// Whether the text stands anywhere in `subject`.
-        func isIn(_ subject: UnsafeRawBufferPointer) -> Bool {
-            guard !bytes.isEmpty else { return true }
-            guard let base = subject.baseAddress, bytes.count <= subject.count else { return false }
-            return bytes.withUnsafeBytes { text in
-                guard let wanted = text.baseAddress else { return true }
-                let key = Int32(bytes[anchor])
-                let last = subject.count - bytes.count  // the last offset the text can start at
-                var start = 0
-                while start <= last {
-                    guard let hit = memchr(base + start + anchor, key, last - start + 1) else { return false }
-                    let offset = UnsafeRawPointer(hit) - base - anchor
-                    if memcmp(base + offset, wanted, bytes.count) == 0 { return true }
-                    start = offset + 1
-                }
-                return false
-            }
-        }
     }
 
     /// Where text after the object description at `position` starts: past `<`, 1 to 200
@@ -266,5 +251,57 @@ struct RuleIndex: Sendable {
         if end < subject.count, subject[end] == UInt8(ascii: ":") { end += 1 }
         while end < subject.count, subject[end] == 0x20 { end += 1 }
         return end
+    }
+}
+
+/// Finds a text by its least common byte (as a guess): `memchr` for its first byte and a
+/// comparison at each hit was slow where that byte is a blank, a colon or a common letter, which
+/// stand all over a message (` received push with payload`, `does not support …`).
+enum RareByteSearch {
+    /// The offset in `text` of the byte to look for it by.
+    static func anchor(of text: UnsafeRawBufferPointer) -> Int {
+        var best = 0
+        var bestCommonness = Int.max
+        for (offset, byte) in text.enumerated() {
+            let commonness = commonness(byte)
+            if commonness < bestCommonness {
+                best = offset
+                bestCommonness = commonness
+                if commonness == 0 { break }
+            }
+        }
+        return best
+    }
+
+    private static func commonness(_ byte: UInt8) -> Int {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "("), UInt8(ascii: "'"), UInt8(ascii: "_"), UInt8(ascii: "="): 0
+        case UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "g"), UInt8(ascii: "j"), UInt8(ascii: "k"), UInt8(ascii: "p"),
+             UInt8(ascii: "q"), UInt8(ascii: "v"), UInt8(ascii: "w"), UInt8(ascii: "x"), UInt8(ascii: "y"), UInt8(ascii: "z"): 1
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): 2
+        default: 3
+        }
+    }
+
+    /// Where `text` first starts in `subject`, looked for by its byte at `anchor`; 0 for an
+    /// empty text, nil when it is not there.
+    static func firstOffset(of text: UnsafeRawBufferPointer, anchor: Int, in subject: UnsafeRawBufferPointer) -> Int? {
+        guard let wanted = text.baseAddress, !text.isEmpty else { return 0 }
+        guard let base = subject.baseAddress, text.count <= subject.count, anchor >= 0, anchor < text.count else { return nil }
+        let key = Int32(text[anchor])
+        let last = subject.count - text.count  // the last offset the text can start at
+        var start = 0
+        while start <= last {
+            // Hits come in order, so the first whole match is the first occurrence.
+            guard let hit = memchr(base + start + anchor, key, last - start + 1) else { return nil }
+            let offset = UnsafeRawPointer(hit) - base - anchor
+            if memcmp(base + offset, wanted, text.count) == 0 { return offset }
+            start = offset + 1
+        }
+        return nil
+    }
+
+    static func firstOffset(of text: UnsafeRawBufferPointer, in subject: UnsafeRawBufferPointer) -> Int? {
+        firstOffset(of: text, anchor: anchor(of: text), in: subject)
     }
 }
