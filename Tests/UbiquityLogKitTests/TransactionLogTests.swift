@@ -73,3 +73,35 @@ import TestSupport
         ])
     }
 }
+
+/// The peer found on bytes is the one found by Characters, for paths and record texts built
+/// from pieces that matter to either: peers of each spelling, near misses, empty components,
+/// line ends (`\r\n` is one Character), and text the bytes cannot stand for (which takes the
+/// Character path).
+@Suite struct PeerSearchTests {
+    static let pieces = [
+        "/", "/", "//", "mobile~6F2C0E8A-1B7D-4C55-9A34-2B8E1D0C7F11", "mobile.6F2C0E8A1B7D4C559A342B8E1D0C7F11", "~6F2C0E8A1B7D4C559A342B8E1D0C7F11",
+        "mobile~6F2C0E8A-1B7D-4C55-9A34-2B8E1D0C7F1", "mobile~6F2C0E8A-1B7D-4C55-9A34-2B8E1D0C7F11Z", "a~b.6F2C0E8A1B7D4C559A342B8E1D0C7F11", "x.",
+        "CoreDataLogs", "JournalStore", "Mobile Documents", "\n", "\r\n", "\r", " ", "é", "\u{301}", "log.cdt", "/log.cdt",
+    ]
+
+    @Test func thePeerOfAPathIsTheSameOnBytes() {
+        var generator = SeededGenerator(state: 30)
+        for _ in 0..<4000 {
+            let path = (0..<Int.random(in: 0...8, using: &generator)).map { _ in Self.pieces.randomElement(using: &generator) ?? "" }.joined()
+            #expect(TransactionLogTracker.peer(inPath: path) == TransactionLogTracker.peerByCharacters(inPath: path), "\(path.debugDescription)")
+        }
+    }
+
+    @Test func thePeerHoldingALogIsTheSameOnBytes() {
+        var generator = SeededGenerator(state: 31)
+        for _ in 0..<2000 {
+            let text = (0..<Int.random(in: 0...10, using: &generator)).map { _ in Self.pieces.randomElement(using: &generator) ?? "" }.joined()
+            let record = Record(input: "a.log", firstLine: 1, lineCount: 1, text: Array(text.utf8), header: nil, bodyStart: 0)
+            for log in ["log.cdt", "cdt", "mobile", "\u{301}", "x\ny"] {
+                #expect(TransactionLogTracker.peer(holding: log, in: record) == TransactionLogTracker.peerByCharacters(holding: log, in: record),
+                        "\(log) in \(text.debugDescription)")
+            }
+        }
+    }
+}
