@@ -74,6 +74,15 @@ package struct ByteBuffer {
         text.withUTF8 { append($0) }
     }
 
+    /// Drops the last `count` bytes (a line written into the output's buffer that must be
+    /// written again otherwise).
+    mutating func removeLast(_ count: Int) {
+        precondition(count >= 0 && count <= storage.count, "removed more than was written")
+        guard count > 0 else { return }
+        if !isKnownUniquelyReferenced(&storage) { reallocate(0) }
+        storage.count -= count
+    }
+
     /// Lets `body` write at most `limit` bytes at the end through a pointer, with one check of
     /// room for them all; `body` returns how many it wrote.
     mutating func write(atMost limit: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {

@@ -28,10 +28,10 @@ public final class JSONLinesReporter: Reporter {
 
     public func beginInput(_ name: String) { begin() }
 
-    /// One record's object is written into this buffer, reused from record to record: no
-    /// String is made per member, per key or per escape (see `JSONText`). (Only the thread
-    /// that writes uses it, one record at a time: Swift's run-time exclusivity check on each
-    /// access is left out.)
+    /// One record's object is written with this, straight into the output's buffer
+    /// (`JSONText.writing(into:)`): no String is made per member, per key or per escape. (Only
+    /// the thread that writes uses it, one record at a time: Swift's run-time exclusivity
+    /// check on each access is left out.)
     @exclusivity(unchecked) private var json = JSONText()
     /// The input's name as a JSON string, made again only when the input changes.
     private var input: (name: String, json: [UInt8])?
@@ -46,25 +46,30 @@ public final class JSONLinesReporter: Reporter {
         // The members every record has, in a fixed order, are written as literal text around
         // their values (no key or comma is worked out per record); the fields object and
         // anything nested go through JSONText's objects.
-        json.removeAll()
         // The header is read once: each `record.header?.…` copied the whole header.
         let header = record.header
-        json.recordHead(input: inputJSON(record.input), line: record.firstLine, lines: record.lineCount, time: header?.time,
-                        process: header?.texts.flatMap { $0.fields.process != nil ? processJSON($0) : nil }, pid: header?.pid,
-                        kind: kindJSON(event.kind))
-        if let line = Headline.plainMatchedLine(item) {
-            line.withUnsafeBufferPointer { json.string(utf8: $0) }
-        } else {
-            json.string(Headline.matchedLine(item))
+        let time = header?.time, pid = header?.pid
+        let input = inputJSON(record.input)
+        let process = header?.texts.flatMap { $0.fields.process != nil ? processJSON($0) : nil }
+        let kind = kindJSON(event.kind)
+        let fields = event.fields
+        out.line { buffer in
+            json.writing(into: &buffer) { json in
+                json.recordHead(input: input, line: record.firstLine, lines: record.lineCount, time: time, process: process, pid: pid, kind: kind)
+                if let line = Headline.plainMatchedLine(item) {
+                    line.withUnsafeBufferPointer { json.string(utf8: $0) }
+                } else {
+                    json.string(Headline.matchedLine(item))
+                }
+                if record.isTruncated { json.raw(#","truncated":true"#) }
+                if record.revision.amendsAnEarlierShowing { json.raw(#","amended":true"#) }
+                json.raw(#","fields":"#)
+                json.object(fields)
+                json.raw(#","raw":"#)
+                json.data(record.text)
+                json.raw("}")
+            }
         }
-        if record.isTruncated { json.raw(#","truncated":true"#) }
-        if record.revision.amendsAnEarlierShowing { json.raw(#","amended":true"#) }
-        json.raw(#","fields":"#)
-        json.object(event.fields)
-        json.raw(#","raw":"#)
-        json.data(record.text)
-        json.raw("}")
-        json.withBytes { out.line(bytes: $0) }
     }
 
     private func inputJSON(_ name: String) -> [UInt8] {
@@ -384,6 +389,15 @@ struct JSONText {
             }
             byte(UInt8(ascii: "\""))
         }
+    }
+
+    /// What `body` writes, appended to `target` rather than to this value's own buffer:
+    /// a record's line is written where the output keeps it (see `OutputWriter.line(writing:)`).
+    mutating func writing(into target: inout ByteBuffer, _ body: (inout JSONText) -> Void) {
+        swap(&buffer, &target)
+        hasMember.removeAll(keepingCapacity: true)
+        body(&self)
+        swap(&buffer, &target)
     }
 
     mutating func openObject() { open(UInt8(ascii: "{")) }
