@@ -320,6 +320,25 @@ import TestSupport
     }
 }
 
+@Suite struct ProcessStopsTests {
+    /// NSLog's process is scanned eight bytes at a time: the lowest lane `processStops` sets is
+    /// the first byte a process cannot hold, wherever it stands and whatever bytes follow it.
+    @Test func theLowestLaneIsTheFirstStop() {
+        let interesting: [UInt8] = [0x5B, 0x5D, 0x3A, 0x0A, 0x00, 0x01, 0x09, 0x5A, 0x5C, 0x5E, 0x3B, 0x39, 0x0B, 0x7F, 0x80, 0xDB, 0xFF, 0x61]
+        let stops: Set<UInt8> = [0x5B, 0x5D, 0x3A, 0x0A]
+        var generator = SeededGenerator(state: 58)
+        for _ in 0..<50_000 {
+            let bytes = (0..<8).map { _ in
+                Bool.random(using: &generator) ? interesting.randomElement(using: &generator)! : UInt8.random(in: 0...255, using: &generator)
+            }
+            let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+            let found = WordShape.processStops(in: word)
+            let expected = bytes.firstIndex { stops.contains($0) }
+            #expect((found == 0 ? nil : found.trailingZeroBitCount / 8) == expected, "\(bytes)")
+        }
+    }
+}
+
 @Suite struct CloudKitTokenTests {
     /// The token found by its `+` is the one a search from its first byte finds: the first in
     /// the window, on the first line, wherever other `+`s and partial tokens stand.

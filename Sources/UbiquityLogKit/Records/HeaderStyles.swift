@@ -144,6 +144,17 @@ struct HeaderFields {
         let processStart = start.at
         var at = processStart
         let limit = min(line.count, processStart + 201)
+        // Eight bytes at a time while eight are left before the limit, then one at a time: a
+        // byte at a time, the scan cost some 85 instructions an NSLog header; some 22 a record
+        // fewer on the default mix this way (callgrind).
+        while at + 8 <= limit {
+            let stops = WordShape.processStops(in: line.start.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+            guard stops == 0 else {
+                at += stops.trailingZeroBitCount / 8
+                break
+            }
+            at += 8
+        }
         while at < limit, HeaderCursor.mayBeInProcess(line[at]) { at += 1 }
         guard at < limit, line[at] == UInt8(ascii: "["), at > processStart else { return false }
         fields.process = processStart..<at
@@ -267,6 +278,7 @@ struct WordShape {
     let literal: UInt64
 
     /// `text`'s eight bytes, `d` standing for a digit.
+    @inline(__always)
     init(_ text: StaticString) {
         var digitLanes: UInt64 = 0
         var literal: UInt64 = 0
@@ -278,9 +290,27 @@ struct WordShape {
         self.literal = literal
     }
 
-    static let dateHead = WordShape("dddd-dd-")
-    static let clock = WordShape("dd:dd:dd")
-    static let loggerDateHead = WordShape("dddd/dd/")
+    // Computed, not stored: a stored static is checked for its first use (`swift_once`) on
+    // every header, and these fold to constants.
+    static var dateHead: WordShape { WordShape("dddd-dd-") }
+    static var clock: WordShape { WordShape("dd:dd:dd") }
+    static var loggerDateHead: WordShape { WordShape("dddd/dd/") }
+
+    /// The high bit set in each lane of `word` (eight bytes as loaded; lane 0, the lowest, is
+    /// the first byte) that holds a byte NSLog's process cannot (`[`, `]`, `:`, line feed), and
+    /// perhaps in lanes after the first such: only the lowest lane set is sure (a lane's borrow
+    /// reaches the lanes above it only from a lane that holds the byte looked for).
+    @inline(__always)
+    static func processStops(in word: UInt64) -> UInt64 {
+        let value = UInt64(littleEndian: word)
+        @inline(__always)
+        func lanes(equalTo byte: UInt8) -> UInt64 {
+            let differences = value ^ (0x0101_0101_0101_0101 &* UInt64(byte))
+            return (differences &- 0x0101_0101_0101_0101) & ~differences & 0x8080_8080_8080_8080
+        }
+        return lanes(equalTo: UInt8(ascii: "[")) | lanes(equalTo: UInt8(ascii: "]")) | lanes(equalTo: UInt8(ascii: ":"))
+            | lanes(equalTo: 0x0A)
+    }
 
     /// Whether the eight bytes at `offset` (which the caller has checked are in the line) have the shape.
     @inline(__always)
@@ -297,6 +327,9 @@ struct WordShape {
 
 /// A position in a line and the small steps the header readers are made of. A step that
 /// fails leaves the position where it was only when it says so; readers give up on failure.
+/// The steps every header takes are inlined into the readers (`@inline(__always)`): called, they
+/// and the stored `WordShape` statics cost some 75 instructions a record more on the default mix
+/// (callgrind).
 struct HeaderCursor {
     let line: LineBytes
     var at = 0
@@ -343,6 +376,7 @@ struct HeaderCursor {
     }
 
     /// Takes `byte` if it is next.
+    @inline(__always)
     mutating func take(_ byte: Unicode.Scalar) -> Bool {
         guard at < line.count, line[at] == UInt8(ascii: byte) else { return false }
         at += 1
@@ -364,6 +398,7 @@ struct HeaderCursor {
 
     /// A run of digits as long as it goes, if its length is from `least` to `most`: a digit left
     /// after the most the pattern allows is one no later part of a header accepts.
+    @inline(__always)
     mutating func digits(atLeast least: Int, atMost most: Int = .max) -> Range<Int>? {
         let start = at
         var end = at
@@ -418,6 +453,7 @@ struct HeaderCursor {
 
     /// `(?:[.:,](?<frac>\d{1,6}))?` before a blank or a zone: if a separator is there, its
     /// digits must be too (otherwise what follows would have to start at the separator).
+    @inline(__always)
     mutating func fraction(into fields: inout HeaderFields) -> Bool {
         guard let byte = peek, byte == UInt8(ascii: ".") || byte == UInt8(ascii: ":") || byte == UInt8(ascii: ",") else {
             return true
@@ -461,15 +497,19 @@ struct HeaderCursor {
         return close + 2
     }
 
+    @inline(__always)
     static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
 
+    @inline(__always)
     static func isHexDigit(_ byte: UInt8) -> Bool {
         isDigit(byte) || (byte | 0x20) &- UInt8(ascii: "a") < 6
     }
 
+    @inline(__always)
     static func isThreadByte(_ byte: UInt8) -> Bool { isHexDigit(byte) || byte == UInt8(ascii: "x") }
 
     /// What NSLog's process may hold: `[^\[\]\n:]`.
+    @inline(__always)
     static func mayBeInProcess(_ byte: UInt8) -> Bool {
         byte != UInt8(ascii: "[") && byte != UInt8(ascii: "]") && byte != UInt8(ascii: ":") && byte != 0x0A
     }
