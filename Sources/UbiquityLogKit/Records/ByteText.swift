@@ -238,20 +238,7 @@ final class Recurring<Value> {
     }
 
     private static func slot(_ bytes: UnsafeRawBufferPointer) -> Int {
-        var hash = UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15
-        if bytes.count >= 8 {
-            hash ^= bytes.loadUnaligned(as: UInt64.self)
-            hash = (hash ^ (hash >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            hash ^= bytes.loadUnaligned(fromByteOffset: (bytes.count - 8) / 2, as: UInt64.self)
-            hash = (hash ^ (hash >> 27)) &* 0x94D0_49BB_1331_11EB
-            hash ^= bytes.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)
-        } else {
-            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
-        }
-        hash = (hash ^ (hash >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        hash = (hash ^ (hash >> 27)) &* 0x94D0_49BB_1331_11EB
-        // The top bits: a product's high bits depend on every bit of its factors.
-        return Int(truncatingIfNeeded: hash >> 54) & (Self.slotCount - 1)
+        SlotHash.slot(SlotHash.mix(bytes, into: UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15), count: Self.slotCount)
     }
 }
 
@@ -264,5 +251,37 @@ extension Recurring<String> {
     func text(_ line: UnsafeRawBufferPointer, _ range: Range<Int>) -> String {
         let bytes = UnsafeRawBufferPointer(rebasing: line[range])
         return value(bytes) { ByteText.string(bytes) }
+    }
+}
+
+/// The hash that picks a slot in the tables of recurring texts (`Recurring`, and the header
+/// parser's table of a style's texts with a method): a key's bytes mixed in as its two ends and
+/// middle, three eight-byte words (or byte by byte when shorter), then the bits spread so that
+/// the top ones depend on all of them. Not a hash for hostile keys: a table only caches, and a
+/// miss just makes the value again.
+enum SlotHash {
+    /// `hash` with `bytes` mixed in (their length is not: callers seed `hash` with it).
+    @inline(__always)
+    static func mix(_ bytes: UnsafeRawBufferPointer, into hash: UInt64) -> UInt64 {
+        var hash = hash
+        if bytes.count >= 8 {
+            hash ^= bytes.loadUnaligned(as: UInt64.self)
+            hash = (hash ^ (hash >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            hash ^= bytes.loadUnaligned(fromByteOffset: (bytes.count - 8) / 2, as: UInt64.self)
+            hash = (hash ^ (hash >> 27)) &* 0x94D0_49BB_1331_11EB
+            hash ^= bytes.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)
+        } else {
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        }
+        return hash
+    }
+
+    /// The slot of `hash` among `count` slots (a power of two, at most 1,024).
+    @inline(__always)
+    static func slot(_ hash: UInt64, count: Int) -> Int {
+        var hash = (hash ^ (hash >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        hash = (hash ^ (hash >> 27)) &* 0x94D0_49BB_1331_11EB
+        // The top bits: a product's high bits depend on every bit of its factors.
+        return Int(truncatingIfNeeded: hash >> 54) & (count - 1)
     }
 }

@@ -616,21 +616,7 @@ final class MethodTexts {
 
     private static func slot(quad: Int, method: UnsafeRawBufferPointer?) -> Int {
         var hash = UInt64(truncatingIfNeeded: quad) &* 0x9E37_79B9_7F4A_7C15
-        if let method {
-            hash ^= UInt64(method.count) &* 0xD6E8_FEB8_6659_FD93
-            if method.count >= 8 {
-                hash ^= method.loadUnaligned(as: UInt64.self)
-                hash = (hash ^ (hash >> 30)) &* 0xBF58_476D_1CE4_E5B9
-                hash ^= method.loadUnaligned(fromByteOffset: (method.count - 8) / 2, as: UInt64.self)
-                hash = (hash ^ (hash >> 27)) &* 0x94D0_49BB_1331_11EB
-                hash ^= method.loadUnaligned(fromByteOffset: method.count - 8, as: UInt64.self)
-            } else {
-                for byte in method { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
-            }
-        }
-        hash = (hash ^ (hash >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        hash = (hash ^ (hash >> 27)) &* 0x94D0_49BB_1331_11EB
-        // The top bits: a product's high bits depend on every bit of its factors.
-        return Int(truncatingIfNeeded: hash >> 54) & (slotCount - 1)
+        if let method { hash = SlotHash.mix(method, into: hash ^ (UInt64(method.count) &* 0xD6E8_FEB8_6659_FD93)) }
+        return SlotHash.slot(hash, count: slotCount)
     }
 }
