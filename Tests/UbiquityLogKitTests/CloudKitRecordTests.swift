@@ -139,4 +139,60 @@ import TestSupport
         #expect(cause("Error Domain=NSCocoaErrorDomain Code=134406 \"aborted due to error: Error Domain=NSCocoaErrorDomain Code=134400 \"no account\"\"") == .noAccount)
         #expect(cause("Error Domain=NSCocoaErrorDomain Code=134406 \"aborted\"") == .notInitialized)
     }
+
+    /// Every phrase that tells a cause anywhere in a failure, spelt out here rather than read
+    /// from the catalogue's table, so that a phrase dropped from it or misspelt fails: found
+    /// alone, at the very start and the very end of the text (where a search by one of its
+    /// bytes stops), and nested in a 134406 that it then explains.
+    static let phrases: [(String, CloudKitCause)] = [
+        ("does not support ordered relationships", .modelOrderedRelationship),
+        ("requires that all attributes be optional", .modelAttributeRequired),
+        ("requires that all relationships be optional", .modelRelationshipRequired),
+        ("Sandbox restriction", .daemonUnreachable),
+        ("Error retrieving daemon", .daemonUnreachable),
+        ("assigned to multiple zones", .objectsInSeveralZones),
+        ("another instance of this persistent store", .secondInstance),
+        ("register a second handler for activity", .secondInstance),
+        ("without an iCloud account", .noAccount),
+    ]
+
+    @Test(arguments: phrases)
+    func aPhraseTellsItsCauseWhereverItStands(phrase: String, expected: CloudKitCause) {
+        func cause(_ text: String) -> CloudKitCause? { CloudKitErrors.report(in: text).cause }
+        #expect(cause(phrase) == expected)
+        #expect(cause(phrase + " (more text after it)") == expected)
+        #expect(cause("text before it: " + phrase) == expected)
+        #expect(cause("Error Domain=NSCocoaErrorDomain Code=134406 \"aborted due to: \(phrase)\"") == expected)
+        // One letter off is not the phrase.
+        #expect(CloudKitErrors.report(in: String(phrase.dropLast()) + "#").cause == nil)
+    }
+
+    /// A phrase is not read when a cause it cannot outrank is found already: that cause stays.
+    @Test func aPhraseDoesNotOutrankTheSchema() {
+        let text = "Failed: <CKError 0x1: \"Invalid Arguments\" (12/2006); server message = \"Cannot create or modify field 'CD_rating' in record 'CD_Recipe' in production schema\">; without an iCloud account"
+        #expect(CloudKitErrors.report(in: text).cause == .schemaMissingField)
+        // A lower cause's phrase still shows beside a benign one it outranks.
+        #expect(CloudKitErrors.report(in: "Error Domain=NSCocoaErrorDomain Code=134417 \"cancelled\"; without an iCloud account").cause == .noAccount)
+    }
+
+    /// Each shape of a partial-error key, and one that is not ASCII (read through a String).
+    @Test func entryKeysOfEveryShape() {
+        let text = #"partial errors: { com.apple.coredata.cloudkit.zone:__defaultOwner__ = <CKError 0x1: "Zone Not Found" (26/2036)>; sub-1 = <CKError 0x2: "Server Rejected Request" (15/2032)>; café-01:(zoné:o) = <CKError 0x3: "Invalid Arguments" (12)>; R-7:(z1:o) = <CKError 0x4: "Invalid Arguments" (12)>; "<CKRecordID: 0x5; recordName=R-8, zoneID=z2:o>" = "<CKError 0x6: \"Invalid Arguments\" (12)>" }"#
+        let errors = CloudKitErrors.report(in: text).errors
+        #expect(errors.count == 5)
+        #expect(errors.map(\.record) == [nil, "sub-1", "café-01", "R-7", "R-8"])
+        #expect(errors.map(\.zone) == ["com.apple.coredata.cloudkit.zone", nil, "zoné", "z1", "z2"])
+    }
+
+    /// Rules hand the message's bytes: invalid UTF-8 in them reads as it did from the message's
+    /// String (`RuleMatch.message`, each bad byte escaped as `\xFF`).
+    @Test func bytesReadAsTheirString() {
+        var bytes = Array(#"<CKError 0x1: "Zone Not Found" (26/2036); server message = "Zone '"#.utf8) + [0xFF, 0xC3] + Array(#"x' does not exist">"#.utf8)
+        let fromBytes = bytes.withUnsafeBytes { CloudKitErrors.report(in: $0) }
+        let fromString = CloudKitErrors.report(in: ByteText.string(bytes))
+        #expect(fromBytes == fromString)
+        #expect(fromBytes.errors.first?.zone == #"\xFF\xC3x"#)
+        bytes = Array("without an iCloud account".utf8)
+        #expect(bytes.withUnsafeBytes { CloudKitErrors.report(in: $0) }.cause == .noAccount)
+    }
 }

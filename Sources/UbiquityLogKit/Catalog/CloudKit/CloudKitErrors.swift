@@ -171,18 +171,32 @@ public struct CloudKitErrorReport: Sendable, Equatable {
 enum CloudKitErrors {
     /// Reads every error in `text` (a mirroring record's message).
     static func report(in text: String) -> CloudKitErrorReport {
-        let bytes = Array(text.utf8)
+        report(in: Array(text.utf8))
+    }
+
+    /// Reads every error in a mirroring record's message, given as its bytes: rules pass
+    /// `RuleMatch.messageBytes`, so no String is made of the whole failure text (a String of
+    /// it, then its bytes copied out again, was how this began). Invalid UTF-8 is read as the
+    /// String would hold it (each bad sequence a U+FFFD), so that offsets and limits fall as
+    /// they did.
+    static func report(in message: UnsafeRawBufferPointer) -> CloudKitErrorReport {
+        ByteText.isValidUTF8(message) ? report(in: Array(message)) : report(in: Array(ByteText.string(message).utf8))
+    }
+
+    private static func report(in bytes: [UInt8]) -> CloudKitErrorReport {
         var report = CloudKitErrorReport()
         report.errors = descriptions(in: bytes)
         report.omittedBatchErrors = omitted(in: bytes)
         report.errorCodes = errorCodes(in: bytes)
-        (report.cause, report.causeErrors) = cause(of: report, text: text)
+        (report.cause, report.causeErrors) = cause(of: report, bytes: bytes)
         return report
     }
 
     // MARK: CKError descriptions
 
     private static let open = Array("<CKError ".utf8)
+    private static let ckErrorDomainCode = Array("CKErrorDomain Code=".utf8)
+    private static let ckErrorDomainError = Array("(CKErrorDomain error ".utf8)
 
     static func descriptions(in bytes: [UInt8]) -> [CKErrorDescription] {
         var found: [CKErrorDescription] = []
@@ -197,7 +211,7 @@ enum CloudKitErrors {
         }
         // A bare `CKErrorDomain Code=N` or `(CKErrorDomain error N.)` when no description is printed.
         if found.isEmpty {
-            for code in codes(after: Array("CKErrorDomain Code=".utf8), in: bytes) + codes(after: Array("(CKErrorDomain error ".utf8), in: bytes) {
+            for code in codes(after: ckErrorDomainCode, in: bytes) + codes(after: ckErrorDomainError, in: bytes) {
                 found.append(CKErrorDescription(name: CKErrorCode.name(of: code) ?? "CKError \(code)", code: code))
             }
         }
@@ -257,16 +271,22 @@ enum CloudKitErrors {
     /// Record type, field and zone named by a server message.
     private static func readServerMessage(_ text: String, into error: inout CKErrorDescription) {
         let bytes = Array(text.utf8)
-        if let at = find(Array("field '".utf8), in: bytes, from: 0) {
+        if let at = find(fieldOpen, in: bytes, from: 0) {
             error.field = error.field ?? upTo(UInt8(ascii: "'"), bytes, at + 7)
-            if let type = find(Array("in record '".utf8), in: bytes, from: at) { error.recordType = error.recordType ?? upTo(UInt8(ascii: "'"), bytes, type + 11) }
+            if let type = find(recordOpen, in: bytes, from: at) { error.recordType = error.recordType ?? upTo(UInt8(ascii: "'"), bytes, type + 11) }
         }
-        if let at = find(Array("Cannot create new type ".utf8), in: bytes, from: 0) {
+        if let at = find(newType, in: bytes, from: 0) {
             var index = at + 23
             error.recordType = error.recordType ?? word(bytes, &index)
         }
-        if let at = find(Array("Zone '".utf8), in: bytes, from: 0) { error.zone = error.zone ?? upTo(UInt8(ascii: "'"), bytes, at + 6) }
+        if let at = find(zoneOpen, in: bytes, from: 0) { error.zone = error.zone ?? upTo(UInt8(ascii: "'"), bytes, at + 6) }
     }
+
+    // Made once, not an array from a literal at each of the two calls a CKError makes.
+    private static let fieldOpen = Array("field '".utf8)
+    private static let recordOpen = Array("in record '".utf8)
+    private static let newType = Array("Cannot create new type ".utf8)
+    private static let zoneOpen = Array("Zone '".utf8)
 
     /// The partial-error entry a CKError at `start` is the value of: `KEY = <CKError`, where the
     /// key is `record:(zone:owner)`, `zone:owner`, `<CKRecordID: …; recordName=R, zoneID=Z:o>`
@@ -290,6 +310,10 @@ enum CloudKitErrors {
                 keyStart -= 1
             }
         }
+        // Keys are ASCII (record names, zone names, addresses): read on their bytes. The String
+        // below walked the key Character by Character (`prefix`, its index steps): some 11,000
+        // instructions an entry, 1.15 M of the 3 MB default mix's (callgrind).
+        if let read = asciiEntryKey(bytes, keyStart..<end, zone: zone) { return read }
         let key = String(decoding: bytes[keyStart..<end], as: UTF8.self).trimmingCharacters(in: " \t\"")
         guard !key.isEmpty else { return (nil, zone) }
         if let name = key.firstRange(ofASCII: "recordName=") {
@@ -308,10 +332,47 @@ enum CloudKitErrors {
         return (key, zone)
     }
 
+    private static let batchRequestFailed = Array("Batch Request Failed".utf8)
+
+    /// `entryKey` on a key of ASCII bytes, the same reading as its String path gives (nil for
+    /// a key that is not ASCII: grapheme clusters could then join a delimiter to what follows).
+    private static func asciiEntryKey(_ bytes: [UInt8], _ range: Range<Int>, zone: String?) -> (String?, String?)? {
+        bytes.withUnsafeBytes { all -> (String?, String?)? in
+            var lower = range.lowerBound
+            var upper = range.upperBound
+            for index in lower..<upper where all[index] >= 0x80 { return nil }
+            func isTrimmed(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == UInt8(ascii: "\"") }
+            while lower < upper, isTrimmed(all[lower]) { lower += 1 }
+            while lower < upper, isTrimmed(all[upper - 1]) { upper -= 1 }
+            guard lower < upper else { return (nil, zone) }
+            let key = UnsafeRawBufferPointer(rebasing: all[lower..<upper])
+            func text(_ from: Int, _ to: Int) -> String { String(decoding: UnsafeRawBufferPointer(rebasing: key[from..<to]), as: UTF8.self) }
+            /// From `from` up to the first of `stops`, or the key's end.
+            func run(from: Int, until stops: StaticString) -> String {
+                let stop = UnsafeBufferPointer(start: stops.utf8Start, count: stops.utf8CodeUnitCount)
+                var end = from
+                while end < key.count, !stop.contains(key[end]) { end += 1 }
+                return text(from, end)
+            }
+            func offset(of needle: StaticString) -> Int? {
+                ByteSearch.firstOffset(of: UnsafeRawBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount), in: key)
+            }
+            if let name = offset(of: "recordName=") {
+                let record = run(from: name + 11, until: ",>;")
+                return (record, offset(of: "zoneID=").map { run(from: $0 + 7, until: ":>,") } ?? zone)
+            }
+            if let paren = offset(of: ":(") {
+                return (text(0, paren), zone ?? run(from: paren + 2, until: ":)"))
+            }
+            if let colon = ByteSearch.firstOffset(of: UInt8(ascii: ":"), in: key, from: 0) { return (nil, zone ?? text(0, colon)) }
+            return (text(0, key.count), zone)
+        }
+    }
+
     static func omitted(in bytes: [UInt8]) -> Int {
         var total = 0
         var from = 0
-        let phrase = Array("Batch Request Failed".utf8)
+        let phrase = batchRequestFailed
         while let at = find(phrase, in: bytes, from: from) {
             from = at + phrase.count
             // `N "Batch Request Failed" CKError's omited`, the quotes maybe escaped.
@@ -330,8 +391,11 @@ enum CloudKitErrors {
 
     static func errorCodes(in bytes: [UInt8]) -> [Int] {
         // `Error Domain=NSCocoaErrorDomain Code=N`, and `NSCocoaErrorDomain:N` as recovery prints it.
-        codes(after: Array("NSCocoaErrorDomain Code=".utf8), in: bytes) + codes(after: Array("NSCocoaErrorDomain:".utf8), in: bytes)
+        codes(after: cocoaCode, in: bytes) + codes(after: cocoaColon, in: bytes)
     }
+
+    private static let cocoaCode = Array("NSCocoaErrorDomain Code=".utf8)
+    private static let cocoaColon = Array("NSCocoaErrorDomain:".utf8)
 
     private static func codes(after prefix: [UInt8], in bytes: [UInt8]) -> [Int] {
         var found: [Int] = []
@@ -346,7 +410,7 @@ enum CloudKitErrors {
 
     // MARK: Cause
 
-    static func cause(of report: CloudKitErrorReport, text: String) -> (CloudKitCause?, [CKErrorDescription]) {
+    static func cause(of report: CloudKitErrorReport, bytes: [UInt8]) -> (CloudKitCause?, [CKErrorDescription]) {
         var offered: [(cause: CloudKitCause, errors: [CKErrorDescription])] = []
         func offer(_ cause: CloudKitCause, _ error: CKErrorDescription?) {
             if let index = offered.firstIndex(where: { $0.cause == cause }) {
@@ -368,14 +432,18 @@ enum CloudKitErrors {
             default: break
             }
         }
-        if text.firstRange(ofASCII: "does not support ordered relationships") != nil { offer(.modelOrderedRelationship, nil) }
-        if text.firstRange(ofASCII: "requires that all attributes be optional") != nil { offer(.modelAttributeRequired, nil) }
-        if text.firstRange(ofASCII: "requires that all relationships be optional") != nil { offer(.modelRelationshipRequired, nil) }
-        if text.firstRange(ofASCII: "Sandbox restriction") != nil || text.firstRange(ofASCII: "Error retrieving daemon") != nil { offer(.daemonUnreachable, nil) }
-        if text.firstRange(ofASCII: "assigned to multiple zones") != nil { offer(.objectsInSeveralZones, nil) }
-        if text.firstRange(ofASCII: "another instance of this persistent store") != nil
-            || text.firstRange(ofASCII: "register a second handler for activity") != nil { offer(.secondInstance, nil) }
-        if text.firstRange(ofASCII: "without an iCloud account") != nil { offer(.noAccount, nil) }
+        // The phrases are read over the whole failure text, one search each: only those whose
+        // cause could still change the outcome. A phrase offers its cause with no error, so it
+        // can change nothing when that cause is offered already, or when a cause other than
+        // 134406's outranks it (the best stays, and 134406, if offered, goes either way). A
+        // record whose entries say the schema is not deployed (the commonest failure, and the
+        // highest rank) reads none of them.
+        let outranking = offered.lazy.filter { $0.cause != .notInitialized }.map(\.cause.rank).max() ?? Int.min
+        bytes.withUnsafeBytes { text in
+            for phrase in causePhrases where phrase.cause.rank > outranking && !offered.contains(where: { $0.cause == phrase.cause }) {
+                if phrase.isIn(text) { offer(phrase.cause, nil) }
+            }
+        }
         // A request refused because set-up failed (134406) is told by the set-up's own cause
         // when the record names it.
         if offered.count > 1 { offered.removeAll { $0.cause == .notInitialized } }
@@ -384,6 +452,37 @@ enum CloudKitErrors {
         let best = offered.max { $0.cause.rank < $1.cause.rank }
         return (best?.cause, best?.errors ?? [])
     }
+
+    /// A text that tells a cause wherever it stands in a failure.
+    struct CausePhrase: Sendable {
+        let cause: CloudKitCause
+        let text: [UInt8]
+        /// The text's least common byte (`RareByteSearch.anchor(of:)`), found once here rather
+        /// than for every record.
+        let anchor: Int
+
+        init(_ text: StaticString, _ cause: CloudKitCause) {
+            self.cause = cause
+            self.text = Array(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+            anchor = self.text.withUnsafeBytes { RareByteSearch.anchor(of: $0) }
+        }
+
+        func isIn(_ subject: UnsafeRawBufferPointer) -> Bool {
+            text.withUnsafeBytes { RareByteSearch.firstOffset(of: $0, anchor: anchor, in: subject) } != nil
+        }
+    }
+
+    static let causePhrases: [CausePhrase] = [
+        CausePhrase("does not support ordered relationships", .modelOrderedRelationship),
+        CausePhrase("requires that all attributes be optional", .modelAttributeRequired),
+        CausePhrase("requires that all relationships be optional", .modelRelationshipRequired),
+        CausePhrase("Sandbox restriction", .daemonUnreachable),
+        CausePhrase("Error retrieving daemon", .daemonUnreachable),
+        CausePhrase("assigned to multiple zones", .objectsInSeveralZones),
+        CausePhrase("another instance of this persistent store", .secondInstance),
+        CausePhrase("register a second handler for activity", .secondInstance),
+        CausePhrase("without an iCloud account", .noAccount),
+    ]
 
     static func cause(of error: CKErrorDescription) -> CloudKitCause? {
         let server = error.serverMessage ?? ""

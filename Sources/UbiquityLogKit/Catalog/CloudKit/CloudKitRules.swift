@@ -103,7 +103,7 @@ enum CloudKitEvent {
         fields.add("stage", stage)
         let succeeded = match["success"].map { $0 == "1" }
         if succeeded == true, let ok { return .message(ok, fields.items) }
-        let report = CloudKitErrors.report(in: match.message)
+        let report = CloudKitErrors.report(in: match.messageBytes)
         fields.add(match.error(from: match.matchEnd) ?? match.error())
         fields.items += report.fields
         var kind = failed
@@ -469,7 +469,7 @@ extension CloudKitRules {
                     CKSample.app("Sync event failed: Error Domain=NSCocoaErrorDomain Code=134060 \"A Core Data error occurred.\" UserInfo={NSLocalizedFailureReason=Objects related to 'Recipe' are assigned to multiple zones: {<CKRecordZoneID: 0x600000c0c0e0; zoneName=com.apple.coredata.cloudkit.zone, ownerName=__defaultOwner__>, <CKRecordZoneID: 0x600000c0c100; zoneName=com.apple.coredata.cloudkit.share.3F2E, ownerName=_a1b2c3>}}"),
                     CKSample.app("Error Domain=NSCocoaErrorDomain Code=134301 \"(null)\" UserInfo={NSLocalizedFailureReason=The history token is expired (NSPersistentHistoryTokenExpiredError).}"),
                  ]) { match in
-                let report = CloudKitErrors.report(in: match.message)
+                let report = CloudKitErrors.report(in: match.messageBytes)
                 var fields = CloudKitEvent.facts(match)
                 fields.add(match.error())
                 fields.items += report.fields
@@ -483,7 +483,7 @@ extension CloudKitRules {
                     CKSample.app("CloudKit event error: Error Domain=CKErrorDomain Code=2 \"(null)\""),
                     CKSample.app("<CKError 0x600000c5f0a0: \"Quota Exceeded\" (25/2035); server message = \"Quota exceeded\"; op = 3E4F5A6B7C8D9E0F; uuid = 7A8B9C0D-1E2F-4A3B-8C4D-5E6F7A8B9C0D; Retry after 342.0 seconds>"),
                  ]) { match in
-                let report = CloudKitErrors.report(in: match.message)
+                let report = CloudKitErrors.report(in: match.messageBytes)
                 var fields = CloudKitEvent.facts(match)
                 fields.add(match.error())
                 fields.items += report.fields
