@@ -184,6 +184,22 @@ import TestSupport
         #expect(errors.map(\.zone) == ["com.apple.coredata.cloudkit.zone", nil, "zoné", "z1", "z2"])
     }
 
+    /// A group named as a number is a number in the facts, and only there: the set of such
+    /// names is handed only to rules that have one of those groups.
+    @Test func numericGroupsAreNumbers() throws {
+        let classifier = Classifier(catalog: try Catalog.standard())
+        func facts(_ ruleID: String) throws -> [Field] {
+            let rule = try #require(CloudKitRules.all.first { $0.id == ruleID })
+            let sample = try #require(rule.samples.first)
+            let records = try assemble(sample)
+            let record = try #require(records.first)
+            guard case .message(_, let fields) = classifier.classify(record).event else { return [] }
+            return fields
+        }
+        #expect(try facts("cloudkit-export-objects-found").first { $0.name == "objects" }?.value == .int(3))
+        #expect(try facts("cloudkit-teardown").first { $0.name == "reason" }?.value == .string("Store Removed"))
+    }
+
     /// Rules hand the message's bytes: invalid UTF-8 in them reads as it did from the message's
     /// String (`RuleMatch.message`, each bad byte escaped as `\xFF`).
     @Test func bytesReadAsTheirString() {

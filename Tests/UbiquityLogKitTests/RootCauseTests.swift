@@ -47,6 +47,24 @@ func timeline(_ log: String, verbosity: Int = 0) throws -> (text: String, summar
         #expect(Extract.error(in: described)?.reason == "Path is outside of any CloudDocs app library, will never sync")
     }
 
+    /// Every key a file, a description or an underlying error is read from, spelt out here: the
+    /// patterns for them run only when a text each key holds is in the error (`Extract.Needed`),
+    /// so a key that holds none of those texts would be missed.
+    @Test(arguments: ["NSFilePath", "NSURL", "NSFileURL", "NSStoreURL", "NSDestinationFilePath", "NSSourceFilePathErrorKey"])
+    func everyFileKeyIsRead(_ key: String) throws {
+        let printed = #"Error Domain=NSCocoaErrorDomain Code=4 "x" UserInfo={"# + key + "=/var/mobile/Library/Journal.sqlite}"
+        #expect(Extract.error(in: printed)?.filePath == "/var/mobile/Library/Journal.sqlite")
+        #expect(Extract.error(in: #"Error Domain=NSCocoaErrorDomain Code=4 "x" UserInfo={NSFile=/var/mobile/x}"#)?.filePath == nil)
+    }
+
+    @Test(arguments: ["NSLocalizedDescription", "NSDescription"])
+    func everyDescriptionKeyIsRead(_ key: String) throws {
+        let printed = #"Error Domain=NSCocoaErrorDomain Code=4 "x" UserInfo={"# + key + "=Disk full}"
+        #expect(Extract.error(in: printed)?.reason == "Disk full")
+        let under = #"Error Domain=NSCocoaErrorDomain Code=4 "x" UserInfo={NSUnderlyingError=0x1 {Error Domain=NSPOSIXErrorDomain Code=28 "No space" UserInfo={"# + key + "=Disk full}}}"
+        #expect(Extract.error(in: under)?.underlying.first?.reason == "Disk full")
+    }
+
     @Test func theNextEntryEndsAReasonAndTheErrorUnderItIsItsOwn() throws {
         let printed = #"Error Domain=NSCocoaErrorDomain Code=134080 "(null)" UserInfo={reason=Could not move the logs, giving up, NSUnderlyingError=0x15ea1b20 {Error Domain=NSPOSIXErrorDomain Code=13 "Permission denied" UserInfo={NSFilePath=/var/mobile/x, NSLocalizedDescription=Permission denied, read-only}}, NSFilePath=/var/mobile/Library/Journal.sqlite}"#
         let error = try #require(Extract.error(in: printed))

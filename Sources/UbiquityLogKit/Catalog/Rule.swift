@@ -234,7 +234,9 @@ public struct RuleMatch {
             if let leading { fields.append(leading) }
             for (_, index, range) in found {
                 let name = orderedGroups[index].name
-                if numeric.contains(name), let value = decimal(subject, range) {
+                // An empty set is not asked: Set.contains hashes the name all the same (most
+                // rules have no numeric group).
+                if !numeric.isEmpty, numeric.contains(name), let value = decimal(subject, range) {
                     fields.append(Field(name, .int(value)))
                 } else {
                     fields.append(Field(name, .string(ByteText.string(UnsafeRawBufferPointer(rebasing: subject[range])))))
