@@ -266,7 +266,7 @@ struct TransactionLogTracker {
         // On the bytes where text and name are ASCII (see `PeerSearch`).
         let needle = Array(("/" + log).utf8)
         let found = record.text.withUnsafeBufferPointer { bytes -> String?? in
-            guard PeerSearch.isPlainASCII(bytes), PeerSearch.isPlainASCII(needle), !needle.contains(0x0A), !needle.contains(0x0D) else { return nil }
+            guard PeerSearch.isPlainASCII(bytes), needle.withUnsafeBufferPointer(PeerSearch.isPlainASCII), !needle.contains(0x0A), !needle.contains(0x0D) else { return nil }
             guard let at = PeerSearch.first(needle, in: bytes) else { return .some(nil) }
             return .some(PeerSearch.peer(in: bytes, PeerSearch.lastLine(in: bytes, before: at)))
         }
@@ -312,7 +312,7 @@ struct TransactionLogTracker {
 /// hex digit): so the bytes give what the Characters give. Other text takes the Character path.
 enum PeerSearch {
     /// ASCII, so that each byte is a Character but for `\r\n` pairs.
-    static func isPlainASCII<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool { !bytes.contains { $0 >= 0x80 } }
+    static func isPlainASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { ByteText.isASCII(bytes) }
 
     /// Where `needle` first starts in `bytes`.
     static func first(_ needle: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> Int? {

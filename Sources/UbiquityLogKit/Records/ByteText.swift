@@ -49,6 +49,12 @@ enum ByteText {
         bytes.withUnsafeBytes { isValidUTF8($0) }
     }
 
+    /// Whether every byte is ASCII, checked sixteen bytes at a time (`cbytescan_non_ascii`).
+    static func isASCII(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = buffer.baseAddress else { return true }
+        return cbytescan_non_ascii(base, buffer.count) == buffer.count
+    }
+
     static func isValidUTF8(_ buffer: UnsafeRawBufferPointer) -> Bool {
         guard let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return true }
         var index = 0
