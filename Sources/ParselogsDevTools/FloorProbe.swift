@@ -58,13 +58,12 @@ public final class FloorProbe {
         }
         let parser = HeaderParser()
         var open = OpenRecord(stage: stage, limits: limits.records)
-        // Where the parser puts a header, swapped into the open record (a swap moves, as the
-        // assembler's does; an assignment copied the header's texts).
-        var nextHeader: Header?
+        // Where the parser puts a header, until the open record is closed (as the assembler's does).
+        var nextHeader: RecordHead?
         try reader.readLines(from: &source) { line in
             if let bodyStart = parser.parse(line.bytes, into: &nextHeader) {
                 open.close(counts: &counts, classifier)
-                swap(&open.header, &nextHeader)
+                open.header = nextHeader
                 open.start(line.bytes, at: bodyStart)
                 counts.records += 1
             } else if counts.records == 0 {
@@ -89,7 +88,10 @@ public final class FloorProbe {
         let stage: Stage
         let limits: RecordAssembler.Limits
         var message = ByteBuffer()
-        var header: Header?
+        var header: RecordHead?
+        /// The logging method's bytes, copied from the header line (the message kept starts
+        /// after it): made into a String only if the search asks for it, as the classifier's is.
+        var method = ByteBuffer()
         var keptLines = 0
         var keptBytes = 0
         var isOpen = false
@@ -103,6 +105,8 @@ public final class FloorProbe {
             message.removeAll(keepingRoomUpTo: 1 << 16)
             keptLines = 1
             keptBytes = bodyStart
+            method.removeAll(keepingRoomUpTo: 1 << 12)
+            if let range = header?.method.range { method.append(UnsafeRawBufferPointer(rebasing: line[range])) }
             isOpen = true
             keep(UnsafeRawBufferPointer(rebasing: line[min(bodyStart, line.count)...]))
         }
@@ -125,8 +129,11 @@ public final class FloorProbe {
         mutating func close(counts: inout Counts, _ classifier: Classifier) {
             guard stage == .search, isOpen else { return }
             isOpen = false
-            let header = header
-            if message.withBytes({ classifier.recognises(UnsafeRawBufferPointer($0), marker: header?.marker, method: header?.method) }) {
+            let marker = header?.marker
+            let hasMethod = header?.method.range != nil
+            let method = self.method
+            if message.withBytes({ classifier.recognises(UnsafeRawBufferPointer($0), marker: marker,
+                                                         method: hasMethod ? method.withBytes { String(decoding: $0, as: UTF8.self) } : nil) }) {
                 counts.recognised += 1
             }
         }

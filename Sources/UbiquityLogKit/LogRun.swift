@@ -138,7 +138,7 @@ public final class LogRun {
     /// comes from a process `--process` did not name.
     func classified(_ record: Record) -> Classified {
         if since != nil || until != nil {
-            if let time = record.header?.time { lastTime = time }
+            if let time = record.time { lastTime = time }
             if !isInWindow(lastTime) { return .outsideWindow(record.revision) }
         }
         var classification = classifier.classify(record)
@@ -150,7 +150,7 @@ public final class LogRun {
             let isSync: Bool
             if case .app = classified.event { isSync = false } else { isSync = true }
             let owner: String?
-            if let process = record.header?.process {
+            if let process = record.string(.process) {
                 lastProcess = process
                 if isSync { lastSyncProcess = process }
                 owner = process

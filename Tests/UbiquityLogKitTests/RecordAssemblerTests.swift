@@ -232,11 +232,11 @@ import TestSupport
 }
 
 @Suite struct HeaderTextsTests {
-    /// A parser reuses a header's texts for lines that repeat them: whatever it saw before,
-    /// each line's header is the one a new parser reads from that line alone. The lines share
-    /// bytes in every way a key could confuse: parts that move from one field to the next,
-    /// absent parts, a method or not, and more combinations than the parser keeps.
-    @Test func eachLineGetsItsOwnTexts() {
+    /// A record keeps its header's texts as places in its own text (`RecordHead`): whatever
+    /// lines came before, and whatever byte cap cut the record's text short (cutting its header
+    /// line too), each record's header is the one a parser reads from its line alone, and every
+    /// way of reading a text (`string`, `withBytes`, `has`) gives the same.
+    @Test func eachRecordGetsItsOwnTexts() throws {
         var lines: [String] = []
         for process in ["J", "Jo", "Journal", "My App"] {
             for thread in ["60b", "0x1a", "b"] {
@@ -245,20 +245,27 @@ import TestSupport
                     lines.append("2014-03-02 09:14:07.318 \(process)[412] \(method)UbiquityStoreManager: y")
                     lines.append("Mar  2 09:14:07 \(thread) \(process)[1] <Notice>: \(method)CoreData: error: z")
                     lines.append("Mar  2 09:14:07 \(thread)\(process) x[1]: \(method)w")
+                    lines.append("2016-09-30 10:01:02.123456+0200 0x\(thread.count)f  Default  0x0  412  \(process): \(method)CoreData: Ubiquity: v")
                 }
             }
         }
-        lines += (0..<3000).map { "2014-03-02 09:14:07.318 P\($0)[1:2] -[A m\($0 % 7)](3): CoreData: Ubiquity:  x" }
+        lines += (0..<300).map { "2014-03-02 09:14:07.318 P\($0)[1:2] -[A m\($0 % 7)](3): CoreData: Ubiquity:  x" }
         lines.append("2014-03-02 09:14:07.318 P[1:2] -[A " + String(repeating: "m", count: 390) + "](3): v")
-        let shared = HeaderParser()
-        for round in 0..<2 {
-            for line in round == 0 ? lines : lines.reversed() {
-                let bytes = Array(line.utf8)
-                bytes.withUnsafeBytes { buffer in
-                    let alone = HeaderParser().parse(buffer)?.header
-                    #expect(alone != nil, "\(line)")
-                    #expect(shared.parse(buffer)?.header == alone, "\(line)")
+        lines.append("2014/03/02 09:14:07:318  [60b] [AppDelegate ubiquityStoreManager:log:]:123 Will load cloud store.")
+        for maxBytes in [1 << 22, 70, 40, 24, 1] {
+            let records = try assemble(lines.joined(separator: "\n"), limits: RecordAssembler.Limits(maxBytes: maxBytes))
+            #expect(records.count == lines.count)
+            for (record, line) in zip(records, lines) {
+                let alone = Array(line.utf8).withUnsafeBytes { HeaderParser().parse($0)?.header }
+                #expect(alone != nil, "\(line)")
+                #expect(record.header == alone, "\(maxBytes) \(line)")
+                for field in HeaderField.allCases {
+                    let text = record.string(field)
+                    #expect(record.has(field) == (text != nil))
+                    let bytes = record.withBytes(of: field) { $0.map { Array($0) } }
+                    #expect(bytes.map { String(decoding: $0, as: UTF8.self) } == text, "\(maxBytes) \(field) \(line)")
                 }
+                #expect(record.time == alone?.time && record.pid == alone?.pid && record.sourceLine == alone?.sourceLine)
             }
         }
     }

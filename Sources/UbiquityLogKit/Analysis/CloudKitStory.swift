@@ -260,10 +260,10 @@ struct CloudKitTracker {
             let type = facts.string("requestType") ?? CloudKitTracker.unnamed
             tally(type) { $0.started += 1 }
             if let id = facts.string("requestID") {
-                state.open[id] = (type, line, record.header?.time)
+                state.open[id] = (type, line, record.time)
             } else {
                 // `Executing: <private>`: joined to the next `Finished request: <private>`.
-                state.unnamedOpen = (type, line, record.header?.time)
+                state.unnamedOpen = (type, line, record.time)
             }
         case .requestFinished:
             let type = finish(facts, record, line) { $0.succeeded += 1 }
@@ -396,7 +396,7 @@ struct CloudKitTracker {
         tally(type) { tally in
             if started == nil { tally.started += 1 }
             outcome(&tally)
-            if let begin = started?.time, let end = record.header?.time {
+            if let begin = started?.time, let end = record.time {
                 let milliseconds = Int(end.microseconds(since: begin) / 1000)
                 tally.timed += 1
                 tally.totalMilliseconds += milliseconds

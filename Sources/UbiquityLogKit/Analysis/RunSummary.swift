@@ -133,10 +133,13 @@ public struct SummaryBuilder {
         var input: Int
         var process: String?
     }
-    /// The group of the record before, and the header texts it was found by: records of one
-    /// process mostly follow each other, and share their header's texts.
+    /// The group of the record before, and the bytes of the process it was found by (when it
+    /// had one): records of one process mostly follow each other, and the next one's process
+    /// is compared with these where it lies in its header (a memcmp of a few bytes) before a
+    /// String is made of it. (The group's String is made only when the process changes.)
     private var group: Int?
-    private var groupTexts: HeaderTexts?
+    private var groupProcessBytes = ByteBuffer()
+    private var groupProcessBytesKnown = false
     /// Groups of this input met lately, by process: processes interleave, and looking the
     /// next one up in `groupIndex` (with `processNames.insert`) hashed its name at every
     /// switch, some 400 instructions (callgrind, 3 MB of ~420-byte records). A few are kept,
@@ -208,7 +211,7 @@ public struct SummaryBuilder {
         logs.beginInput(name)
         counts.inputs.append(name)
         group = nil
-        groupTexts = nil
+        groupProcessBytesKnown = false
         recentGroups.removeAll(keepingCapacity: true)
         nextRecentGroup = 0
         lastPid = nil
@@ -236,15 +239,23 @@ public struct SummaryBuilder {
     /// names none (a line pasted without its header, a logger's own timestamp) the process of
     /// the last sync record before it in the same input, or of the record before it.
     private mutating func groupOf(_ record: Record) -> Int {
-        let texts = record.header?.texts
-        if let group, texts === groupTexts { return group }
-        let process = texts?.fields.process
-        if process == nil, let owner = lastSyncGroup ?? group { return owner }
-        if let group, process == groupProcess {
-            groupTexts = texts
-            return group
+        let known = groupProcessBytesKnown
+        let same = record.withBytes(of: .process) { bytes in bytes.map { known && groupProcessBytes.holds($0) } }
+        if let group, same == true { return group }
+        guard same != nil else {
+            if let owner = lastSyncGroup ?? group { return owner }
+            groupProcessBytesKnown = false
+            return groupNamed(nil)
         }
-        groupTexts = texts
+        let process = record.string(.process)
+        record.withBytes(of: .process) { bytes in if let bytes { groupProcessBytes.set(bytes) } }
+        groupProcessBytesKnown = true
+        return groupNamed(process)
+    }
+
+    /// The group of `process` (made into a String), when it is not the last record's bytes.
+    private mutating func groupNamed(_ process: String?) -> Int {
+        if let group, process == groupProcess { return group }
         if let recent = recentGroups.first(where: { $0.process == process }) {
             group = recent.group
         } else {
@@ -286,14 +297,14 @@ public struct SummaryBuilder {
         if record.isTruncated { counts.truncatedRecords += 1 }
         let group = groupOf(record)
         groups[group].records += 1
-        if let pid = record.header?.pid, pid != lastPid {
+        if let pid = record.pid, pid != lastPid {
             lastPid = pid
             if !groups[group].pids.contains(pid), groups[group].pids.count < 8 { groups[group].pids.append(pid) }
         }
         // A pattern, not `!=`: comparing with `.app` ran the enum's whole equality.
         if case .app = event {} else { counts.ubiquityRecords += 1 }
         if let family = SyncFamily.index(marker: record.marker, event: event) {
-            if lastSyncGroup != group, record.header?.process != nil { lastSyncGroup = group }
+            if lastSyncGroup != group, record.has(.process) { lastSyncGroup = group }
             groups[group].families[family].records += 1
             if case .unhandled = event { groups[group].families[family].unhandled += 1 }
         }
@@ -333,8 +344,8 @@ public struct SummaryBuilder {
         var made: Finding?
         func finding() -> Finding {
             if let made { return made }
-            let finding = Finding(kind: kind, input: record.input, line: record.firstLine, time: record.header?.time, message: message(),
-                                  process: groups[group].process, pid: record.header?.pid ?? groups[group].pids.first)
+            let finding = Finding(kind: kind, input: record.input, line: record.firstLine, time: record.time, message: message(),
+                                  process: groups[group].process, pid: record.pid ?? groups[group].pids.first)
             made = finding
             return finding
         }

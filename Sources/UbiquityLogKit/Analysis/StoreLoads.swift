@@ -189,7 +189,7 @@ struct StoreLoadTracker {
     }
 
     mutating func add(_ record: Record, _ event: Event) {
-        let time = record.header?.time
+        let time = record.time
         switch event {
         case .storeLoadStarted(let location, let url):
             close(as: .unfinished)

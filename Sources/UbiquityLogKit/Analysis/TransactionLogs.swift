@@ -258,7 +258,7 @@ struct TransactionLogTracker {
         if !devices[devices.count - 1].storeUUIDs.contains(uuid) { devices[devices.count - 1].storeUUIDs.append(uuid) }
     }
 
-    private func threadKey(_ record: Record) -> ThreadKey { ThreadKey(input: record.input, thread: record.header?.thread ?? "") }
+    private func threadKey(_ record: Record) -> ThreadKey { ThreadKey(input: record.input, thread: record.string(.thread) ?? "") }
 
     /// The peer folder in the path that leads to `log` in the record:
     /// `…/CoreDataLogs/mobile~A3D1…/JournalStore/<store UUID>/<log>` → `mobile~A3D1…`.

@@ -179,7 +179,7 @@ public final class Classifier {
             let body = UnsafeRawBufferPointer(rebasing: whole[bodyStart...])
             let found: (rule: Int, start: Int?)
             do throws(PCRE2Error) {
-                guard let hit = try search.rule(in: body, method: record.header?.method) else { return .none(limitHit: false) }
+                guard let hit = try search.rule(in: body, method: record.string(.method)) else { return .none(limitHit: false) }
                 found = hit
             } catch {
                 if error.isResourceLimit { limitHits += 1 }

@@ -30,9 +30,9 @@ public final class HeaderParser {
 
     /// The patterns, compiled only when a test reads by them (see `readsByHand`).
     private lazy var patterns = Patterns()
-    /// Process, thread and device repeat on every line, a log's methods are a few dozen: their
-    /// texts are made once and reused, alone (`parsePrefix`) and as a header's five together.
-    private let texts = RecurringTexts()
+    /// The logging methods `parsePrefix` makes texts of (NDJSON messages), made once each.
+    /// Headers have no texts made (see `RecordHead`).
+    private lazy var methodTexts = RecurringTexts()
 
     private enum Group: Int, CaseIterable {
         case date, time, frac, tz, mon, day, process, pid, thread, device, level
@@ -79,24 +79,25 @@ public final class HeaderParser {
         func prefixRange(_ group: Group) -> Range<Int>? { prefix.range(ofFirstOf: groups[group.index]) }
     }
 
-    /// If `line` starts a record, its header and where the message body starts.
+    /// If `line` starts a record, its header (texts made into Strings) and where the message body starts.
     public func parse(_ line: UnsafeRawBufferPointer) -> (header: Header, bodyStart: Int)? {
-        var header: Header?
-        guard let bodyStart = parse(line, into: &header), let header else { return nil }
-        return (header, bodyStart)
+        var head: RecordHead?
+        guard let bodyStart = parse(line, into: &head), let head else { return nil }
+        return (head.header(in: line), bodyStart)
     }
 
-    /// If `line` starts a record, puts its header in `header` and returns where the message
-    /// body starts; otherwise leaves `header` alone. The assembler's way: a header holds up to
-    /// six texts, and each copy of one retained and released them all. Package-wide for the
-    /// floor probe (`ParselogsDevTools`), which reads headers as the assembler does.
-    package func parse(_ line: UnsafeRawBufferPointer, into header: inout Header?) -> Int? {
+    /// If `line` starts a record, puts its header in `head` and returns where the message
+    /// body starts; otherwise leaves `head` alone. One pass over the line's start by the style
+    /// readers, then the prefix: the header's texts stay where they are, as places in the line
+    /// (see `RecordHead`), and nothing is made or looked up. Package-wide for the floor probe
+    /// (`ParselogsDevTools`), which reads headers as the assembler does.
+    package func parse(_ line: UnsafeRawBufferPointer, into head: inout RecordHead?) -> Int? {
         guard let first = line.first else { return nil }
         var fields = HeaderFields(.bare)
         // A first byte that no style starts with: most continuation lines stop there.
         guard HeaderParser.canStartHeader(first),
               readsByHand ? HeaderFields.read(line, into: &fields) : fieldsByPattern(line, into: &fields)
-        else { return parseHeaderless(line, into: &header) }
+        else { return parseHeaderless(line, into: &head) }
         if let allowedStyles, !allowedStyles.contains(fields.style) { return nil }
         if fields.style == .nslog { HeaderParser.dropCompactType(line, &fields) }
         var prefix = prefixRanges(line, from: fields.end)
@@ -104,19 +105,26 @@ public final class HeaderParser {
             prefix.take(loose)
             if fields.thread == nil { fields.thread = loose.thread }
         }
-        header = Header(style: fields.style, clock: readTime(line, fields), pid: HeaderParser.number(line, fields.pid),
-                        sourceLine: HeaderParser.number(line, prefix.sourceLine), marker: prefix.marker,
-                        texts: texts(line, fields, method: prefix.method))
+        var read = RecordHead(style: fields.style, marker: prefix.marker, clock: readTime(line, fields),
+                              pid: HeaderParser.number(line, fields.pid), sourceLine: HeaderParser.number(line, prefix.sourceLine))
+        let places = fields.places
+        read.process = places.process
+        read.thread = places.thread
+        read.device = places.device
+        read.level = places.level
+        read.method = TextPlace(prefix.method)
+        head = read
         return prefix.end
     }
 
     /// A line in no header style that holds a family's marker near its start: a record pasted
     /// without its header, or behind a logger's own prefix.
-    private func parseHeaderless(_ line: UnsafeRawBufferPointer, into header: inout Header?) -> Int? {
+    private func parseHeaderless(_ line: UnsafeRawBufferPointer, into head: inout RecordHead?) -> Int? {
         guard allowedStyles?.contains(.bare) ?? true, let loose = LooseMarkers.headerless(line) else { return nil }
-        let fields = HeaderFields(.bare)
-        header = Header(style: .bare, clock: PackedTime(), pid: nil, sourceLine: HeaderParser.number(line, loose.sourceLine),
-                        marker: loose.marker, texts: texts(line, fields, method: loose.method))
+        var read = RecordHead(style: .bare, marker: loose.marker, clock: PackedTime(), pid: nil,
+                              sourceLine: HeaderParser.number(line, loose.sourceLine))
+        read.method = TextPlace(loose.method)
+        head = read
         return loose.end
     }
 
@@ -174,7 +182,7 @@ public final class HeaderParser {
     public func parsePrefix(_ bytes: UnsafeRawBufferPointer, from start: Int)
         -> (method: String?, sourceLine: Int?, marker: Marker?, bodyStart: Int) {
         let prefix = prefixRanges(bytes, from: start)
-        return (prefix.method.map { texts.text(bytes, $0) }, prefix.sourceLine.flatMap { decimal(bytes, $0) }, prefix.marker, prefix.end)
+        return (prefix.method.map { methodTexts.text(bytes, $0) }, prefix.sourceLine.flatMap { decimal(bytes, $0) }, prefix.marker, prefix.end)
     }
 
     /// The prefix as `Prefix` reads it, or as `prefixPattern` does (see `readsByHand`).
@@ -201,123 +209,6 @@ public final class HeaderParser {
         }
         found.end = prefix.range(ofGroup: 0)?.upperBound ?? start
         return found
-    }
-
-    /// The header's texts: the ones made before for the same five byte strings (a log repeats a
-    /// few processes, threads and methods). Found in two steps rather than by one key of all
-    /// five: the process, thread, device and level (a few bytes, the same line after line) are
-    /// compared with the last header's and numbered (`quadNumber`), and the logging method is
-    /// looked up where it lies in the line, with that number (`MethodTexts`). The key of all five
-    /// copied the method's dozens of bytes into it and hashed them for every record: some 410
-    /// instructions a record on the default mix, some 365 now (callgrind; the run 88 fewer a
-    /// record in all, with `quadNumber`'s last quad of each style).
-    private func texts(_ line: UnsafeRawBufferPointer, _ fields: HeaderFields, method: Range<Int>?) -> HeaderTexts? {
-        var length = 0
-        guard let base = line.baseAddress,
-              HeaderParser.put(fields.process, of: base, into: textsKey, at: &length),
-              HeaderParser.put(fields.thread, of: base, into: textsKey, at: &length),
-              HeaderParser.put(fields.device, of: base, into: textsKey, at: &length),
-              HeaderParser.put(fields.level, of: base, into: textsKey, at: &length)
-        else { return HeaderParser.makeTexts(line, fields, method: method) }
-        let quad = quadNumber(UnsafeRawBufferPointer(start: textsKey, count: length), style: fields.style)
-        let methodBytes = method.map { UnsafeRawBufferPointer(rebasing: line[$0]) }
-        return methodTexts.value(quad: quad, method: methodBytes) { HeaderParser.makeTexts(line, fields, method: method) }
-    }
-
-    /// The number of a process, thread, device and level as a key (see `put`): the last one's in
-    /// the same style when they are the same (nearly always), else the one they got when first
-    /// seen. The last of each style, not the last of all: a log that mixes styles (the default
-    /// mix interleaves NSLog, `log show` and syslog headers) changed the last one at every
-    /// other record.
-    private func quadNumber(_ key: UnsafeRawBufferPointer, style: HeaderStyle) -> Int {
-        let last = HeaderParser.ordinal(style)
-        let lastKey = lastQuadKeys + last * HeaderParser.textsKeyCapacity
-        if key.count == lastQuads[last].length, let base = key.baseAddress, memcmp(lastKey, base, key.count) == 0 {
-            return lastQuads[last].number
-        }
-        let number = quadNumbers.value(key) {
-            quadCount += 1
-            return quadCount
-        }
-        if let base = key.baseAddress { lastKey.copyMemory(from: base, byteCount: key.count) }
-        lastQuads[last] = (key.count, number)
-        return number
-    }
-
-    /// A style's place among `lastQuads`.
-    private static func ordinal(_ style: HeaderStyle) -> Int {
-        switch style {
-        case .nslog: 0
-        case .syslog: 1
-        case .logShow: 2
-        case .logShowSyslog: 3
-        case .loggerTimestamp: 4
-        case .bare: 5
-        }
-    }
-
-    /// Room for the key of `texts`: each part as its length plus one (0: absent) in two bytes,
-    /// then its bytes.
-    private static let textsKeyCapacity = 512
-    private let textsKey = UnsafeMutableRawPointer.allocate(byteCount: HeaderParser.textsKeyCapacity, alignment: 8)
-    /// The last header's process, thread, device and level in each style, as a key, and their
-    /// number (see `quadNumber`).
-    private let lastQuadKeys = UnsafeMutableRawPointer.allocate(byteCount: 6 * HeaderParser.textsKeyCapacity, alignment: 8)
-    @exclusivity(unchecked) private var lastQuads = [(length: Int, number: Int)](repeating: (-1, 0), count: 6)
-    private let quadNumbers = Recurring<Int>(longest: HeaderParser.textsKeyCapacity)
-    /// Numbers given so far (a quad that no longer fits `quadNumbers` gets a new one: its texts
-    /// are made again, never confused with another's).
-    @exclusivity(unchecked) private var quadCount = 0
-    private let methodTexts = MethodTexts()
-
-    deinit {
-        textsKey.deallocate()
-        lastQuadKeys.deallocate()
-    }
-
-    /// Appends one part to a key of `texts`; false when the key would not fit.
-    @inline(__always)
-    private static func put(_ range: Range<Int>?, of line: UnsafeRawPointer, into key: UnsafeMutableRawPointer, at length: inout Int) -> Bool {
-        guard let range else {
-            guard length + 2 <= textsKeyCapacity else { return false }
-            key.storeBytes(of: 0, toByteOffset: length, as: UInt16.self)
-            length += 2
-            return true
-        }
-        guard length + 2 + range.count <= textsKeyCapacity else { return false }
-        key.storeBytes(of: UInt16(truncatingIfNeeded: range.count + 1), toByteOffset: length, as: UInt16.self)
-        copyKeyBytes(from: line + range.lowerBound, to: key + length + 2, count: range.count)
-        length += 2 + range.count
-        return true
-    }
-
-    /// `count` bytes copied by eight-byte words, the last word overlapping the one before, or
-    /// shorter where fewer: the parts of a key are a few to a few dozen bytes, four or five a
-    /// record, and a call to memcpy for each cost more than the copy. Reads no byte outside
-    /// `from..<from + count`.
-    @inline(__always)
-    private static func copyKeyBytes(from source: UnsafeRawPointer, to target: UnsafeMutableRawPointer, count: Int) {
-        if count >= 8 {
-            var offset = 0
-            while offset < count - 8 {
-                target.storeBytes(of: source.loadUnaligned(fromByteOffset: offset, as: UInt64.self), toByteOffset: offset, as: UInt64.self)
-                offset += 8
-            }
-            target.storeBytes(of: source.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self), toByteOffset: count - 8, as: UInt64.self)
-        } else if count >= 4 {
-            target.storeBytes(of: source.loadUnaligned(as: UInt32.self), as: UInt32.self)
-            target.storeBytes(of: source.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self), toByteOffset: count - 4, as: UInt32.self)
-        } else if count > 0 {
-            target.storeBytes(of: source.load(as: UInt8.self), as: UInt8.self)
-            target.storeBytes(of: source.load(fromByteOffset: count / 2, as: UInt8.self), toByteOffset: count / 2, as: UInt8.self)
-            target.storeBytes(of: source.load(fromByteOffset: count - 1, as: UInt8.self), toByteOffset: count - 1, as: UInt8.self)
-        }
-    }
-
-    private static func makeTexts(_ line: UnsafeRawBufferPointer, _ fields: HeaderFields, method: Range<Int>?) -> HeaderTexts? {
-        func text(_ range: Range<Int>?) -> String? { range.map { ByteText.string(UnsafeRawBufferPointer(rebasing: line[$0])) } }
-        return HeaderTexts(.init(process: text(fields.process), thread: text(fields.thread), device: text(fields.device),
-                                 level: text(fields.level), method: text(method)))
     }
 
     /// First bytes a header can start with: digits, the capitals of month names and markers,
@@ -554,69 +445,5 @@ struct Prefix {
         var index = start
         while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10 { index += 1 }
         return index
-    }
-}
-
-/// A header's texts by the number of its process, thread, device and level (`HeaderParser.quadNumber`)
-/// and its logging method, the method's bytes read where they lie: a lookup copies nothing,
-/// and retains nothing but the texts it returns. Like `Recurring`, a key goes to one of two
-/// slots found by a hash (of the number and the method's length, ends and middle) and is
-/// checked in full.
-final class MethodTexts {
-    private static let slotCount = 1024
-    /// Longer methods get their texts made each time: the block stays small whatever a line holds.
-    static let longest = 256
-    private let keys = UnsafeMutableRawPointer.allocate(byteCount: MethodTexts.slotCount * MethodTexts.longest, alignment: 8)
-    /// A slot's method length, `noMethod` for a header without one, `empty` while the slot is unused.
-    private let lengths = UnsafeMutablePointer<Int>.allocate(capacity: MethodTexts.slotCount)
-    private let quads = UnsafeMutablePointer<Int>.allocate(capacity: MethodTexts.slotCount)
-    private let values = UnsafeMutablePointer<HeaderTexts?>.allocate(capacity: MethodTexts.slotCount)
-    private var evictSecond = false
-    private static let empty = -1
-    private static let noMethod = -2
-
-    init() {
-        lengths.initialize(repeating: MethodTexts.empty, count: MethodTexts.slotCount)
-        quads.initialize(repeating: 0, count: MethodTexts.slotCount)
-        values.initialize(repeating: nil, count: MethodTexts.slotCount)
-    }
-
-    deinit {
-        values.deinitialize(count: MethodTexts.slotCount)
-        values.deallocate()
-        quads.deallocate()
-        lengths.deallocate()
-        keys.deallocate()
-    }
-
-    /// The texts for quad number `quad` and `method` (nil: none): the ones made before for the
-    /// same, or `make()`.
-    func value(quad: Int, method: UnsafeRawBufferPointer?, make: () -> HeaderTexts?) -> HeaderTexts? {
-        let length = method?.count ?? MethodTexts.noMethod
-        guard length <= MethodTexts.longest else { return make() }
-        let base = method?.baseAddress
-        let first = MethodTexts.slot(quad: quad, method: method)
-        @inline(__always)
-        func holds(_ slot: Int) -> Bool {
-            guard lengths[slot] == length, quads[slot] == quad else { return false }
-            guard length > 0, let base else { return true }
-            return memcmp(keys + slot * MethodTexts.longest, base, length) == 0
-        }
-        if holds(first) { return values[first] }
-        if holds(first ^ 1) { return values[first ^ 1] }
-        let slot = lengths[first] == MethodTexts.empty || !evictSecond ? first : first ^ 1
-        evictSecond.toggle()
-        let value = make()
-        if length > 0, let base { (keys + slot * MethodTexts.longest).copyMemory(from: base, byteCount: length) }
-        lengths[slot] = length
-        quads[slot] = quad
-        values[slot] = value
-        return value
-    }
-
-    private static func slot(quad: Int, method: UnsafeRawBufferPointer?) -> Int {
-        var hash = UInt64(truncatingIfNeeded: quad) &* 0x9E37_79B9_7F4A_7C15
-        if let method { hash = SlotHash.mix(method, into: hash ^ (UInt64(method.count) &* 0xD6E8_FEB8_6659_FD93)) }
-        return SlotHash.slot(hash, count: slotCount)
     }
 }

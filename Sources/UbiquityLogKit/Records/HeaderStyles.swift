@@ -16,41 +16,25 @@ struct HeaderFields {
     var style: HeaderStyle
     // Each part's place as two 32-bit offsets: the fields are made, filled and copied for
     // every line that may start a header, and eleven optional ranges of Int took 264 bytes.
-    private var places = Places()
-    var date: Range<Int>? { get { places.date.range } set { places.date = Place(newValue) } }
-    var time: Range<Int>? { get { places.time.range } set { places.time = Place(newValue) } }
-    var frac: Range<Int>? { get { places.frac.range } set { places.frac = Place(newValue) } }
-    var tz: Range<Int>? { get { places.tz.range } set { places.tz = Place(newValue) } }
-    var month: Range<Int>? { get { places.month.range } set { places.month = Place(newValue) } }
-    var day: Range<Int>? { get { places.day.range } set { places.day = Place(newValue) } }
-    var process: Range<Int>? { get { places.process.range } set { places.process = Place(newValue) } }
-    var pid: Range<Int>? { get { places.pid.range } set { places.pid = Place(newValue) } }
-    var thread: Range<Int>? { get { places.thread.range } set { places.thread = Place(newValue) } }
-    var device: Range<Int>? { get { places.device.range } set { places.device = Place(newValue) } }
-    var level: Range<Int>? { get { places.level.range } set { places.level = Place(newValue) } }
+    // (A `RecordHead` takes the texts' places as they are.)
+    private(set) var places = Places()
+    var date: Range<Int>? { get { places.date.range } set { places.date = TextPlace(newValue) } }
+    var time: Range<Int>? { get { places.time.range } set { places.time = TextPlace(newValue) } }
+    var frac: Range<Int>? { get { places.frac.range } set { places.frac = TextPlace(newValue) } }
+    var tz: Range<Int>? { get { places.tz.range } set { places.tz = TextPlace(newValue) } }
+    var month: Range<Int>? { get { places.month.range } set { places.month = TextPlace(newValue) } }
+    var day: Range<Int>? { get { places.day.range } set { places.day = TextPlace(newValue) } }
+    var process: Range<Int>? { get { places.process.range } set { places.process = TextPlace(newValue) } }
+    var pid: Range<Int>? { get { places.pid.range } set { places.pid = TextPlace(newValue) } }
+    var thread: Range<Int>? { get { places.thread.range } set { places.thread = TextPlace(newValue) } }
+    var device: Range<Int>? { get { places.device.range } set { places.device = TextPlace(newValue) } }
+    var level: Range<Int>? { get { places.level.range } set { places.level = TextPlace(newValue) } }
     /// Where the header ends and the logging method or message starts.
     var end: Int
 
-    private struct Places {
-        var date = Place(), time = Place(), frac = Place(), tz = Place(), month = Place(), day = Place()
-        var process = Place(), pid = Place(), thread = Place(), device = Place(), level = Place()
-    }
-
-    /// A part's place, or none (`lower` -1). A header lies within a line the reader keeps
-    /// whole (at most `LineReader.Limits.maxLineLength` bytes), far below 2 GB.
-    private struct Place {
-        var lower: Int32 = -1
-        var upper: Int32 = 0
-
-        init() {}
-
-        init(_ range: Range<Int>?) {
-            guard let range, range.upperBound <= Int(Int32.max) else { return }
-            lower = Int32(range.lowerBound)
-            upper = Int32(range.upperBound)
-        }
-
-        var range: Range<Int>? { lower < 0 ? nil : Int(lower)..<Int(upper) }
+    struct Places {
+        var date = TextPlace(), time = TextPlace(), frac = TextPlace(), tz = TextPlace(), month = TextPlace(), day = TextPlace()
+        var process = TextPlace(), pid = TextPlace(), thread = TextPlace(), device = TextPlace(), level = TextPlace()
     }
 
     init(_ style: HeaderStyle, end: Int = 0) {

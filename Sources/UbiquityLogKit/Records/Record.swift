@@ -29,6 +29,9 @@ public enum Marker: String, Sendable {
     case cloudKit = "cloudkit"
 }
 
+/// A header with its texts as Strings: what `Record.header` and `HeaderParser.parse(_:)` give
+/// (tests, and readers that want every part), and how a header made outside a parser (NDJSON
+/// keys, a test) is handed to a record. A record itself keeps a `RecordHead`.
 public struct Header: Sendable, Equatable {
     public var style: HeaderStyle
     public var marker: Marker?
@@ -42,9 +45,8 @@ public struct Header: Sendable, Equatable {
     public var pid: Int?
     /// The source line printed after the method, in parentheses.
     public var sourceLine: Int?
-    /// The header's texts behind one reference: a header is made, moved and let go of for
-    /// every record, and with the five texts held apart each copy retained and released five
-    /// strings. The parser makes one `HeaderTexts` per combination a log repeats.
+    /// The header's texts behind one reference: with the five texts held apart each copy
+    /// retained and released five strings.
     var texts: HeaderTexts?
 
     public var time: LogTime? {
@@ -96,7 +98,8 @@ public struct Header: Sendable, Equatable {
     }
 }
 
-/// A header's process, thread, device and level and logging method (see `Header.texts`).
+/// A header's process, thread, device and level and logging method as Strings (see `Header.texts`,
+/// `Record.givenTexts`).
 final class HeaderTexts: Sendable {
     struct Fields: Equatable {
         var process: String?
@@ -104,6 +107,16 @@ final class HeaderTexts: Sendable {
         var device: String?
         var level: String?
         var method: String?
+
+        subscript(field: HeaderField) -> String? {
+            switch field {
+            case .process: process
+            case .thread: thread
+            case .device: device
+            case .level: level
+            case .method: method
+            }
+        }
     }
 
     let fields: Fields
@@ -196,6 +209,98 @@ public enum Revision: Sendable {
     public var amendsAnEarlierShowing: Bool { self == .amended || self == .amendedPreview }
 }
 
+/// The texts of a header: `RecordHead` keeps where each lies, `Record` reads them by name.
+public enum HeaderField: Sendable, CaseIterable {
+    case process, thread, device, level
+    /// The logging method before the marker, e.g. `-[PFUbiquitySwitchboardEntryMetadata setUseLocalStorage:]`.
+    case method
+}
+
+/// A header as a record keeps it: integers, and its texts as places in the record's text (the
+/// header is the record's first line, so the places hold as long as the record does). The
+/// parser makes one for every line that starts a record, without a String, a lookup or an
+/// allocation: the `Header` it made before had its five texts looked up in a table of texts
+/// made before (some 365 instructions a record on the default mix, callgrind) and held them
+/// behind a reference that every copy retained and released. A value of plain integers is
+/// copied and dropped for free; a reporter that prints a text makes it (`Record.string(_:)`),
+/// and the summary and reporters that only ask "the same process as before?" compare bytes.
+/// `-q` on the default mix 12,401 → 11,758 instructions a record, on ~420-byte records
+/// 15,071 → 14,522 (`scripts/bench-instructions`).
+/// Package-wide for the floor probe (`ParselogsDevTools`), which reads headers as the assembler does.
+package struct RecordHead: Sendable {
+    var style: HeaderStyle
+    package var marker: Marker?
+    var clock: PackedTime
+    var pid: Int?
+    var sourceLine: Int?
+    var process = TextPlace()
+    var thread = TextPlace()
+    var device = TextPlace()
+    var level = TextPlace()
+    package var method = TextPlace()
+
+    init(style: HeaderStyle, marker: Marker?, clock: PackedTime, pid: Int?, sourceLine: Int?) {
+        self.style = style
+        self.marker = marker
+        self.clock = clock
+        self.pid = pid
+        self.sourceLine = sourceLine
+    }
+
+    /// A header made whole (by hand, or from NDJSON keys): its texts are not in the record's
+    /// text, and the record keeps them (`Record.givenTexts`).
+    init(_ header: Header) {
+        self.init(style: header.style, marker: header.marker, clock: header.clock, pid: header.pid, sourceLine: header.sourceLine)
+    }
+
+    subscript(field: HeaderField) -> TextPlace {
+        switch field {
+        case .process: process
+        case .thread: thread
+        case .device: device
+        case .level: level
+        case .method: method
+        }
+    }
+
+    /// The texts where they lie in `line` (the header's line, or the record's text), as Strings.
+    func texts(in line: UnsafeRawBufferPointer) -> HeaderTexts? {
+        func text(_ place: TextPlace) -> String? {
+            place.range.map { ByteText.string(UnsafeRawBufferPointer(rebasing: line[$0.clamped(to: 0..<line.count)])) }
+        }
+        return HeaderTexts(.init(process: text(process), thread: text(thread), device: text(device), level: text(level), method: text(method)))
+    }
+
+    /// The header with its texts made into Strings (`line` holds them).
+    func header(in line: UnsafeRawBufferPointer, texts given: HeaderTexts? = nil) -> Header {
+        Header(style: style, clock: clock, pid: pid, sourceLine: sourceLine, marker: marker, texts: given ?? texts(in: line))
+    }
+
+    /// Whether any text lies past `count` bytes: the record's text was cut shorter than its
+    /// header line (a byte cap below the line's length).
+    func reaches(past count: Int) -> Bool {
+        HeaderField.allCases.contains { (self[$0].range?.upperBound ?? 0) > count }
+    }
+}
+
+/// Where a text lies in a line: two 32-bit offsets (`lower` -1: nowhere). A line the reader
+/// keeps whole is at most `LineReader.Limits.maxLineLength` bytes, far below 2 GB.
+package struct TextPlace: Sendable, Equatable {
+    var lower: Int32 = -1
+    var upper: Int32 = 0
+
+    init() {}
+
+    init(_ range: Range<Int>?) {
+        guard let range, range.upperBound <= Int(Int32.max) else { return }
+        lower = Int32(range.lowerBound)
+        upper = Int32(range.upperBound)
+    }
+
+    package var range: Range<Int>? { lower < 0 ? nil : Int(lower)..<Int(upper) }
+    var exists: Bool { lower >= 0 }
+}
+
 /// A class: a record passes from the reader to the classifier, the summary and the reporters,
 /// and a copy of a struct of texts cost a retain and a release of each.
 public final class Record: Sendable {
@@ -208,7 +313,11 @@ public final class Record: Sendable {
     /// The record's lines joined by LF, line ends removed; bytes as read, where the assembler
     /// wrote them (see `RecordText` for how long they live).
     public let text: RecordText
-    public let header: Header?
+    /// The header, its texts as places in `text` (see `RecordHead`); nil for text before any header.
+    let head: RecordHead?
+    /// The texts of a header handed in whole (`init(header:)`: NDJSON records, tests, a header
+    /// line cut short by the byte cap), which `text` does not hold; nil for a header read from `text`.
+    let givenTexts: HeaderTexts?
     /// Offset in `text` where the message starts (after the header, method and marker).
     public let bodyStart: Int
     /// Some of the record was not kept: too many lines or bytes, or an overlong line.
@@ -216,16 +325,23 @@ public final class Record: Sendable {
     /// Whether a preview of this record was shown before (see `Revision`).
     public let revision: Revision
 
-    public init(input: String, firstLine: Int, lineCount: Int, text: RecordText, header: Header?, bodyStart: Int, isTruncated: Bool = false,
-                revision: Revision = .whole) {
+    init(input: String, firstLine: Int, lineCount: Int, text: RecordText, head: RecordHead?, givenTexts: HeaderTexts?, bodyStart: Int,
+         isTruncated: Bool, revision: Revision) {
         self.input = input
         self.firstLine = firstLine
         self.lineCount = lineCount
         self.text = text
-        self.header = header
+        self.head = head
+        self.givenTexts = givenTexts
         self.bodyStart = bodyStart
         self.isTruncated = isTruncated
         self.revision = revision
+    }
+
+    public convenience init(input: String, firstLine: Int, lineCount: Int, text: RecordText, header: Header?, bodyStart: Int, isTruncated: Bool = false,
+                            revision: Revision = .whole) {
+        self.init(input: input, firstLine: firstLine, lineCount: lineCount, text: text, head: header.map(RecordHead.init),
+                  givenTexts: header?.texts, bodyStart: bodyStart, isTruncated: isTruncated, revision: revision)
     }
 
     /// A record whose text is a copy of `text` (records made outside an assembler).
@@ -235,7 +351,44 @@ public final class Record: Sendable {
                   bodyStart: bodyStart, isTruncated: isTruncated, revision: revision)
     }
 
-    public var marker: Marker? { header?.marker }
+    /// The header with its texts as Strings, made on each call: for tests and for readers that
+    /// want every part. The run's own stages read the parts they need (`time`, `pid`,
+    /// `withBytes(of:)`, `string(_:)`), which make no String unless asked for one.
+    public var header: Header? {
+        guard let head else { return nil }
+        return text.withUnsafeBytes { head.header(in: $0, texts: givenTexts) }
+    }
+
+    public var marker: Marker? { head?.marker }
+    public var time: LogTime? {
+        guard let head else { return nil }
+        return head.clock.isEmpty ? givenTexts?.time : head.clock.time
+    }
+    public var pid: Int? { head?.pid }
+    public var sourceLine: Int? { head?.sourceLine }
+
+    /// The header's `field`, as a String made now (nil when the header has none).
+    public func string(_ field: HeaderField) -> String? {
+        guard let head else { return nil }
+        if let range = head[field].range { return text.withUnsafeBytes { ByteText.string(UnsafeRawBufferPointer(rebasing: $0[range])) } }
+        return givenTexts.flatMap { $0.fields[field] }
+    }
+
+    /// Whether the header has `field`.
+    public func has(_ field: HeaderField) -> Bool {
+        guard let head else { return false }
+        return head[field].exists || givenTexts?.fields[field] != nil
+    }
+
+    /// The bytes of the header's `field` (nil when it has none), for `body`'s call only: where
+    /// they lie in the record's text, or a given text's UTF-8.
+    public func withBytes<Result>(of field: HeaderField, _ body: (UnsafeRawBufferPointer?) throws -> Result) rethrows -> Result {
+        if let range = head?[field].range {
+            return try text.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[range])) }
+        }
+        guard var given = givenTexts?.fields[field] else { return try body(nil) }
+        return try given.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
+    }
 
     /// The message: everything after the header, method and marker.
     public var body: RecordText { text[min(bodyStart, text.count)...] }

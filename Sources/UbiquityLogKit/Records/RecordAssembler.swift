@@ -27,10 +27,13 @@ public final class RecordAssembler {
     /// The chunk the open record is written into, from `openStart` to its `used`.
     @exclusivity(unchecked) private var chunk: TextChunk
     private var openStart = 0
-    @exclusivity(unchecked) private var header: Header?
-    /// Where the parser puts the header of a line that starts a record, swapped into `header`
-    /// once the open record is closed (a swap moves; an assignment copied the header's texts).
-    @exclusivity(unchecked) private var nextHeader: Header?
+    @exclusivity(unchecked) private var header: RecordHead?
+    /// Where the parser puts the header of a line that starts a record, until the open record
+    /// is closed.
+    @exclusivity(unchecked) private var nextHeader: RecordHead?
+    /// The open record's header texts as Strings, when its text was cut shorter than its header
+    /// line (see `open`); nil otherwise, nearly always.
+    private var givenTexts: HeaderTexts?
     private var bodyStart = 0
     private var firstLine = 0
     private var lineCount = 0
@@ -53,7 +56,7 @@ public final class RecordAssembler {
     public func append(_ line: Line) -> Record? {
         if let start = parser.parse(line.bytes, into: &nextHeader) {
             let closed = finish()
-            swap(&header, &nextHeader)
+            header = nextHeader
             open(line, bodyStart: start)
             return closed
         }
@@ -87,9 +90,8 @@ public final class RecordAssembler {
         default: revision = .amended
         }
         previewedLines = nil
-        // The header moves into the record (take): a copy retained and released each of its strings.
-        let record = Record(input: input, firstLine: firstLine, lineCount: lineCount, text: openText,
-                            header: header.take(), bodyStart: bodyStart, isTruncated: truncated, revision: revision)
+        let record = Record(input: input, firstLine: firstLine, lineCount: lineCount, text: openText, head: header,
+                            givenTexts: givenTexts, bodyStart: bodyStart, isTruncated: truncated, revision: revision)
         // The next record's bytes follow this one's, which stay as they are.
         openStart = chunk.used
         lineCount = 0
@@ -104,8 +106,8 @@ public final class RecordAssembler {
         let revision: Revision = previewedLines == nil ? .preview : .amendedPreview
         previewedLines = lineCount
         // Lines that come later are written after the bytes this preview shows, which stay.
-        return Record(input: input, firstLine: firstLine, lineCount: lineCount, text: openText,
-                      header: header, bodyStart: bodyStart, isTruncated: truncated, revision: revision)
+        return Record(input: input, firstLine: firstLine, lineCount: lineCount, text: openText, head: header,
+                      givenTexts: givenTexts, bodyStart: bodyStart, isTruncated: truncated, revision: revision)
     }
 
     /// The open record's bytes as they stand.
@@ -120,6 +122,13 @@ public final class RecordAssembler {
         keptLines = 1
         truncated = line.isTruncated
         openStart = chunk.used
+        // The header's texts are places in the record's text, whose first line is this one:
+        // where the byte cap cuts the line before a text ends, the texts are made now instead.
+        givenTexts = nil
+        if line.bytes.count > limits.maxBytes, let head = header, head.reaches(past: limits.maxBytes) {
+            givenTexts = head.texts(in: line.bytes)
+            header = RecordHead(style: head.style, marker: head.marker, clock: head.clock, pid: head.pid, sourceLine: head.sourceLine)
+        }
         makeRoom(line.bytes.count)
         keep(line.bytes)
     }

@@ -145,7 +145,7 @@ public enum Headline {
     /// and the message's words (`messageWords`).
     static func unhandledMessage(_ record: Record) -> String {
         let words = messageWords(record)
-        guard let method = record.header?.method, !method.isEmpty else { return words }
+        guard let method = record.string(.method), !method.isEmpty else { return words }
         return words.isEmpty ? method : "\(method): \(words)"
     }
 

@@ -46,14 +46,8 @@ public final class JSONLinesReporter: Reporter {
         // The members every record has, in a fixed order, are written as literal text around
         // their values (no key or comma is worked out per record); the fields object and
         // anything nested go through JSONText's objects.
-        // The header is unwrapped once: each `header?.…` copied the whole header again
-        // (some 200 instructions a record, callgrind).
-        var time: LogTime?, pid: Int?, process: [UInt8]?
-        if let header = record.header {
-            time = header.time
-            pid = header.pid
-            if let texts = header.texts, texts.fields.process != nil { process = processJSON(texts) }
-        }
+        let time = record.time, pid = record.pid
+        let process = record.withBytes(of: .process) { bytes in bytes.map { processJSON($0, of: record) } }
         let input = inputJSON(record.input)
         let kind = kindJSON(event.kind)
         let fields = event.fields
@@ -85,23 +79,27 @@ public final class JSONLinesReporter: Reporter {
         return bytes
     }
 
-    /// `,"process":"Journal"`, made again only when the process changes (a header's texts
-    /// change with every logging method, the process seldom).
-    private var process: (texts: HeaderTexts, name: String, json: [UInt8])?
+    /// `,"process":"Journal"`, made again only when the process changes: a record's process
+    /// (`bytes`, where its header has them) is compared with the last one's bytes, and made
+    /// into a String only when they differ.
+    private var process: (bytes: ByteBuffer, name: String, json: [UInt8])?
 
-    private func processJSON(_ texts: HeaderTexts) -> [UInt8] {
-        if let process, process.texts === texts { return process.json }
-        let name = texts.fields.process ?? ""
+    private func processJSON(_ bytes: UnsafeRawBufferPointer, of record: Record) -> [UInt8] {
+        if let process, process.bytes.holds(bytes) { return process.json }
+        let name = record.string(.process) ?? ""
+        let json: [UInt8]
         if let process, process.name == name {
-            self.process = (texts, name, process.json)
-            return process.json
+            json = process.json
+        } else {
+            var text = JSONText()
+            text.raw(#","process":"#)
+            text.string(name)
+            json = text.bytes
         }
-        var text = JSONText()
-        text.raw(#","process":"#)
-        text.string(name)
-        let bytes = text.bytes
-        process = (texts, name, bytes)
-        return bytes
+        var kept = ByteBuffer()
+        kept.set(bytes)
+        process = (kept, name, json)
+        return json
     }
 
     private func kindJSON(_ kind: EventKind) -> [UInt8] {

@@ -33,7 +33,9 @@ public final class TextReporter: Reporter {
     /// The first process the headers named, and whether another has been seen since: from
     /// then on each line names its process (a device console interleaves many).
     private var firstProcess: String?
-    private var processTexts: HeaderTexts?
+    /// The bytes of the last process found to be `firstProcess`: most records' process is
+    /// compared with these where it lies in the header, and made into a String only when it differs.
+    private var firstProcessBytes: ByteBuffer?
     private var namesProcesses = false
     /// Gaps longer than this (microseconds) get a rule.
     private static let gapThreshold: Int64 = 2_000_000
@@ -57,13 +59,8 @@ public final class TextReporter: Reporter {
     public func report(_ item: ClassifiedRecord) {
         guard options.verbosity >= 0 else { return }
         let record = item.record
-        trackGap(record.header?.time)
-        if !namesProcesses, let texts = record.header?.texts, texts !== processTexts {
-            processTexts = texts
-            if let process = texts.fields.process {
-                if firstProcess == nil { firstProcess = process } else if process != firstProcess { namesProcesses = true }
-            }
-        }
+        trackGap(record.time)
+        if !namesProcesses { noteProcess(record) }
         guard isShown(item.event) else { return }
 
         if shownInInput, gapSinceShown > TextReporter.gapThreshold {
@@ -83,7 +80,7 @@ public final class TextReporter: Reporter {
         let severity = item.event.severity
         lineText.removeAll()
         var width = 0
-        record.header?.time?.withClock(maxFractionDigits: 3) { clock in
+        record.time?.withClock(maxFractionDigits: 3) { clock in
             lineText.append(clock)
             width = clock.count  // ASCII: bytes are characters
         }
@@ -91,9 +88,9 @@ public final class TextReporter: Reporter {
         lineText.append(UInt8(ascii: " "))
         lineText.append(string: tag(severity))
         lineText.append(UInt8(ascii: " "))
-        if namesProcesses, let header = record.header, let process = header.process {
+        if namesProcesses, let process = record.string(.process) {
             lineText.append(string: safe(process))
-            if let pid = header.pid { lineText.append(string: "[\(pid)]") }
+            if let pid = record.pid { lineText.append(string: "[\(pid)]") }
             lineText.append(string: ": ")
         }
         let colour = style.code(for: severity)
@@ -121,6 +118,21 @@ public final class TextReporter: Reporter {
                 out.line(style.dim("      " + safe(ByteText.string(line))))
             }
         }
+    }
+
+    /// Whether `record` names a process other than the first one named.
+    private func noteProcess(_ record: Record) {
+        let same = record.withBytes(of: .process) { bytes in bytes.map { firstProcessBytes?.holds($0) == true } }
+        guard same == false, let process = record.string(.process) else { return }
+        if firstProcess == nil {
+            firstProcess = process
+        } else if process != firstProcess {
+            namesProcesses = true
+            return
+        }
+        var bytes = ByteBuffer()
+        record.withBytes(of: .process) { if let process = $0 { bytes.set(process) } }
+        firstProcessBytes = bytes
     }
 
     public func flush() { out.flush() }
