@@ -544,7 +544,7 @@ struct Facts {
     init(_ fields: [Field]) { self.fields = fields }
 
     func value(_ name: String) -> FieldValue? { fields.first { $0.name == name }?.value }
-    func string(_ name: String) -> String? { if case .string(let text)? = value(name) { text } else { nil } }
+    func string(_ name: String) -> String? { value(name)?.text }
     func int(_ name: String) -> Int? { if case .int(let number)? = value(name) { number } else { nil } }
     func bool(_ name: String) -> Bool? { if case .bool(let flag)? = value(name) { flag } else { nil } }
 

@@ -250,7 +250,7 @@ struct IncidentTracker {
         }
         guard isOpen else { return }
         if kind == .corruptionHandling, case .message(_, let fields) = event {
-            state.lastStrategy = fields.first { $0.name == "strategy" }.flatMap { if case .string(let text) = $0.value { text } else { nil } }
+            state.lastStrategy = fields.first { $0.name == "strategy" }?.value.text
         }
         if IncidentTracker.recoveries.contains(kind) || isCloudStoreInUse(event) {
             state.open?.recovery = finding()

@@ -246,7 +246,7 @@ struct StoreLoadTracker {
                 }
             }
             if kind == .storeManagerError, let load = current,
-               case .string(let cause)? = fields.first(where: { $0.name == "cause" })?.value,
+               let cause = fields.first(where: { $0.name == "cause" })?.value.text,
                StoreLoadTracker.endsLoad(cause: cause) {
                 // Older UbiquityStoreManager versions print only the error: it ends the attempt.
                 if let error = event.error { current?.error = error }
@@ -255,7 +255,7 @@ struct StoreLoadTracker {
             }
             if kind == .storeLoadDetails {
                 for field in fields {
-                    guard case .string(let value) = field.value else { continue }
+                    guard let value = field.value.text else { continue }
                     if field.name == "storeUUID" { current?.storeUUID = value }
                     if field.name == "storeURL" { current?.storeURL = value }
                 }

@@ -167,7 +167,7 @@ struct TransactionLogTracker {
             devices[devices.count - 1].deviceStore = deviceStore
         case .message(let kind, let fields):
             let value = { (name: String) -> String? in
-                fields.first { $0.name == name }.flatMap { if case .string(let text) = $0.value { text } else { nil } }
+                fields.first { $0.name == name }?.value.text
             }
             switch kind {
             case .importProgress:

@@ -109,23 +109,49 @@ enum Extract {
 
     /// Matchers for the patterns below, made once per classifier and reused for every event:
     /// a new matcher costs a JIT stack (an mmap and munmap) each time.
+    /// Their groups are looked up by number, found once here: by name, each lookup hashed the
+    /// name into the pattern's table, some 480 instructions, and an error's parse asks for
+    /// seven groups or more (callgrind, `-q` on the default mix: 740,000 instructions on the
+    /// 3 MB slice, 70 a record).
     final class Matchers {
         let error: Matcher?
-        let reason: Matcher?
-        let described: Matcher?
-        let filePath: Matcher?
+        let reason: UserInfoMatcher?
+        let described: UserInfoMatcher?
+        let filePath: UserInfoMatcher?
         let underlying: Matcher?
         let facts: Matcher?
+        let errorGroups: (domain: Int, code: Int, description: Int)
+        let factGroups: (log: Int, url: Int, peer: Int, root: Int, transaction: Int)
 
         init() {
             error = errorRegex.map { Matcher($0) }
-            reason = reasonRegex.map { Matcher($0) }
-            described = describedRegex.map { Matcher($0) }
-            filePath = filePathRegex.map { Matcher($0) }
+            reason = reasonRegex.map(UserInfoMatcher.init)
+            described = describedRegex.map(UserInfoMatcher.init)
+            filePath = filePathRegex.map(UserInfoMatcher.init)
             underlying = underlyingRegex.map { Matcher($0) }
             facts = factsRegex.map { Matcher($0) }
+            errorGroups = (number(errorRegex, "domain"), number(errorRegex, "code"), number(errorRegex, "description"))
+            factGroups = (number(factsRegex, "log"), number(factsRegex, "url"), number(factsRegex, "peer"), number(factsRegex, "root"),
+                          number(factsRegex, "transaction"))
         }
     }
+
+    /// A user-info entry's matcher and the numbers of its value's two groups.
+    final class UserInfoMatcher {
+        let matcher: Matcher
+        let quoted: Int
+        let plain: Int
+
+        init(_ regex: Regex) {
+            matcher = Matcher(regex)
+            quoted = number(regex, "quoted")
+            plain = number(regex, "plain")
+        }
+    }
+
+    /// The number of a pattern's group `name` (each name is one group in these patterns); -1,
+    /// which no match has, when there is none.
+    private static func number(_ regex: Regex?, _ name: String) -> Int { regex?.groupNumbers[name]?.first ?? -1 }
 
     /// The first NSError printed in `text`, with the `reason` and file from its user info and
     /// the error under it, in the iOS 7 (`UserInfo=0x… {…}`) and iOS 9 (`UserInfo={…}`) forms.
@@ -138,10 +164,10 @@ enum Extract {
     static func error(in buffer: UnsafeRawBufferPointer, from start: Int, using matchers: Matchers, depth: Int = 0) -> ErrorInfo? {
         guard let matcher = matchers.error, let underlying = matchers.underlying else { return nil }
         guard (try? matcher.matches(buffer, from: start)) == true,
-              let domain = slice(buffer, matcher.range(ofGroup: "domain")),
-              let code = matcher.range(ofGroup: "code").flatMap({ signedDecimal(buffer, $0) })
+              let domain = slice(buffer, matcher.range(ofGroup: matchers.errorGroups.domain)),
+              let code = matcher.range(ofGroup: matchers.errorGroups.code).flatMap({ signedDecimal(buffer, $0) })
         else { return nil }
-        var info = ErrorInfo(domain: domain, code: code, description: slice(buffer, matcher.range(ofGroup: "description")))
+        var info = ErrorInfo(domain: domain, code: code, description: slice(buffer, matcher.range(ofGroup: matchers.errorGroups.description)))
         let after = matcher.range(ofGroup: 0)?.upperBound ?? start
         // The error under this one comes next, inside its user info: what follows it is its own.
         var end = buffer.count
@@ -224,10 +250,11 @@ enum Extract {
     }
 
     /// The first `key = value` a user-info pattern finds from `start`, quoted or not.
-    private static func value(_ matcher: Matcher?, in buffer: UnsafeRawBufferPointer, from start: Int) -> String? {
-        guard let matcher, start <= buffer.count, (try? matcher.matches(buffer, from: start)) == true else { return nil }
-        var text = slice(buffer, matcher.range(ofGroup: "quoted"))
-        if text == nil, let plain = matcher.range(ofGroup: "plain") {
+    private static func value(_ entry: UserInfoMatcher?, in buffer: UnsafeRawBufferPointer, from start: Int) -> String? {
+        guard let entry, start <= buffer.count, (try? entry.matcher.matches(buffer, from: start)) == true else { return nil }
+        let matcher = entry.matcher
+        var text = slice(buffer, matcher.range(ofGroup: entry.quoted))
+        if text == nil, let plain = matcher.range(ofGroup: entry.plain) {
             text = slice(buffer, plain.lowerBound..<plainValueEnd(buffer, from: plain.lowerBound))
         }
         // A value cut where the error under it begins keeps the `, ` before it: not its own.
@@ -291,29 +318,35 @@ enum Extract {
         var fields = FieldList()
         fields.add(error(in: message, from: min(after, message.count), using: matchers) ?? error(in: message, from: 0, using: matchers))
         guard let matcher = matchers.facts else { return fields.items }
-        var found: [String: String] = [:]
+        // The first of each, in five variables: a dictionary of them, hashed by name for each
+        // match, and the groups looked up by name cost more than the search.
+        let groups = matchers.factGroups
+        var log, url, peer, root, transaction: String?
         var position = 0
-        let names = ["log", "url", "peer", "root", "transaction"]
-        while found.count < names.count, position < message.count, mayHoldFact(message, from: position),
+        while log == nil || url == nil || peer == nil || root == nil || transaction == nil,
+              position < message.count, mayHoldFact(message, from: position),
               (try? matcher.matches(message, from: position)) == true,
               let whole = matcher.range(ofGroup: 0) {
-            for name in names where found[name] == nil {
-                if let text = slice(message, matcher.range(ofGroup: name)) {
-                    if name == "url", text.hasSuffix(".cdt") {
-                        if found["log"] == nil { found["log"] = fileName(text) }
-                    } else {
-                        found[name] = text
-                    }
+            let urlRange = matcher.range(ofGroup: groups.url)
+            if log == nil, let text = slice(message, matcher.range(ofGroup: groups.log)) { log = text }
+            if url == nil, let text = slice(message, urlRange) {
+                if text.hasSuffix(".cdt") {
+                    if log == nil { log = fileName(text) }
+                } else {
+                    url = text
                 }
             }
+            if peer == nil, let text = slice(message, matcher.range(ofGroup: groups.peer)) { peer = text }
+            if root == nil, let text = slice(message, matcher.range(ofGroup: groups.root)) { root = text }
+            if transaction == nil, let text = slice(message, matcher.range(ofGroup: groups.transaction)) { transaction = text }
             // A URL is not skipped whole: the log file and peer in its path are looked for too.
-            position = matcher.range(ofGroup: "url") != nil ? whole.lowerBound + 1 : max(whole.upperBound, position + 1)
+            position = urlRange != nil ? whole.lowerBound + 1 : max(whole.upperBound, position + 1)
         }
-        fields.add("log", found["log"])
-        fields.add("url", found["url"])
-        fields.add("peer", found["peer"])
-        fields.add("ubiquityRoot", found["root"])
-        fields.add("transaction", found["transaction"].flatMap { Int($0) })
+        fields.add("log", log)
+        fields.add("url", url)
+        fields.add("peer", peer)
+        fields.add("ubiquityRoot", root)
+        fields.add("transaction", transaction.flatMap { Int($0) })
         return fields.items
     }
 
@@ -335,14 +368,14 @@ enum Extract {
         return factLiterals.contains { literal in literal.withUnsafeBytes { ByteSearch.firstOffset(of: $0, in: rest) } != nil }
     }
 
-    /// A matched phrase as a field: its first line, without the blanks around it and the
-    /// colon, comma, full stop or parenthesis it ends with.
-    static func phrase(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> String {
+    /// Where a matched phrase's text is, as a field shows it: its first line, without the
+    /// blanks around it and the colon, comma, full stop or parenthesis it ends with.
+    static func phraseRange(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Range<Int> {
         var start = range.lowerBound
         var end = Bytes.find(0x0A, in: bytes, from: start).map { min($0, range.upperBound) } ?? range.upperBound
         while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
         while end > start, [0x20, 0x09, 0x3A, 0x2C, 0x2E, 0x28].contains(bytes[end - 1]) { end -= 1 }
-        return ByteText.string(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+        return start..<end
     }
 
     /// A matched group's text; bytes that are not UTF-8 as `\xNN`, as everywhere in the

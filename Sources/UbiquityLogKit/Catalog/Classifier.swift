@@ -189,7 +189,7 @@ public final class Classifier {
             let rule = compiled.rules[found.rule]
             let event: Event
             if search.builds[found.rule] {
-                event = rule.build(RuleMatch(record: record, subject: body, matcher: search.matchers[found.rule],
+                event = rule.build(RuleMatch(record: record, subject: body, subjectStart: bodyStart, matcher: search.matchers[found.rule],
                                              orderedGroups: compiled.orderedGroups[found.rule], extraction: extraction,
                                              readsDetails: search.details[found.rule]))
             } else {

@@ -136,8 +136,8 @@ public final class Rule: Sendable {
         let withFacts = kind.severity >= .warning
         return Rule(id, channel, kind, pattern, position: position, methods: methods, samples: samples, buildsFactsOnly: true) { match in
             // `what` is the outermost group: it comes first, and only its first line is kept
-            // (made from the bytes: it can span a whole message).
-            let what = match.range("what").map { Field("what", .string(Extract.phrase(match.messageBytes, $0))) }
+            // (found on the bytes: it can span a whole message).
+            let what = match.range("what").map { Field("what", .span(match.span(Extract.phraseRange(match.messageBytes, $0)))) }
             var fields = match.fields(numeric: numeric, skipping: "what", leading: what)
             if withFacts { fields += Extract.facts(in: match.messageBytes, after: match.matchEnd, using: match.extraction) }
             return .message(kind, fields)
@@ -150,6 +150,8 @@ public final class Rule: Sendable {
 public struct RuleMatch {
     public let record: Record
     let subject: UnsafeRawBufferPointer
+    /// Where `subject` starts in the record's text.
+    let subjectStart: Int
     /// The rule's own matcher, holding the match.
     let matcher: Matcher
     /// The rule's named groups ordered by their first number.
@@ -202,7 +204,27 @@ public struct RuleMatch {
         return ByteText.string(UnsafeRawBufferPointer(rebasing: subject[whole.upperBound...]))
     }
 
-    func range(_ name: String) -> Range<Int>? { matcher.range(ofGroup: name) }
+    /// Found among the rule's own few groups, names compared as they stand (short names are
+    /// compared as two words): the pattern's table by name hashed the name for each lookup,
+    /// some 480 instructions, and builders ask for a group or two per record.
+    func range(_ name: String) -> Range<Int>? {
+        for group in orderedGroups where group.name == name { return matcher.range(ofFirstOf: group.numbers) }
+        return nil
+    }
+
+    /// The record's text at `range` of the message: a fact as a slice, no String made.
+    func span(_ range: Range<Int>) -> RecordText {
+        let start = record.text.startIndex + subjectStart
+        return record.text[start + range.lowerBound..<start + range.upperBound]
+    }
+
+    /// Whether a named group matched the text `literal` (nil when it did not take part),
+    /// compared on the bytes.
+    func group(_ name: String, is literal: StaticString) -> Bool? {
+        guard let range = range(name) else { return nil }
+        return range.count == literal.utf8CodeUnitCount
+            && UnsafeRawBufferPointer(rebasing: subject[range]).elementsEqual(UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
 
     struct NamedGroup: Sendable {
         let name: String
@@ -239,7 +261,7 @@ public struct RuleMatch {
                 if !numeric.isEmpty, numeric.contains(name), let value = decimal(subject, range) {
                     fields.append(Field(name, .int(value)))
                 } else {
-                    fields.append(Field(name, .string(ByteText.string(UnsafeRawBufferPointer(rebasing: subject[range])))))
+                    fields.append(Field(name, .span(span(range))))
                 }
             }
             _ = found.deinitialize()

@@ -158,12 +158,59 @@ public struct Field: Sendable, Equatable {
 
 /// Not `indirect`: the nested cases hold arrays, which already live on the heap, so a plain
 /// string or number field costs no box of its own.
-public enum FieldValue: Sendable, Equatable {
+public enum FieldValue: Sendable {
     case string(String)
+    /// A fact as it stands in the record: the bytes a rule's group matched, a slice of the
+    /// record's text, made into a String only when something reads it as one (`text`). Most
+    /// events' facts are never read (`-q` prints none of a debug record's); a String made
+    /// for each of a record's groups was an allocation, a copy, a UTF-8 check and a free
+    /// (`scripts/bench-instructions`: 255 instructions a record on the default mix with `-q`,
+    /// 285 on ~420-byte records).
+    /// The slice keeps the record's bytes alive (see `RecordText`): a stage that keeps a fact
+    /// past the record's batch keeps its `text`, never the slice.
+    case span(RecordText)
     case int(Int)
     case bool(Bool)
     case list([FieldValue])
     case object([Field])
+
+    /// The value as text: a `.string`'s, or a `.span`'s bytes read as `ByteText.string` does
+    /// (bytes that are not UTF-8 as `\xNN`); nil for other values.
+    public var text: String? {
+        switch self {
+        case .string(let text): text
+        case .span(let bytes): ByteText.string(bytes)
+        default: nil
+        }
+    }
+
+    /// Whether the value is the text `literal`, compared on bytes (no String made).
+    func isText(_ literal: StaticString) -> Bool {
+        switch self {
+        case .string(let text): text == String(describing: literal)
+        case .span(let bytes):
+            bytes.count == literal.utf8CodeUnitCount && bytes.withUnsafeBytes {
+                $0.elementsEqual(UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+            }
+        default: false
+        }
+    }
+}
+
+/// Values are equal by what they say: a fact's text, whether it is a slice of a record or
+/// a String of its own, equals the same text either way.
+extension FieldValue: Equatable {
+    public static func == (lhs: FieldValue, rhs: FieldValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.int(let left), .int(let right)): left == right
+        case (.bool(let left), .bool(let right)): left == right
+        case (.list(let left), .list(let right)): left == right
+        case (.object(let left), .object(let right)): left == right
+        case (.string(let left), .string(let right)): left == right
+        case (.string, .span), (.span, .string), (.span, .span): lhs.text == rhs.text
+        default: false
+        }
+    }
 }
 
 /// Builds field lists, leaving out facts the log did not show.

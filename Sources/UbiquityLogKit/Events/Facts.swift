@@ -37,11 +37,11 @@ public struct ErrorInfo: Sendable, Equatable {
         var info = ErrorInfo(domain: "", code: 0)
         for part in parts {
             switch (part.name, part.value) {
-            case ("domain", .string(let text)): domain = text
+            case ("domain", _): domain = part.value.text
             case ("code", .int(let number)): code = number
-            case ("description", .string(let text)): info.description = text
-            case ("reason", .string(let text)): info.reason = text
-            case ("filePath", .string(let text)): info.filePath = text
+            case ("description", _): info.description = part.value.text
+            case ("reason", _): info.reason = part.value.text
+            case ("filePath", _): info.filePath = part.value.text
             case ("underlying", let value): if let inner = ErrorInfo(fieldValue: value) { info.underlying = [inner] }
             default: break
             }

@@ -96,8 +96,7 @@ public enum Headline {
     }
 
     private static func text(_ fields: [Field], _ name: String) -> String? {
-        guard case .string(let value)? = fields.first(where: { $0.name == name })?.value else { return nil }
-        return value
+        fields.first(where: { $0.name == name })?.value.text
     }
 
     /// A message's words and then its error, whole (`words: domain code: reason; file: …;

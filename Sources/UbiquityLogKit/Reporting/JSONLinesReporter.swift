@@ -465,6 +465,16 @@ struct JSONText {
     mutating func value(_ value: FieldValue) {
         switch value {
         case .string(let text): string(text)
+        case .span(let bytes):
+            // Written from the record's bytes where they are UTF-8 (no String made for it);
+            // else as the text `ByteText.string` makes of them, `\xNN` for the odd bytes.
+            if !bytes.withUnsafeBufferPointer({ buffer in
+                guard ByteText.isValidUTF8(UnsafeRawBufferPointer(buffer)) else { return false }
+                string(utf8: buffer)
+                return true
+            }) {
+                string(ByteText.string(bytes))
+            }
         case .int(let number): int(number)
         case .bool(let flag): bool(flag)
         case .list(let items):

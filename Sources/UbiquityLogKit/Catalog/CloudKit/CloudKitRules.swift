@@ -48,21 +48,32 @@ enum CloudKitEvent {
     /// `lowercased` walked it Character by Character, some 2,900 instructions a call (callgrind).
     static func requestType(_ className: String?) -> String? {
         guard var name = className else { return nil }
-        return name.withUTF8 { bytes -> String? in
-            func has(_ text: StaticString, at offset: Int) -> Bool {
-                let count = text.utf8CodeUnitCount
-                guard let base = bytes.baseAddress, offset >= 0, offset + count <= bytes.count else { return false }
-                return memcmp(base + offset, text.utf8Start, count) == 0
-            }
-            guard has("NSCloudKitMirroring", at: 0) else { return nil }
-            var start = 19
-            var end = bytes.count
-            if has("Delegate", at: start) { start += 8 }
-            if end - start >= 7, has("Request", at: end - 7) { end -= 7 }
-            guard start < end else { return nil }
-            var type = Array(bytes[start..<end])
+        return name.withUTF8 { requestType(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// `requestType` of a class name as the record's bytes show it.
+    static func requestType(_ className: RecordText) -> String? {
+        className.withUnsafeBytes { requestType($0) }
+    }
+
+    private static func requestType(_ bytes: UnsafeRawBufferPointer) -> String? {
+        func has(_ text: StaticString, at offset: Int) -> Bool {
+            let count = text.utf8CodeUnitCount
+            guard let base = bytes.baseAddress, offset >= 0, offset + count <= bytes.count else { return false }
+            return memcmp(base + offset, text.utf8Start, count) == 0
+        }
+        guard has("NSCloudKitMirroring", at: 0) else { return nil }
+        var start = 19
+        var end = bytes.count
+        if has("Delegate", at: start) { start += 8 }
+        if end - start >= 7, has("Request", at: end - 7) { end -= 7 }
+        guard start < end else { return nil }
+        // Written straight into the String (a small one: `export`, `setup`), not through an
+        // Array of its own, which was an allocation per request record.
+        return String(unsafeUninitializedCapacity: end - start) { type in
+            _ = type.initialize(from: bytes[start..<end])
             if type[0] >= UInt8(ascii: "A"), type[0] <= UInt8(ascii: "Z") { type[0] |= 0x20 }
-            return String(decoding: type, as: UTF8.self)
+            return end - start
         }
     }
 
@@ -77,15 +88,26 @@ enum CloudKitEvent {
         // Only a rule with one of those groups hands the set: for the others, hashing each
         // group's name to find it is not there cost some 350 instructions a CloudKit event.
         let numeric = match.orderedGroups.contains { $0.name == "objects" || $0.name == "token" } ? numericGroups : []
-        for field in match.fields(numeric: numeric) {
-            switch field.name {
+        // The groups' fields are typed where they stand, in the one array `fields(numeric:)`
+        // made: appended one by one to a second array, they cost its allocation and a retain
+        // and release of each field.
+        fields.items = match.fields(numeric: numeric)
+        var index = 0
+        while index < fields.items.count {
+            let value = fields.items[index].value
+            switch fields.items[index].name {
             case "requestClass":
-                if case .string(let text) = field.value { fields.add("requestType", requestType(text)) }
+                guard case .span(let text) = value, let type = requestType(text) else {
+                    fields.items.remove(at: index)
+                    continue
+                }
+                fields.items[index] = Field("requestType", .string(type))
             case "success", "madeChanges", "needsToVerifyTerms":
-                if case .string(let text) = field.value { fields.add(field.name, .bool(text == "1" || text == "true" || text == "YES")) }
+                fields.items[index].value = .bool(value.isText("1") || value.isText("true") || value.isText("YES"))
             default:
-                fields.items.append(field)
+                break
             }
+            index += 1
         }
         return fields
     }
@@ -104,7 +126,7 @@ enum CloudKitEvent {
         var fields = facts(match)
         // What finished or failed: set-up, an export, a request (its type is `requestType`), ….
         fields.add("stage", stage)
-        let succeeded = match["success"].map { $0 == "1" }
+        let succeeded = match.group("success", is: "1")
         if succeeded == true, let ok { return .message(ok, fields.items) }
         let report = CloudKitErrors.report(in: match.messageBytes)
         fields.add(match.error(from: match.matchEnd) ?? match.error())
