@@ -270,6 +270,27 @@ import TestSupport
         }
     }
 
+    /// A kept text matches exactly the bytes it was made of: at every length (the two words of a
+    /// short one overlap or leave bytes out otherwise), with any one byte changed, and a text
+    /// one byte longer or shorter.
+    @Test func aKeptTextMatchesItsOwnBytesAlone() {
+        for length in 0...40 {
+            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: 0x41 + $0) }
+            bytes.withUnsafeBytes { original in
+                let kept = KeptText(original)
+                #expect(kept.matches(original), "\(length)")
+                #expect(!KeptText().matches(original))
+                for place in 0..<length {
+                    var changed = bytes
+                    changed[place] ^= 0x20
+                    #expect(!changed.withUnsafeBytes { kept.matches($0) }, "\(length) \(place)")
+                }
+                #expect(!(bytes + [0x41]).withUnsafeBytes { kept.matches($0) })
+                if length > 0 { #expect(!bytes.dropLast().withUnsafeBytes { kept.matches($0) }) }
+            }
+        }
+    }
+
     /// Setting one text of a header changes that one, and not a header it was copied from.
     @Test func settingATextChangesThatHeaderAlone() {
         let original = Header(style: .nslog, process: "Journal", thread: "60b", method: "-[A b]")

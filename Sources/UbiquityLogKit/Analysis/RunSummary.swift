@@ -139,11 +139,10 @@ public struct SummaryBuilder {
     }
     /// The group of the record before, and the bytes of the process it was found by (when it
     /// had one): records of one process mostly follow each other, and the next one's process
-    /// is compared with these where it lies in its header (a memcmp of a few bytes) before a
-    /// String is made of it. (The group's String is made only when the process changes.)
+    /// is compared with these where it lies in its header (see `KeptText`) before a String is
+    /// made of it. (The group's String is made only when the process changes.)
     private var group: Int?
-    private var groupProcessBytes = ByteBuffer()
-    private var groupProcessBytesKnown = false
+    private var groupProcessBytes = KeptText()
     /// Groups of this input met lately, by process: processes interleave, and looking the
     /// next one up in `groupIndex` (with `processNames.insert`) hashed its name at every
     /// switch, some 400 instructions (callgrind, 3 MB of ~420-byte records). A few are kept,
@@ -215,7 +214,7 @@ public struct SummaryBuilder {
         logs.beginInput(name)
         counts.inputs.append(name)
         group = nil
-        groupProcessBytesKnown = false
+        groupProcessBytes = KeptText()
         recentGroups.removeAll(keepingCapacity: true)
         nextRecentGroup = 0
         lastPid = nil
@@ -243,18 +242,15 @@ public struct SummaryBuilder {
     /// names none (a line pasted without its header, a logger's own timestamp) the process of
     /// the last sync record before it in the same input, or of the record before it.
     private mutating func groupOf(_ record: Record) -> Int {
-        let known = groupProcessBytesKnown
-        let same = record.withBytes(of: .process) { bytes in bytes.map { known && groupProcessBytes.holds($0) } }
+        let same = record.has(.process, sameAs: groupProcessBytes)
         if let group, same == true { return group }
         guard same != nil else {
             if let owner = lastSyncGroup ?? group { return owner }
-            groupProcessBytesKnown = false
+            groupProcessBytes = KeptText()
             return groupNamed(nil)
         }
-        let process = record.string(.process)
-        record.withBytes(of: .process) { bytes in if let bytes { groupProcessBytes.set(bytes) } }
-        groupProcessBytesKnown = true
-        return groupNamed(process)
+        groupProcessBytes = record.kept(.process)
+        return groupNamed(record.string(.process))
     }
 
     /// The group of `process` (made into a String), when it is not the last record's bytes.

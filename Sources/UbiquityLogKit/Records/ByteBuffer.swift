@@ -6,12 +6,6 @@
 /// A growable run of bytes with value semantics: a copy shares the storage until either
 /// side appends (copy on write), as an Array's does. Package-wide for the floor probe
 /// (`ParselogsDevTools`), which gathers messages as the assembler does.
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 package struct ByteBuffer {
     private final class Storage {
         let base: UnsafeMutablePointer<UInt8>
@@ -39,19 +33,6 @@ package struct ByteBuffer {
     }
 
     var array: [UInt8] { withBytes { Array($0) } }
-
-    /// Whether the buffer holds exactly `bytes`.
-    func holds(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard bytes.count == storage.count else { return false }
-        guard let other = bytes.baseAddress, bytes.count > 0 else { return true }
-        return memcmp(storage.base, other, bytes.count) == 0
-    }
-
-    /// Makes the buffer hold `bytes` alone.
-    mutating func set(_ bytes: UnsafeRawBufferPointer) {
-        removeAll(keepingRoomUpTo: 4096)
-        append(bytes)
-    }
 
     /// Empties the buffer, keeping its room (up to `limit` bytes of it: a buffer grown for a
     /// huge record gives its room back).

@@ -22,8 +22,9 @@ enum CloudKitToken {
     /// search by the token's first byte stopped at every `C` of `CoreData: CloudKit:` and of
     /// the message: the token's reading after a header cost some 190 instructions a record on
     /// the default mix (callgrind), some 127 now. The line's end is looked for only once a token
-    /// is found.
-    static func find(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+    /// is found, and not at all in a header's line (`oneLine`: the reader splits lines at line
+    /// feeds).
+    static func find(in bytes: UnsafeRawBufferPointer, from start: Int, oneLine: Bool = false) -> Int? {
         guard start < bytes.count, let base = bytes.baseAddress else { return nil }
         let length = min(bytes.count - start, window)
         let tokenLength = token.utf8CodeUnitCount
@@ -38,7 +39,7 @@ enum CloudKitToken {
             let found = plus - plusOffset
             if memcmp(base + found, tokenStart, tokenLength) == 0 {
                 // Only within the first line: a line end before it puts it on a later one.
-                return memchr(base + start, 0x0A, found - start) == nil ? found : nil
+                return oneLine || memchr(base + start, 0x0A, found - start) == nil ? found : nil
             }
             at = plus + 1
         }
@@ -51,14 +52,14 @@ extension Prefix {
     /// mirroring record, not a `CoreData: error:` one; so is a message read without the loose
     /// reading (an NDJSON `eventMessage`) that holds the token: its body starts after the token
     /// and the logging method.
-    mutating func takeCloudKitToken(_ bytes: UnsafeRawBufferPointer) {
+    mutating func takeCloudKitToken(_ bytes: UnsafeRawBufferPointer, oneLine: Bool) {
         guard marker == nil || marker == .coreDataError,
-              let token = CloudKitToken.find(in: bytes, from: end) else { return }
+              let token = CloudKitToken.find(in: bytes, from: end, oneLine: oneLine) else { return }
         marker = .cloudKit
         var after = token + CloudKitToken.token.utf8CodeUnitCount
         while after < bytes.count, bytes[after] == 0x20 || bytes[after] == 0x09 { after += 1 }
         end = after
-        if let (method, line, next) = Prefix.method(bytes, after) ?? CloudKitToken.looseMethod(bytes, after) {
+        if let (method, line, next) = Prefix.method(bytes, after, oneLine: oneLine) ?? CloudKitToken.looseMethod(bytes, after) {
             self.method = method
             sourceLine = line
             end = next

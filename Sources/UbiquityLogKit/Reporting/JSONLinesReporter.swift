@@ -47,7 +47,7 @@ public final class JSONLinesReporter: Reporter {
         // their values (no key or comma is worked out per record); the fields object and
         // anything nested go through JSONText's objects.
         let time = record.time, pid = record.pid
-        let process = record.withBytes(of: .process) { bytes in bytes.map { processJSON($0, of: record) } }
+        let process = processJSON(record)
         let input = inputJSON(record.input)
         let kind = kindJSON(event.kind)
         let fields = event.fields
@@ -82,11 +82,13 @@ public final class JSONLinesReporter: Reporter {
     /// `,"process":"Journal"`, made again only when the process changes: a record's process
     /// (`bytes`, where its header has them) is compared with the last one's bytes, and made
     /// into a String only when they differ.
-    private var process: (bytes: ByteBuffer, name: String, json: [UInt8])?
+    private var process: (bytes: KeptText, name: String, json: [UInt8])?
 
-    private func processJSON(_ bytes: UnsafeRawBufferPointer, of record: Record) -> [UInt8] {
-        if let process, process.bytes.holds(bytes) { return process.json }
-        let name = record.string(.process) ?? ""
+    /// Nil for a record whose header names no process.
+    private func processJSON(_ record: Record) -> [UInt8]? {
+        guard let same = record.has(.process, sameAs: process?.bytes ?? KeptText()) else { return nil }
+        if same, let process { return process.json }
+        guard let name = record.string(.process) else { return nil }
         let json: [UInt8]
         if let process, process.name == name {
             json = process.json
@@ -96,9 +98,7 @@ public final class JSONLinesReporter: Reporter {
             text.string(name)
             json = text.bytes
         }
-        var kept = ByteBuffer()
-        kept.set(bytes)
-        process = (kept, name, json)
+        process = (record.kept(.process), name, json)
         return json
     }
 

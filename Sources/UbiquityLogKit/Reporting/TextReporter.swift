@@ -35,7 +35,7 @@ public final class TextReporter: Reporter {
     private var firstProcess: String?
     /// The bytes of the last process found to be `firstProcess`: most records' process is
     /// compared with these where it lies in the header, and made into a String only when it differs.
-    private var firstProcessBytes: ByteBuffer?
+    private var firstProcessBytes = KeptText()
     private var namesProcesses = false
     /// Gaps longer than this (microseconds) get a rule.
     private static let gapThreshold: Int64 = 2_000_000
@@ -122,17 +122,14 @@ public final class TextReporter: Reporter {
 
     /// Whether `record` names a process other than the first one named.
     private func noteProcess(_ record: Record) {
-        let same = record.withBytes(of: .process) { bytes in bytes.map { firstProcessBytes?.holds($0) == true } }
-        guard same == false, let process = record.string(.process) else { return }
+        guard record.has(.process, sameAs: firstProcessBytes) == false, let process = record.string(.process) else { return }
         if firstProcess == nil {
             firstProcess = process
         } else if process != firstProcess {
             namesProcesses = true
             return
         }
-        var bytes = ByteBuffer()
-        record.withBytes(of: .process) { if let process = $0 { bytes.set(process) } }
-        firstProcessBytes = bytes
+        firstProcessBytes = record.kept(.process)
     }
 
     public func flush() { out.flush() }
