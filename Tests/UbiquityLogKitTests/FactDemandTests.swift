@@ -96,8 +96,10 @@ import TestSupport
     }
 
     /// The facts search of warnings is passed over where none of the texts every match of
-    /// the facts pattern holds stands (`Extract.mayHoldFact`): on every rule's sample and
-    /// every record of the fixtures, from every place a match of the pattern starts, one does.
+    /// the facts pattern holds stands (`Extract.mayHoldFact`), and starts where a match can
+    /// start at the earliest (`Extract.earliestFactStart`): on every rule's sample and every
+    /// record of the fixtures, from every place a match of the pattern starts, one does, and
+    /// no match starts before it.
     @Test func theFactsSearchIsSkippedOnlyWhereItCannotMatch() throws {
         let catalog = try Self.catalog.get()
         let regex = try #require(Extract.factsRegex)
@@ -117,6 +119,8 @@ import TestSupport
                         matches += 1
                         #expect(Extract.mayHoldFact(message, from: whole.lowerBound), "\(ByteText.string(message))")
                         #expect(Extract.mayHoldFact(message, from: position))
+                        // Searched from where a match can start at the earliest, the same match.
+                        #expect(whole.lowerBound >= Extract.earliestFactStart(message, from: position) ?? Int.max, "\(ByteText.string(message))")
                         position = whole.lowerBound + 1
                     }
                     if !Extract.mayHoldFact(message, from: 0) { #expect(position == 0) }
