@@ -219,16 +219,23 @@ struct CloudKitTracker {
         case concern
     }
 
+    /// Kinds whose facts `add` reads below a warning: those with a role (those of warnings and
+    /// errors, and the failures' that give a `stage`, are read whatever their kind; see
+    /// `SummaryBuilder.readsFacts(of:)`). The facts of other kinds are left out when no
+    /// reporter reads them either.
+    static var factKinds: [EventKind] { roles.map(\.0) }
+
+    private static let roles: [(EventKind, Role)] = [
+        (.cloudKitEcho, .echo), (.cloudKitSetupSucceeded, .setupSucceeded), (.cloudKitRequestExecuting, .requestExecuting),
+        (.cloudKitRequestFinished, .requestFinished), (.cloudKitExportFinished, .exportFinished), (.cloudKitExportBegan, .exportBegan),
+        (.cloudKitExportObjectsFound, .exportObjectsFound), (.cloudKitImportScheduled, .importScheduled),
+        (.cloudKitImportBegan, .importBegan), (.cloudKitImportApplied, .importApplied), (.cloudKitPushReceived, .pushReceived),
+        (.cloudKitActivityDeferred, .activityDeferred), (.cloudKitAccountFetched, .accountFetched), (.cloudKitTeardown, .teardown),
+        (.cloudKitAccountUnavailable, .accountUnavailable), (.cloudKitThrottled, .throttled), (.cloudKitActivityRateLimited, .throttled),
+        (.cloudKitDelegateDeallocated, .concern), (.cloudKitShareSaveFailed, .concern), (.cloudKitObjectsInSeveralZones, .concern),
+    ]
+
     private static let roleTable: [Role] = {
-        let roles: [(EventKind, Role)] = [
-            (.cloudKitEcho, .echo), (.cloudKitSetupSucceeded, .setupSucceeded), (.cloudKitRequestExecuting, .requestExecuting),
-            (.cloudKitRequestFinished, .requestFinished), (.cloudKitExportFinished, .exportFinished), (.cloudKitExportBegan, .exportBegan),
-            (.cloudKitExportObjectsFound, .exportObjectsFound), (.cloudKitImportScheduled, .importScheduled),
-            (.cloudKitImportBegan, .importBegan), (.cloudKitImportApplied, .importApplied), (.cloudKitPushReceived, .pushReceived),
-            (.cloudKitActivityDeferred, .activityDeferred), (.cloudKitAccountFetched, .accountFetched), (.cloudKitTeardown, .teardown),
-            (.cloudKitAccountUnavailable, .accountUnavailable), (.cloudKitThrottled, .throttled), (.cloudKitActivityRateLimited, .throttled),
-            (.cloudKitDelegateDeallocated, .concern), (.cloudKitShareSaveFailed, .concern), (.cloudKitObjectsInSeveralZones, .concern),
-        ]
         var table = Array(repeating: Role.other, count: (roles.map(\.0.ordinal).max() ?? 0) + 1)
         for (kind, role) in roles { table[kind.ordinal] = role }
         return table

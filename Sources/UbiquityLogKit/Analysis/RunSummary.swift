@@ -206,7 +206,8 @@ public struct SummaryBuilder {
     /// (`RuleMatch.readsDetails`): never. It counts dumped objects by entity and operation,
     /// without their attributes, and no finding or incident cites a resolved relationship.
     public static func readsDetails(of kind: EventKind) -> Bool { false }
-    private static let factKinds = KindSet(StoreLoadTracker.factKinds + TransactionLogTracker.factKinds + IncidentTracker.factKinds)
+    private static let factKinds = KindSet(StoreLoadTracker.factKinds + TransactionLogTracker.factKinds + IncidentTracker.factKinds
+                                           + CloudKitTracker.factKinds)
 
     public mutating func beginInput(_ name: String) {
         loads.endInput()

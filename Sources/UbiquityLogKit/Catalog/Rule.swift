@@ -96,6 +96,16 @@ public final class Rule: Sendable {
         self.build = build
     }
 
+    /// A rule whose `build` makes `.message(kind, facts)` and nothing else, as `message` and
+    /// `phrases` rules do (`buildsFactsOnly`): a family's own way of making its facts.
+    static func factsOnly(
+        _ id: String, _ channel: Channel, _ kind: EventKind, _ pattern: String,
+        position: RulePosition = .lineStart, methods: [String] = [],
+        samples: [String], build: @escaping @Sendable (RuleMatch) -> Event
+    ) -> Rule {
+        Rule(id, channel, kind, pattern, position: position, methods: methods, samples: samples, buildsFactsOnly: true, build: build)
+    }
+
     /// This rule, declaring that its builder may also make events of `kinds`.
     public func producing(_ kinds: [EventKind]) -> Rule {
         Rule(id, channel, kind, pattern, position: position, methods: methods, samples: samples, buildsFactsOnly: buildsFactsOnly,

@@ -112,6 +112,16 @@ enum CloudKitEvent {
         return fields
     }
 
+    /// A rule whose event is its kind and its facts (`message`): the classifier leaves the
+    /// facts out where no part of the run reads those of `kind` (`Rule.buildsFactsOnly`).
+    /// Most of the family's records are debug lines whose facts `-q` and the default timeline
+    /// never read: left out, 200 instructions a record fewer with `-q` and the default
+    /// timeline on the default mix, 220 on ~420-byte records (`scripts/bench-instructions`).
+    static func rule(_ id: String, _ channel: Channel, _ kind: EventKind, _ pattern: String,
+                     position: RulePosition = .lineStart, methods: [String] = [], samples: [String]) -> Rule {
+        Rule.factsOnly(id, channel, kind, pattern, position: position, methods: methods, samples: samples) { message(kind, $0) }
+    }
+
     /// The rule's facts; a warning or error also carries the error its record prints.
     static func message(_ kind: EventKind, _ match: RuleMatch) -> Event {
         var fields = facts(match)
@@ -150,7 +160,7 @@ enum CloudKitEvent {
 extension CloudKitRules {
     enum SetupRules {
         static let all: [Rule] = [
-            Rule("cloudkit-options-validated", .cloudKit, .cloudKitOptionsValidated,
+            CloudKitEvent.rule("cloudkit-options-validated", .cloudKit, .cloudKitOptionsValidated,
                  #"Validating options:[ ](?:<[^>\n]*>[ ]?)?(?:containerIdentifier:(?<container>[^\s]+))?(?:[^\n]*?databaseScope:(?<databaseScope>\w+))?"#,
                  samples: [
                     CKSample.stderr("debug", "-[PFCloudKitOptionsValidator validateOptions:andStoreOptions:error:]", 36,
@@ -158,32 +168,32 @@ extension CloudKitRules {
                     // iOS 13: a shorter dump, no database scope.
                     CKSample.stderr("debug", "-[PFCloudKitOptionsValidator validateOptions:andStoreOptions:error:]", 29,
                                     "Validating options: <NSCloudKitMirroringDelegateOptions: 0x2835c4f00> containerIdentifier:iCloud.org.example.Notes ckAssetThresholdBytes:<null> useEncryptedStorage:NO automaticallyScheduleImportAndExportOperations:YES skipCloudKitSetup:NO containerOptions:<null>\nstoreOptions: {\n    NSPersistentHistoryTrackingKey = 1;\n}"),
-                 ]) { CloudKitEvent.message(.cloudKitOptionsValidated, $0) },
+                 ]),
 
-            Rule("cloudkit-store-observed", .cloudKit, .cloudKitStoreObserved,
+            CloudKitEvent.rule("cloudkit-store-observed", .cloudKit, .cloudKitStoreObserved,
                  #"Observing store:"# + CloudKitRules.url,
                  samples: [
                     CKSample.stderr("debug", "-[NSCloudKitMirroringDelegate observeChangesForStore:inPersistentStoreCoordinator:]", 429,
                                     "\(CKSample.delegate): Observing store: <NSSQLCore: 0x10380a2c0> (URL: \(CKSample.storeURL))"),
                     CKSample.sysdiagnose("-[NSCloudKitMirroringDelegate observeChangesForStore:inPersistentStoreCoordinator:]", 417, "<private>: Observing store: <private>"),
-                 ]) { CloudKitEvent.message(.cloudKitStoreObserved, $0) },
+                 ]),
 
-            Rule("cloudkit-setup-enqueued", .cloudKit, .cloudKitSetupEnqueued,
+            CloudKitEvent.rule("cloudkit-setup-enqueued", .cloudKit, .cloudKitSetupEnqueued,
                  #"Successfully enqueued setup request(?:[.:][ ]?)?"# + CloudKitRules.requestObject,
                  samples: [
                     CKSample.stderr("CloudKit", "-[NSCloudKitMirroringDelegate _setUpCloudKitIntegration:]", 591,
                                     "\(CKSample.delegate): Successfully enqueued setup request: <NSCloudKitMirroringDelegateSetupRequest: 0x600002a1c0a0> \(CKSample.request)"),
                     CKSample.stderr("CloudKit", "-[NSCloudKitMirroringDelegate _setUpCloudKitIntegration]", 417,
                                     "<NSCloudKitMirroringDelegate: 0x2825a8000>: Successfully enqueued setup request."),
-                 ]) { CloudKitEvent.message(.cloudKitSetupEnqueued, $0) },
+                 ]),
 
-            Rule("cloudkit-setup-succeeded", .cloudKit, .cloudKitSetupSucceeded,
+            CloudKitEvent.rule("cloudkit-setup-succeeded", .cloudKit, .cloudKitSetupSucceeded,
                  #"Successfully set up CloudKit integration for store"# + CloudKitRules.url,
                  samples: [
                     "CoreData+CloudKit: -[NSCloudKitMirroringDelegate _performSetupRequest:]_block_invoke(1242): \(CKSample.delegate): Successfully set up CloudKit integration for store (\(CKSample.store)): <NSSQLCore: 0x10380a2c0> (URL: \(CKSample.storeURL))",
                     CKSample.logShow("-[NSCloudKitMirroringDelegate _performSetupRequest:]_block_invoke", 1198,
                                      "\(CKSample.otherDelegate): Successfully set up CloudKit integration for store: <NSSQLCore: 0x1066143f0> (URL: \(CKSample.storeURL))"),
-                 ]) { CloudKitEvent.message(.cloudKitSetupSucceeded, $0) },
+                 ]),
 
             Rule("cloudkit-setup-failed", .cloudKit, .cloudKitSetupFailed,
                  #"Failed to set up CloudKit integration for store"# + CloudKitRules.url,
@@ -192,12 +202,12 @@ extension CloudKitRules {
                                         "\(CKSample.delegate): Failed to set up CloudKit integration for store: <NSSQLCore: 0x10380a2c0> (URL: \(CKSample.storeURL))\n<CKError 0x600000c6d2c0: \"Service Unavailable\" (6/2022); \"Request failed with http status code 503\"; uuid = 2E4F6A8C-0B1D-4E3F-9A5B-7C9D1E3F5A7B; Retry after 30.0 seconds>\n"),
                  ]) { CloudKitEvent.outcome($0, failed: .cloudKitSetupFailed, stage: "setup") },
 
-            Rule("cloudkit-delegate-deallocated", .cloudKit, .cloudKitDelegateDeallocated,
+            CloudKitEvent.rule("cloudkit-delegate-deallocated", .cloudKit, .cloudKitDelegateDeallocated,
                  #"Unable to schedule work because the mirroring delegate was deallocated"#,
                  samples: [
                     CKSample.stderr("debug", "-[NSCloudKitMirroringDelegate checkAndExecuteNextRequest]_block_invoke", 3212,
                                     "Unable to schedule work because the mirroring delegate was deallocated."),
-                 ]) { CloudKitEvent.message(.cloudKitDelegateDeallocated, $0) },
+                 ]),
 
             Rule("cloudkit-not-initialized", .cloudKit, .cloudKitNotInitialized,
                  #"Never successfully initialized and cannot execute request '?"# + CloudKitRules.requestObject,
@@ -206,18 +216,18 @@ extension CloudKitRules {
                                         "\(CKSample.delegate) - Never successfully initialized and cannot execute request '<NSCloudKitMirroringExportRequest: 0x600002a38f00> \(CKSample.otherRequest)' due to error: Error Domain=CKErrorDomain Code=2 \"Failed to modify some records\" UserInfo={CKPartialErrors={\n}}"),
                  ]) { CloudKitEvent.outcome($0, failed: .cloudKitNotInitialized, stage: "request") },
 
-            Rule("cloudkit-metadata-migration-skipped", .cloudKit, .cloudKitMetadataMigrationSkipped,
+            CloudKitEvent.rule("cloudkit-metadata-migration-skipped", .cloudKit, .cloudKitMetadataMigrationSkipped,
                  #"Skipping migration for '(?<table>ANSCK\w+)'"#,
                  samples: [CKSample.stderr("debug", "-[PFCloudKitMetadataModelMigrator calculateMigrationStepsWithConnection:error:]", 446,
                                            "Skipping migration for 'ANSCKDATABASEMETADATA' because it already has a column named 'ZLASTFETCHDATE'")]
-                ) { CloudKitEvent.message(.cloudKitMetadataMigrationSkipped, $0) },
+                ),
 
-            Rule("cloudkit-teardown", .cloudKit, .cloudKitTeardown,
+            CloudKitEvent.rule("cloudkit-teardown", .cloudKit, .cloudKitTeardown,
                  #"Told to tear down with reason:[ ](?<reason>[^\n]+)"#,
                  samples: [
                     "CoreData+CloudKit: -[NSCloudKitMirroringDelegate tearDown:]_block_invoke(806): \(CKSample.delegate): Told to tear down with reason: Store Removed",
                     CKSample.sysdiagnose("-[NSCloudKitMirroringDelegate tearDown:]_block_invoke", 797, "<private>: Told to tear down with reason: Stores Changed"),
-                 ]) { CloudKitEvent.message(.cloudKitTeardown, $0) },
+                 ]),
 
             Rule("cloudkit-reset-after-error", .cloudKit, .cloudKitResetAfterError,
                  #"resetting internal state after error"#,
@@ -248,32 +258,32 @@ extension CloudKitRules {
 
     enum RequestRules {
         static let all: [Rule] = [
-            Rule("cloudkit-request-asked", .cloudKit, .cloudKitRequestAsked,
+            CloudKitEvent.rule("cloudkit-request-asked", .cloudKit, .cloudKitRequestAsked,
                  #"Asked to execute request:[ ]"# + CloudKitRules.requestObject,
                  samples: [CKSample.stderr("CloudKit", "-[NSCloudKitMirroringDelegate executeMirroringRequest:error:]", 1075,
                                            "\(CKSample.delegate): Asked to execute request: <NSCloudKitMirroringExportRequest: 0x600002a2c0f0> \(CKSample.request)")]
-                ) { CloudKitEvent.message(.cloudKitRequestAsked, $0) },
+                ),
 
-            Rule("cloudkit-request-enqueued", .cloudKit, .cloudKitRequestEnqueued,
+            CloudKitEvent.rule("cloudkit-request-enqueued", .cloudKit, .cloudKitRequestEnqueued,
                  #"(?:enqueuing|Enqueued) request:[ ]"# + CloudKitRules.requestObject,
                  samples: [
                     CKSample.stderr("CloudKit", "-[NSCloudKitMirroringDelegate _enqueueRequest:]_block_invoke", 1035,
                                     "\(CKSample.delegate): enqueuing request: <NSCloudKitMirroringExportRequest: 0x600002a2c0f0> \(CKSample.request)"),
                     CKSample.stderr("CloudKit", "-[NSCloudKitMirroringDelegate _enqueueRequest:]_block_invoke_2", 1063,
                                     "Enqueued request: <NSCloudKitMirroringExportRequest: 0x600002a2c0f0> \(CKSample.request)"),
-                 ]) { CloudKitEvent.message(.cloudKitRequestEnqueued, $0) },
+                 ]),
 
             Rule.message("cloudkit-request-checking", .cloudKit, .cloudKitRequestChecking, #"Checking for pending requests"#,
                  samples: [CKSample.stderr("CloudKit", "-[NSCloudKitMirroringDelegate checkAndExecuteNextRequest]", 3553, "\(CKSample.delegate): Checking for pending requests.")]),
 
-            Rule("cloudkit-request-executing", .cloudKit, .cloudKitRequestExecuting,
+            CloudKitEvent.rule("cloudkit-request-executing", .cloudKit, .cloudKitRequestExecuting,
                  #"Executing:[ ]"# + CloudKitRules.requestObject,
                  samples: [
                     CKSample.stderr("CloudKit", "-[NSCloudKitMirroringDelegate checkAndExecuteNextRequest]_block_invoke", 3566,
                                     "\(CKSample.delegate): Executing: <NSCloudKitMirroringDelegateSetupRequest: 0x600002a1c0a0> \(CKSample.request)"),
                     CKSample.compact("-[NSCloudKitMirroringDelegate checkAndExecuteNextRequest]_block_invoke", 3583,
                                      "\(CKSample.delegate): Executing: <NSCloudKitMirroringImportRequest: 0x600002a48c80> \(CKSample.otherRequest)"),
-                 ]) { CloudKitEvent.message(.cloudKitRequestExecuting, $0) },
+                 ]),
 
             Rule.message("cloudkit-queue-idle", .cloudKit, .cloudKitQueueIdle,
                  #"(?:No more requests to execute|Deferring additional work\. There is still an active request)"#,
@@ -297,29 +307,29 @@ extension CloudKitRules {
 
     enum ExportImportRules {
         static let all: [Rule] = [
-            Rule("cloudkit-context-save-observed", .cloudKit, .cloudKitContextSaveObserved, #"Observed context save:"#,
+            CloudKitEvent.rule("cloudkit-context-save-observed", .cloudKit, .cloudKitContextSaveObserved, #"Observed context save:"#,
                  samples: [CKSample.stderr("debug", "-[NSCloudKitMirroringDelegate managedObjectContextSaved:]", 3020,
                                            "\(CKSample.delegate): Observed context save: <NSPersistentStoreCoordinator: 0x600003c08000> - <NSManagedObjectContext: 0x600003a0c1a0>")]
-                ) { CloudKitEvent.message(.cloudKitContextSaveObserved, $0) },
-            Rule("cloudkit-remote-change-observed", .cloudKit, .cloudKitRemoteChangeObserved, #"Observed remote store notification:"#,
+                ),
+            CloudKitEvent.rule("cloudkit-remote-change-observed", .cloudKit, .cloudKitRemoteChangeObserved, #"Observed remote store notification:"#,
                  samples: [CKSample.stderr("debug", "-[NSCloudKitMirroringDelegate remoteStoreDidChange:]", 3063,
                                            "\(CKSample.delegate): Observed remote store notification: <NSPersistentStoreCoordinator: 0x600003c08000> - \(CKSample.store) - <NSPersistentHistoryToken - {\n    \"\(CKSample.store)\" = 48;\n}> - file:///private/var/mobile/Containers/Shared/AppGroup/5E6F/Recipes.sqlite")]
-                ) { CloudKitEvent.message(.cloudKitRemoteChangeObserved, $0) },
-            Rule("cloudkit-export-began", .cloudKit, .cloudKitExportBegan, #"Beginning automated export - (?<label>[^:\n]+)"#,
+                ),
+            CloudKitEvent.rule("cloudkit-export-began", .cloudKit, .cloudKitExportBegan, #"Beginning automated export - (?<label>[^:\n]+)"#,
                  samples: [CKSample.logShow("-[NSCloudKitMirroringDelegate _scheduleAutomatedExportWithLabel:activity:voucher:completionHandler:]", 3633,
                                             "\(CKSample.delegate) - Beginning automated export - ExportActivity:\n<NSCloudKitMirroringActivityVoucher: 0x600000c3c000> (ExportActivity)")]
-                ) { CloudKitEvent.message(.cloudKitExportBegan, $0) },
-            Rule("cloudkit-export-changes-since", .cloudKit, .cloudKitExportChangesSince, #"Exporting changes since \((?<token>\d+)\)"#,
+                ),
+            CloudKitEvent.rule("cloudkit-export-changes-since", .cloudKit, .cloudKitExportChangesSince, #"Exporting changes since \((?<token>\d+)\)"#,
                  samples: [CKSample.stderr("CloudKit", "-[PFCloudKitExporter analyzeHistoryInStore:withManagedObjectContext:error:]", 588,
                                            "<PFCloudKitExporter: 0x600000c24c80>: Exporting changes since (47): <NSPersistentHistoryToken - {\n    \"\(CKSample.store)\" = 47;\n}>")]
-                ) { CloudKitEvent.message(.cloudKitExportChangesSince, $0) },
-            Rule("cloudkit-export-objects-found", .cloudKit, .cloudKitExportObjectsFound, #"Found (?<objects>\d+) objects needing export"#,
+                ),
+            CloudKitEvent.rule("cloudkit-export-objects-found", .cloudKit, .cloudKitExportObjectsFound, #"Found (?<objects>\d+) objects needing export"#,
                  samples: [CKSample.stderr("CloudKit", "-[PFCloudKitExporter exportIfNecessary]_block_invoke_2", 196, "<PFCloudKitExporter: 0x600000c24c80>: Found 3 objects needing export.")]
-                ) { CloudKitEvent.message(.cloudKitExportObjectsFound, $0) },
-            Rule("cloudkit-export-finished", .cloudKit, .cloudKitExportFinished, #"Finished export:"#,
+                ),
+            CloudKitEvent.rule("cloudkit-export-finished", .cloudKit, .cloudKitExportFinished, #"Finished export:"#,
                  samples: [CKSample.stderr("warning", "-[NSCloudKitMirroringDelegate _exportFinishedWithResult:exporter:]", 1385,
                                            "Finished export: <PFCloudKitExporter: 0x600000c24c80>")]
-                ) { CloudKitEvent.message(.cloudKitExportFinished, $0) },
+                ),
             Rule("cloudkit-export-failed", .cloudKit, .cloudKitExportFailed, #"Export failed with error"#,
                  samples: [CKSample.sysdiagnose("-[NSCloudKitMirroringDelegate _exportFinishedWithResult:exporter:]", 1398, "<private>: Export failed with error:\n<private>")]
                 ) { CloudKitEvent.outcome($0, failed: .cloudKitExportFailed, stage: "export") },
@@ -331,35 +341,35 @@ extension CloudKitRules {
                     CKSample.stderr("CloudKit", "-[NSCloudKitMirroringDelegate _scheduleAutomatedExportWithLabel:activity:completionHandler:]_block_invoke", 3364,
                                     "\(CKSample.otherDelegate) - Finished automatic export - AppDeactivationExport - with result: <NSCloudKitMirroringResult: 0x2824e1b00> storeIdentifier: \(CKSample.otherStore) success: 0 madeChanges: 0 error: Error Domain=NSCocoaErrorDomain Code=134406 \"Request '<NSCloudKitMirroringExportRequest: 0x2819c0460> \(CKSample.otherRequest)' was aborted because the mirroring delegate never successfully initialized due to error: \(CKSample.partialFailure(CKSample.schemaEntry("A1B2C3D4-0001")))\" UserInfo={NSLocalizedFailureReason=Request was aborted because the mirroring delegate never successfully initialized.}"),
                  ]) { CloudKitEvent.outcome($0, ok: .cloudKitExportFinished, failed: .cloudKitExportFailed, stage: "export") },
-            Rule("cloudkit-history-caught-up", .cloudKit, .cloudKitHistoryCaughtUp,
+            CloudKitEvent.rule("cloudkit-history-caught-up", .cloudKit, .cloudKitHistoryCaughtUp,
                  #"Ignoring remote change notification because the exporter has already caught up"#,
                  samples: [CKSample.stderr("debug", "-[NSCloudKitMirroringDelegate remoteStoreDidChange:]", 3091,
                                            "Ignoring remote change notification because the exporter has already caught up to this transaction: 48 / 48 - <NSSQLCore: 0x10380a2c0>")]
-                ) { CloudKitEvent.message(.cloudKitHistoryCaughtUp, $0) },
+                ),
 
-            Rule("cloudkit-import-scheduled", .cloudKit, .cloudKitImportScheduled, #"Scheduling automated import with activity \((?<label>[^)\n]*)\)"#,
+            CloudKitEvent.rule("cloudkit-import-scheduled", .cloudKit, .cloudKitImportScheduled, #"Scheduling automated import with activity \((?<label>[^)\n]*)\)"#,
                  samples: [CKSample.stderr("warning", "-[NSCloudKitMirroringDelegate checkAndScheduleImportIfNecessary:andStartAfterDate:]_block_invoke", 3301,
                                            "\(CKSample.delegate): Scheduling automated import with activity (Database-LastFetchDate-2025-03-14 08:11:02 +0000): <NSCloudKitMirroringActivityVoucher: 0x600000c3c0f0>")]
-                ) { CloudKitEvent.message(.cloudKitImportScheduled, $0) },
-            Rule("cloudkit-import-began", .cloudKit, .cloudKitImportBegan, #"Beginning automated import - (?<label>[^\n]+?) - in response to activity"#,
+                ),
+            CloudKitEvent.rule("cloudkit-import-began", .cloudKit, .cloudKitImportBegan, #"Beginning automated import - (?<label>[^\n]+?) - in response to activity"#,
                  samples: [CKSample.logShow("-[NSCloudKitMirroringDelegate _scheduleAutomatedImportWithLabel:activity:voucher:completionHandler:]", 3702,
                                             "\(CKSample.delegate) - Beginning automated import - ImportActivity - in response to activity:\n<OS_xpc_dictionary: <dictionary: 0x600002f0c1e0> { count = 1 }>")]
-                ) { CloudKitEvent.message(.cloudKitImportBegan, $0) },
-            Rule("cloudkit-import-fetched", .cloudKit, .cloudKitImportFetched, #"Import request finished:"#,
+                ),
+            CloudKitEvent.rule("cloudkit-import-fetched", .cloudKit, .cloudKitImportFetched, #"Import request finished:"#,
                  samples: [CKSample.stderr("CloudKit", "-[PFCloudKitImporter databaseFetchFinishWithContext:error:completion:]_block_invoke", 462,
                                            "<PFCloudKitImporter: 0x600000c2c3c0>: Import request finished: <NSCloudKitMirroringImportRequest: 0x600002a48c80> \(CKSample.otherRequest)\n- <PFCloudKitImporterZoneChangedWorkItem: 0x600003e0d0e0> {\nToken: <CKServerChangeToken: 0x600000c0c0d0; data=AQAAAAAAAAHT//////////8=>\nChanged: (\n    \"<CKRecordZoneID: 0x600000c0c0e0; zoneName=com.apple.coredata.cloudkit.zone, ownerName=__defaultOwner__>\"\n)}")]
-                ) { CloudKitEvent.message(.cloudKitImportFetched, $0) },
-            Rule("cloudkit-import-work-items", .cloudKit, .cloudKitImportWorkItems, #"Processing work items:"#,
+                ),
+            CloudKitEvent.rule("cloudkit-import-work-items", .cloudKit, .cloudKitImportWorkItems, #"Processing work items:"#,
                  samples: [CKSample.stderr("CloudKit", "-[PFCloudKitImporter processWorkItemsWithCompletion:]", 388, "<PFCloudKitImporter: 0x600000c2c3c0>: Processing work items: (\n)")]
-                ) { CloudKitEvent.message(.cloudKitImportWorkItems, $0) },
-            Rule("cloudkit-import-applied", .cloudKit, .cloudKitImportApplied, #"Finished importing changes for request:[ ]?"# + CloudKitRules.requestObject,
+                ),
+            CloudKitEvent.rule("cloudkit-import-applied", .cloudKit, .cloudKitImportApplied, #"Finished importing changes for request:[ ]?"# + CloudKitRules.requestObject,
                  samples: [CKSample.stderr("warning", "-[PFCloudKitImportRecordsWorkItem newMirroringResultByApplyingAccumulatedChanges]_block_invoke", 1223,
                                            "Finished importing changes for request: <NSCloudKitMirroringImportRequest: 0x600002a48c80> \(CKSample.otherRequest)")]
-                ) { CloudKitEvent.message(.cloudKitImportApplied, $0) },
-            Rule("cloudkit-push-received", .cloudKit, .cloudKitPushReceived, #"Got notification for subscription:[ ](?<subscription>[^\s]+)"#,
+                ),
+            CloudKitEvent.rule("cloudkit-push-received", .cloudKit, .cloudKitPushReceived, #"Got notification for subscription:[ ](?<subscription>[^\s]+)"#,
                  samples: [CKSample.syslog("-[NSCloudKitMirroringDelegate _respondToPushNotification:forSubscription:]_block_invoke", 3456,
                                            "\(CKSample.delegate) - Got notification for subscription: com.apple.coredata.cloudkit.private.subscription")]
-                ) { CloudKitEvent.message(.cloudKitPushReceived, $0) },
+                ),
         ]
     }
 
@@ -397,49 +407,49 @@ extension CloudKitRules {
         static let level = #"(?:CoreData:[ ](?:debug|annotation|info|warning|error|CloudKit):[ ])?"#
 
         static let all: [Rule] = [
-            Rule("cloudkit-second-handler", .cloudKitFramework, .cloudKitSecondInstance,
+            CloudKitEvent.rule("cloudkit-second-handler", .cloudKitFramework, .cloudKitSecondInstance,
                  #"BUG IN CLIENT OF CLOUDKIT: Registering a handler for a CKScheduler activity identifier that has already been registered"#,
                  samples: [CKSample.framework("BUG IN CLIENT OF CLOUDKIT: Registering a handler for a CKScheduler activity identifier that has already been registered (com.apple.coredata.cloudkit.activity.export.\(CKSample.store)).", subsystem: "[com.apple.cloudkit:Scheduler]")]
-                ) { CloudKitEvent.message(.cloudKitSecondInstance, $0) },
-            Rule("cloudkit-account-terms", .cloudKitFramework, .cloudKitAccountUnavailable,
+                ),
+            CloudKitEvent.rule("cloudkit-account-terms", .cloudKitFramework, .cloudKitAccountUnavailable,
                  #"Can't return account credentials for account[^\n]*?(?<reason>needs to verify new terms|suspended mode)"#,
                  samples: [CKSample.framework("Can't return account credentials for account 5F1A2B3C because the account needs to verify new terms or is in suspended mode.", subsystem: "[com.apple.cloudkit:Account]")]
-                ) { CloudKitEvent.message(.cloudKitAccountUnavailable, $0) },
-            Rule("cloudkit-container-without-app-id", .cloudKitFramework, .cloudKitContainerWithoutAppID,
+                ),
+            CloudKitEvent.rule("cloudkit-container-without-app-id", .cloudKitFramework, .cloudKitContainerWithoutAppID,
                  #"Trying to initialize a container without an application ID"#,
                  samples: ["2025-01-08 16:40:12.771201+0100 RecipesTests[8812:1c0a3] Trying to initialize a container without an application ID"]
-                ) { CloudKitEvent.message(.cloudKitContainerWithoutAppID, $0) },
-            Rule("cloudkit-daemon-unreachable", .cloudKitFramework, .cloudKitDaemonUnreachable,
+                ),
+            CloudKitEvent.rule("cloudkit-daemon-unreachable", .cloudKitFramework, .cloudKitDaemonUnreachable,
                  #"Error retrieving daemon to get network transfer endpoint"#,
                  samples: [CKSample.framework("Error retrieving daemon to get network transfer endpoint: Error Domain=NSCocoaErrorDomain Code=4099 \"The connection to service named com.apple.cloudd was invalidated: failed at lookup with error 159 - Sandbox restriction.\"", process: "Recipes Mac", subsystem: "[com.apple.cloudkit:Daemon]")]
-                ) { CloudKitEvent.message(.cloudKitDaemonUnreachable, $0) },
-            Rule("cloudkit-framework-metadata-migration-skipped", .cloudKitFramework, .cloudKitMetadataMigrationSkipped,
+                ),
+            CloudKitEvent.rule("cloudkit-framework-metadata-migration-skipped", .cloudKitFramework, .cloudKitMetadataMigrationSkipped,
                  level + #"Skipping migration for '(?<table>ANSCK\w+)'"#,
                  samples: ["CoreData: debug: Skipping migration for 'ANSCKRECORDMETADATA' because it already has a column named 'ZNEEDSCLOUDDELETE'"]
-                ) { CloudKitEvent.message(.cloudKitMetadataMigrationSkipped, $0) },
-            Rule("cloudkit-framework-history-caught-up", .cloudKitFramework, .cloudKitHistoryCaughtUp,
+                ),
+            CloudKitEvent.rule("cloudkit-framework-history-caught-up", .cloudKitFramework, .cloudKitHistoryCaughtUp,
                  level + #"Ignoring remote change notification because the exporter has already caught up"#,
                  samples: ["CoreData: debug: Ignoring remote change notification because the exporter has already caught up to this transaction: 112 / 112 - <NSSQLCore: 0x7fb4c8e0d3a0>"]
-                ) { CloudKitEvent.message(.cloudKitHistoryCaughtUp, $0) },
-            Rule("cloudkit-framework-delegate-deallocated", .cloudKitFramework, .cloudKitDelegateDeallocated,
+                ),
+            CloudKitEvent.rule("cloudkit-framework-delegate-deallocated", .cloudKitFramework, .cloudKitDelegateDeallocated,
                  level + #"Unable to schedule work because the mirroring delegate was deallocated"#,
                  samples: ["CoreData: debug: Unable to schedule work because the mirroring delegate was deallocated."]
-                ) { CloudKitEvent.message(.cloudKitDelegateDeallocated, $0) },
-            Rule("cloudkit-push-delivered", .cloudKitFramework, .cloudKitPushDelivered,
+                ),
+            CloudKitEvent.rule("cloudkit-push-delivered", .cloudKitFramework, .cloudKitPushDelivered,
                  #"(?:Received CKNotification:|Checking notification's user record ID|Running handler for notification)"#,
                  samples: [
                     CKSample.framework("Received CKNotification: <CKDatabaseNotification: 0x600000c5d5e0; notificationType=4, notificationID=<CKNotificationID: 0x600000c5d600; UUID=8A7B6C5D-4E3F-4A2B-9C1D-0E9F8A7B6C5D>, containerIdentifier=\(CKSample.container), subscriptionID=com.apple.coredata.cloudkit.private.subscription, databaseScope=Private> for \(CKSample.container)"),
                     CKSample.framework("Running handler for notification <CKDatabaseNotification: 0x600000c5d5e0>: {\n    aps =     {\n        \"content-available\" = 1;\n    };\n    ck =     {\n        ce = 2;\n        cid = \"\(CKSample.container)\";\n        met =         {\n            dbs = 1;\n            sid = \"com.apple.coredata.cloudkit.private.subscription\";\n        };\n        nid = \"8a7b6c5d-4e3f-4a2b-9c1d-0e9f8a7b6c5d\";\n    };\n}"),
                     CKSample.framework("Checking notification's user record ID _4f1e2d3c4b5a69788796a5b4c3d2e1f0 against container user record ID for \(CKSample.container)"),
-                 ]) { CloudKitEvent.message(.cloudKitPushDelivered, $0) },
-            Rule("cloudkit-push-payload", .cloudKitFramework, .cloudKitPushDelivered,
+                 ]),
+            CloudKitEvent.rule("cloudkit-push-payload", .cloudKitFramework, .cloudKitPushDelivered,
                  #"[^\n]{1,200}?[ ]received push with payload"#,
                  samples: [CKSample.framework("<CKContainer: 0x600003a0c000; containerID=<CKContainerID: 0x600000c3a2a0; containerIdentifier=\(CKSample.container), containerEnvironment=\"Production\">> received push with payload {\n    aps = { \"content-available\" = 1; };\n}")]
-                ) { CloudKitEvent.message(.cloudKitPushDelivered, $0) },
-            Rule("cloudkit-push-apsd", .cloudKitFramework, .cloudKitPushDelivered,
+                ),
+            CloudKitEvent.rule("cloudkit-push-apsd", .cloudKitFramework, .cloudKitPushDelivered,
                  #"[^\n]{1,200}?Received message[^\n]*? for enabled topic 'com\.apple\.icloud-container\.(?<bundle>[^']+)'"#,
                  samples: [CKSample.daemon("apsd", "[com.apple.apsd:connection]", "<APSCourier: 0x7b8c2e010>: Received message for enabled topic 'com.apple.icloud-container.com.example.recipes' onInterface: NonCellular with payload '{\"aps\":{\"content-available\":1},\"ck\":{\"ce\":2}}' with priority 5 for device token: NO isProxyMessage: NO")]
-                ) { CloudKitEvent.message(.cloudKitPushDelivered, $0) },
+                ),
             Rule("cloudkit-activity-decision", .cloudKitFramework, .cloudKitActivityAllowed,
                  #"\d+:com\.apple\.coredata\.cloudkit\.activity\.(?<activity>\w+)\.(?<store>[0-9A-Fa-f-]+)(?:[\s\S]*?name:[ ](?<policy>[^,\n]+),[^\n]*\n?[^\n]*?Decision:[ ]Must Not Proceed)?[\s\S]*?FinalDecision:[ ](?<decision>Can Proceed|Must Not Proceed)"#,
                  samples: [
@@ -453,26 +463,26 @@ extension CloudKitRules {
                 }
                 return CloudKitEvent.message(kind, match)
             },
-            Rule("cloudkit-throttle-429", .cloudKitFramework, .cloudKitThrottled,
+            CloudKitEvent.rule("cloudkit-throttle-429", .cloudKitFramework, .cloudKitThrottled,
                  #"Operation throttled by previous server http (?<status>\d+) reply\. Retry after (?<retryAfter>[\d.]+) seconds"#,
                  samples: [CKSample.framework("Operation throttled by previous server http 429 reply. Retry after 5.1 seconds. (operation=C1D2E3F4A5B6C7D8)", subsystem: "[com.apple.cloudkit:OP]")]
-                ) { CloudKitEvent.message(.cloudKitThrottled, $0) },
-            Rule("cloudkit-throttle-web", .cloudKitFramework, .cloudKitThrottled,
+                ),
+            CloudKitEvent.rule("cloudkit-throttle-web", .cloudKitFramework, .cloudKitThrottled,
                  #"\{[\s\S]{0,400}?"serverErrorCode":[ ]*"THROTTLED""#,
                  samples: [CKSample.app("{\n    \"reason\": \"Database throttled, retry later\",\n    \"retryAfter\": 30,\n    \"serverErrorCode\": \"THROTTLED\",\n    \"uuid\": \"e4f5a6b7-c8d9-4e0f-a1b2-c3d4e5f6a7b8\"\n}")]
-                ) { CloudKitEvent.message(.cloudKitThrottled, $0) },
-            Rule("cloudkit-throttle-user-info", .cloudKitFramework, .cloudKitThrottled,
+                ),
+            CloudKitEvent.rule("cloudkit-throttle-user-info", .cloudKitFramework, .cloudKitThrottled,
                  #"\[[\s\S]{0,400}?"CKErrorShouldThrottleClient":[ ]*1(?:[\s\S]{0,400}?"CKRetryAfter":[ ]*(?<retryAfter>[\d.]+))?"#,
                  samples: [CKSample.app("[\n    \"CKErrorShouldThrottleClient\": 1, \n    \"RequestUUID\": 2C3D4E5F-6A7B-4C8D-9E0F-1A2B3C4D5E6F, \n    \"NSLocalizedDescription\": Request failed with http status code 503, \n    \"CKRetryAfter\": 34, \n    \"CKErrorDescription\": Request failed with http status code 503, \n    \"NSDebugDescription\": CKInternalErrorDomain: 2022, \n    \"NSUnderlyingError\": <CKError 0x600000c5e7f0: \"Server Rejected Request\" (15/2022); \"Request failed with http status code 503\">\n]")]
-                ) { CloudKitEvent.message(.cloudKitThrottled, $0) },
-            Rule("cloudkit-console-entry", .cloudKitFramework, .cloudKitBadRequest,
+                ),
+            CloudKitEvent.rule("cloudkit-console-entry", .cloudKitFramework, .cloudKitBadRequest,
                  #"error:(?<serverError>[A-Z_]+)\noperation:(?<operation>[^\n]*)(?:\ndatabase:(?<database>[^\n]*))?(?:\nzone:(?<zone>[^\n]*))?"#,
                  samples: [CKSample.app("error:BAD_REQUEST\noperation:RecordSave\ndatabase:PRIVATE\nzone:com.apple.coredata.cloudkit.zone\nitems:1\nserver latency:41ms\nrequest size:2.1KB\nresponse size:312B\nhardware:iPhone15,2\nrequestId:0a1b2c3d4e5f6a7b")]
-                ) { CloudKitEvent.message(.cloudKitBadRequest, $0) },
-            Rule("cloudkit-swiftdata-load-failed", .cloudKitFramework, .cloudKitSwiftDataLoadFailed,
+                ),
+            CloudKitEvent.rule("cloudkit-swiftdata-load-failed", .cloudKitFramework, .cloudKitSwiftDataLoadFailed,
                  #"[^\n]{0,300}?SwiftDataError\(_error: SwiftData\.SwiftDataError\._Error\.(?<swiftDataError>\w+)"#,
                  samples: [CKSample.app("Recipes/RecipesApp.swift:24: Fatal error: Could not create ModelContainer: SwiftDataError(_error: SwiftData.SwiftDataError._Error.loadIssueModelContainer, _explanation: nil)")]
-                ) { CloudKitEvent.message(.cloudKitSwiftDataLoadFailed, $0) },
+                ),
             Rule("cloudkit-model-rule", .cloudKitFramework, .cloudKitModelAttributeRequired,
                  #"[^\n]{0,400}?CloudKit integration (?:requires does not|does not) support ordered relationships|[^\n]{0,400}?CloudKit integration requires that all (?:attributes be optional|relationships be optional)"#,
                  samples: [
@@ -516,14 +526,14 @@ extension CloudKitRules {
                 if report.cause != .other || report.errors.first?.code != 2, let cause = report.cause { kind = cause.kind }
                 return .message(kind, fields.items)
             },
-            Rule("cloudkit-objects-in-several-zones", .cloudKitFramework, .cloudKitObjectsInSeveralZones,
+            CloudKitEvent.rule("cloudkit-objects-in-several-zones", .cloudKitFramework, .cloudKitObjectsInSeveralZones,
                  #"[^\n]{0,300}?Objects related to '(?<entity>[^'\n]+)' are assigned to multiple zones"#,
                  samples: [CKSample.app("Share failed: Objects related to 'Recipe' are assigned to multiple zones: {<CKRecordZoneID: 0x600000c0c0e0; zoneName=com.apple.coredata.cloudkit.zone, ownerName=__defaultOwner__>, <CKRecordZoneID: 0x600000c0c100; zoneName=com.apple.coredata.cloudkit.share.3F2E, ownerName=_a1b2c3>}")]
-                ) { CloudKitEvent.message(.cloudKitObjectsInSeveralZones, $0) },
-            Rule("cloudkit-user-deleted-zone", .cloudKitFramework, .cloudKitZoneMissing,
+                ),
+            CloudKitEvent.rule("cloudkit-user-deleted-zone", .cloudKitFramework, .cloudKitZoneMissing,
                  #"User Deleted Zone: the user has deleted this zone"#,
                  samples: [CKSample.app("User Deleted Zone: the user has deleted this zone from the settings UI.CKError.Code: 28")]
-                ) { CloudKitEvent.message(.cloudKitZoneMissing, $0) },
+                ),
         ]
     }
 }
