@@ -85,13 +85,14 @@ struct CloudKitTracker {
         /// Requests seen executing, by id: their type, line and time.
         var open: [String: (type: String, line: Int, time: LogTime?)] = [:]
         var unnamedOpen: (type: String, line: Int, time: LogTime?)?
-        /// Failures, in order (see `Failures`), and the lines of successes by stage or request type.
+        /// Failures, in order (see `Failures`).
         var failures = Failures()
-        var successes: [String: Int] = [:]
+        /// The line of the last success, and how many there were, of each stage or request
+        /// type and of any: a failure's place among them is all its verdict depends on (see
+        /// `Failures`). One table, found once a success: two (lines, counts) hashed the type
+        /// twice, some 7 instructions a record on the default mix (callgrind, 3 MB, -q).
+        var successes: [String: (line: Int, count: Int)] = [:]
         var anySuccessLine = 0
-        /// How many successes there were, of each stage or request type and of any: a failure's
-        /// place among them is all its verdict depends on (see `Failures`).
-        var successCounts: [String: Int] = [:]
         var anySuccessCount = 0
         /// The line of the last throttle, and whether its record also reported a failure.
         var lastThrottleLine: Int?
@@ -102,14 +103,19 @@ struct CloudKitTracker {
         var concerns: [(line: Int, text: String)] = []
         static let keptConcerns = 3
 
-        mutating func addConcern(_ line: Int, _ text: String) {
-            guard concerns.count < State.keptConcerns, !concerns.contains(where: { $0.text == text }) else { return }
+        /// `text` is made only while a concern may still be kept: once three are, a log of
+        /// many concerns makes no more sentences for them (a kind's summary cut and lowercased
+        /// for each: some 26 instructions a record on the default mix, callgrind, 3 MB, -q).
+        mutating func addConcern(_ line: Int, _ text: @autoclosure () -> String) {
+            guard concerns.count < State.keptConcerns else { return }
+            let text = text()
+            guard !concerns.contains(where: { $0.text == text }) else { return }
             concerns.append((line, text))
         }
 
         mutating func addFailure(stage: String, cause: CloudKitCause?, kind: EventKind, line: Int, text: String) {
             if line == lastThrottleLine { failureAtLastThrottle = true }
-            let epoch = cause?.impact == .transient ? anySuccessCount : successCounts[stage, default: 0]
+            let epoch = cause?.impact == .transient ? anySuccessCount : successes[stage]?.count ?? 0
             failures.add(Failure(stage: stage, cause: cause, kind: kind, line: line, text: text), epoch: epoch)
         }
 
@@ -383,9 +389,12 @@ struct CloudKitTracker {
     }
 
     private mutating func succeeded(_ type: String, _ line: Int) {
-        state.successes[type] = line
+        func count(_ success: inout (line: Int, count: Int)) {
+            success.line = line
+            success.count += 1
+        }
+        count(&state.successes[type, default: (0, 0)])
         state.anySuccessLine = line
-        state.successCounts[type, default: 0] += 1
         state.anySuccessCount += 1
         if state.lastThrottleLine != nil { story.throttleCleared = true }
     }
@@ -447,7 +456,7 @@ struct CloudKitTracker {
         var degraded: [String] = []
         for failure in state.failures.all {
             let cite = "\(state.input):\(failure.line) \(failure.kind.id): \(failure.text)"
-            let laterSuccess = (state.successes[failure.stage] ?? 0) > failure.line
+            let laterSuccess = (state.successes[failure.stage]?.line ?? 0) > failure.line
             switch failure.cause?.impact {
             case .broken?:
                 let fixesItself = failure.cause == .other || failure.cause == .notInitialized
