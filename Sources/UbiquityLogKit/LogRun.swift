@@ -167,18 +167,18 @@ public final class LogRun {
         return .record(classified)
     }
 
-    /// The summarising stage: the summary counts the record, reporters show it. Whether the
-    /// run should stop (the output's reader went away).
-    func summarize(_ classified: Classified) -> Bool {
+    /// The summarising stage: the summary counts the record, reporters show it. (Whether the
+    /// run should stop, `shouldStop`, is asked by the stage once a batch: see `RunStages`.)
+    func summarize(_ classified: Classified) {
         let item: ClassifiedRecord
         switch classified {
         case .record(let record): item = record
         case .outsideWindow(let revision):
             if !revision.isPreview { builder.countOutsideWindow() }
-            return false
+            return
         case .otherProcess(let revision):
             if !revision.isPreview { builder.countOtherProcess() }
-            return false
+            return
         }
         let revision = item.record.revision
         if !revision.isPreview { builder.add(item.record, item.event, message: Headline.of(item)) }
@@ -194,7 +194,6 @@ public final class LogRun {
                 if shows { reporter.report(item) }
             }
         }
-        return shouldStop()
     }
 
     func flushReporters() {
