@@ -7,6 +7,7 @@ public final class MarkdownReporter: Reporter {
     private let out: OutputWriter
     public init(output: OutputWriter) { self.out = output }
     public func report(_ item: ClassifiedRecord) {}
+    public var readsRecords: Bool { false }
     public func readsFacts(of kind: EventKind) -> Bool { false }
     public func readsDetails(of kind: EventKind) -> Bool { false }
     public func finish(_ summary: RunSummary) {
@@ -152,6 +153,7 @@ public final class JUnitReporter: Reporter {
     private let out: OutputWriter
     public init(output: OutputWriter) { self.out = output }
     public func report(_ item: ClassifiedRecord) {}
+    public var readsRecords: Bool { false }
     public func readsFacts(of kind: EventKind) -> Bool { false }
     public func readsDetails(of kind: EventKind) -> Bool { false }
 

@@ -136,6 +136,7 @@ public final class JSONSummaryReporter: Reporter {
     private let out: OutputWriter
     public init(output: OutputWriter) { self.out = output }
     public func report(_ item: ClassifiedRecord) {}
+    public var readsRecords: Bool { false }
     public func readsFacts(of kind: EventKind) -> Bool { false }
     public func readsDetails(of kind: EventKind) -> Bool { false }
     public func finish(_ summary: RunSummary) {

@@ -38,6 +38,10 @@ public protocol Reporter: AnyObject {
     /// again when lines came after it (`.amended`). One that does not (false unless it says
     /// otherwise) sees every record once, whole.
     var showsPreviews: Bool { get }
+    /// Whether `report` reads the records at all (true unless the reporter says otherwise):
+    /// one that does not (`-q`, the summary formats) is not called for each record. Asked once,
+    /// when the run is made.
+    var readsRecords: Bool { get }
     /// The run is over.
     func finish(_ summary: RunSummary)
 }
@@ -47,6 +51,7 @@ extension Reporter {
     public func inputFailed(_ error: InputError) {}
     public func flush() {}
     public var showsPreviews: Bool { false }
+    public var readsRecords: Bool { true }
     public func readsFacts(of kind: EventKind) -> Bool { true }
     public func readsDetails(of kind: EventKind) -> Bool { true }
 }

@@ -56,6 +56,9 @@ public final class TextReporter: Reporter {
         out.line(style.bold("==> \(safe(name)) <=="))
     }
 
+    /// `-q` shows no record.
+    public var readsRecords: Bool { options.verbosity >= 0 }
+
     public func report(_ item: ClassifiedRecord) {
         guard options.verbosity >= 0 else { return }
         let record = item.record
