@@ -159,4 +159,33 @@ import TestSupport
             }
         }
     }
+
+    /// The search looks at a colon's spellings only when two bytes before it fit a marker's first
+    /// word (`LooseMarkers.quickPair`): every declared spelling must pass that test, wherever the
+    /// window lets it be, or its records would turn into app lines.
+    @Test func theQuickTestLetsEveryDeclaredSpellingThrough() throws {
+        let back = LooseMarkers.quickLookBack
+        for spelling in Marker.spellings {
+            let text = Array(spelling.bytes)
+            let colon = spelling.firstColon
+            try #require(colon >= back && text[colon] == UInt8(ascii: ":"), "\(spelling.text)")
+            #expect(LooseMarkers.quickPair(text[colon - back], text[colon - 1]), "\(spelling.text)")
+            // From the line's start (or a header's end) to the furthest place the window takes:
+            // the marker's first colon on the window's last byte; one byte further, no marker.
+            for from in [0, 7] {
+                for offset in [0, 1, 15, 16, 17, LooseMarkers.window - colon - 2, LooseMarkers.window - colon - 1, LooseMarkers.window - colon] {
+                    for tail in ["", " message"] {
+                        let line = Array(repeating: UInt8(ascii: "w"), count: from + offset) + text + Array(tail.utf8)
+                        let found = line.withUnsafeBytes { LooseMarkers.firstMarker(in: $0, from: from) }
+                        if from + offset + colon < from + LooseMarkers.window {
+                            #expect(found?.start == from + offset, "\(spelling.text) at \(offset) from \(from)")
+                            #expect(found?.spelling.marker == spelling.marker, "\(spelling.text) at \(offset) from \(from)")
+                        } else {
+                            #expect(found == nil, "\(spelling.text) at \(offset) from \(from)")
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
