@@ -272,6 +272,59 @@ import TestSupport
         }
     }
 
+    /// The escape scan reads short texts as one padded block and the end of a longer one as
+    /// its last sixteen bytes again: a byte to escape is found at every place of every length
+    /// (none, one, or two of them), and bytes just past the end, read by neither, are left
+    /// to the text that follows.
+    @Test func theEscapeScanFindsEveryByteAndNoneBeyondTheEnd() {
+        func reference(_ bytes: [UInt8]) -> String {
+            "\"" + bytes.map { byte -> String in
+                switch byte {
+                case 0x22: return "\\\""
+                case 0x0A: return "\\n"
+                case 0x01: return "\\u0001"
+                default: return String(UnicodeScalar(byte))
+                }
+            }.joined() + "\""
+        }
+        // Past every text's end: bytes the scan would stop at if it read them.
+        let after: [UInt8] = Array(repeating: 0x22, count: 20)
+        for length in 0...40 {
+            var cases: [[UInt8]] = [Array(repeating: UInt8(ascii: "a"), count: length)]
+            for position in 0..<length {
+                for special: UInt8 in [0x22, 0x0A, 0x01] {
+                    var bytes = Array(repeating: UInt8(ascii: "b"), count: length)
+                    bytes[position] = special
+                    cases.append(bytes)
+                    if position + 5 < length { bytes[position + 5] = 0x22 }
+                    cases.append(bytes)
+                }
+            }
+            for bytes in cases {
+                var json = JSONText()
+                (bytes + after).withUnsafeBufferPointer { json.string(utf8: UnsafeBufferPointer(rebasing: $0[..<length])) }
+                #expect(json.text == reference(bytes), "\(bytes)")
+            }
+        }
+    }
+
+    /// A fields object writes its own commas, so it sits in an object being built member by
+    /// member, in a list, or inside itself, as the members around it expect.
+    @Test func nestedObjectsAndListsHaveTheirCommas() {
+        var json = JSONText()
+        json.openObject()
+        json.key("a")
+        json.object([Field("x", .int(1))])
+        json.key("b")
+        json.value(.list([.object([]), .object([Field("y", .list([])), Field("z", .list([.int(2), .list([.bool(false), .string("s")])]))])]))
+        json.key("c")
+        json.value(.object([Field("o", .object([Field("p", .int(3)), Field("q", .int(4))])), Field("r", .int(5))]))
+        json.closeObject()
+        #expect(json.text == #"{"a":{"x":1},"b":[{},{"y":[],"z":[2,[false,"s"]]}],"c":{"o":{"p":3,"q":4},"r":5}}"#)
+        #expect(JSON.object([]) == "{}")
+        #expect(JSON.value(.list([])) == "[]")
+    }
+
     /// The ASCII scan hands every byte at or above 0x80 to the UTF-8 check, wherever it falls.
     @Test func theUTF8CheckFindsNonASCIIAnywhere() {
         let sequences: [[UInt8]] = [[0xC3, 0xA9], [0xFF], [0xE2, 0x82], [0xF0, 0x9F, 0x92, 0xA5], [0x80]]
