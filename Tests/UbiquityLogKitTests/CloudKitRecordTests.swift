@@ -175,6 +175,34 @@ import TestSupport
         #expect(CloudKitErrors.report(in: "Error Domain=NSCocoaErrorDomain Code=134417 \"cancelled\"; without an iCloud account").cause == .noAccount)
     }
 
+    /// The tracker tells a cause's entries from an event's facts, each entry's fields read in
+    /// one pass: the same entries, with their records, as the report's errors of that cause.
+    @Test func entriesOfACauseAreTheReportsErrorsOfIt() {
+        let text = #"<CKError 0x1: "Partial Failure" (2/1011); "Failed to modify some records"; partial errors: { A1:(com.apple.coredata.cloudkit.zone:__defaultOwner__) = <CKError 0x2: "Invalid Arguments" (12/2006); server message = "Cannot create or modify field 'CD_rating' in record 'CD_Recipe' in production schema">; A2:(com.apple.coredata.cloudkit.zone:__defaultOwner__) = <CKError 0x3: "Quota Exceeded" (25/2035); server message = "Quota exceeded"; Retry after 342.0 seconds>; A3:(com.apple.coredata.cloudkit.zone:__defaultOwner__) = <CKError 0x4: "Invalid Arguments" (12/2006); server message = "Cannot create or modify field 'CD_title' in record 'CD_Recipe' in production schema">; A4:(com.apple.coredata.cloudkit.zone:__defaultOwner__) = <CKError 0x5: "Invalid Arguments" (12); "You can't save the same record twice">; A5:(com.apple.coredata.cloudkit.zone:__defaultOwner__) = <CKError 0x6: "Not Authenticated" (9); "Please verify new terms">; A6:(com.apple.coredata.cloudkit.zone:__defaultOwner__) = <CKError 0x7: "Server Rejected Request" (15); server message = "subscription is duplicate"> }>"#
+        let report = CloudKitErrors.report(in: text)
+        // The cause that wins, with its own CKErrors in their order and no other's.
+        #expect(report.cause == .schemaMissingField)
+        #expect(report.causeErrors.map(\.record) == ["A1", "A3"])
+        #expect(report.causeErrors.map(\.field) == ["CD_rating", "CD_title"])
+        // A cause offered by a code alone carries no CKError; a partial failure alone is
+        // `other`, told by its first CKError.
+        let byCode = CloudKitErrors.report(in: #"Error Domain=NSCocoaErrorDomain Code=134400 "no account"; <CKError 0x1: "Network Failure" (4)>"#)
+        #expect(byCode.cause == .noAccount)
+        #expect(byCode.causeErrors.isEmpty)
+        let partial = CloudKitErrors.report(in: #"<CKError 0x1: "Partial Failure" (2/1011); "Failed to modify some records">"#)
+        #expect(partial.cause == .other)
+        #expect(partial.causeErrors.map(\.name) == ["Partial Failure"])
+        let facts = Facts(report.fields)
+        let causes: [CloudKitCause] = [.schemaMissingField, .quotaExceeded, .duplicateRecordInRequest, .accountTerms, .duplicateSubscription, .other]
+        #expect(causes.map { cause in facts.entries(of: cause).map(\.record) } == [["A1", "A3"], ["A2"], ["A4"], ["A5"], ["A6"], []])
+        for cause in causes {
+            let expected = report.errors.filter { CloudKitErrors.cause(of: $0) == cause }
+            let entries = facts.entries(of: cause)
+            #expect(entries.map(\.record) == expected.map(\.record), "\(cause)")
+            #expect(entries.map { $0.facts.string("field") } == expected.map(\.field), "\(cause)")
+        }
+    }
+
     /// Each shape of a partial-error key, and one that is not ASCII (read through a String).
     @Test func entryKeysOfEveryShape() {
         let text = #"partial errors: { com.apple.coredata.cloudkit.zone:__defaultOwner__ = <CKError 0x1: "Zone Not Found" (26/2036)>; sub-1 = <CKError 0x2: "Server Rejected Request" (15/2032)>; café-01:(zoné:o) = <CKError 0x3: "Invalid Arguments" (12)>; R-7:(z1:o) = <CKError 0x4: "Invalid Arguments" (12)>; "<CKRecordID: 0x5; recordName=R-8, zoneID=z2:o>" = "<CKError 0x6: \"Invalid Arguments\" (12)>" }"#

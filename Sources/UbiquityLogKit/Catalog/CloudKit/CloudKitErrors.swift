@@ -411,24 +411,24 @@ enum CloudKitErrors {
     // MARK: Cause
 
     static func cause(of report: CloudKitErrorReport, bytes: [UInt8]) -> (CloudKitCause?, [CKErrorDescription]) {
-        var offered: [(cause: CloudKitCause, errors: [CKErrorDescription])] = []
-        func offer(_ cause: CloudKitCause, _ error: CKErrorDescription?) {
-            if let index = offered.firstIndex(where: { $0.cause == cause }) {
-                if let error { offered[index].errors.append(error) }
-            } else {
-                offered.append((cause, error.map { [$0] } ?? []))
-            }
+        // The causes offered, each once, in the order they came; each CKError's own cause read
+        // once, and the CKErrors of the cause that wins gathered once it is known. Each offer
+        // appended a copy of its CKError (ten texts retained) to a list for its cause, lists
+        // that all but one were dropped: some 530 instructions a failure more, 59,000 of the
+        // 3 MB default mix's 111 (callgrind, -q, one thread).
+        let errorCauses = report.errors.map { cause(of: $0) }
+        var offered: [CloudKitCause] = []
+        func offer(_ cause: CloudKitCause) {
+            if !offered.contains(cause) { offered.append(cause) }
         }
-        for error in report.errors {
-            if let cause = cause(of: error) { offer(cause, error) }
-        }
+        for case let cause? in errorCauses { offer(cause) }
         for code in report.errorCodes {
             switch code {
-            case 134400: offer(.noAccount, nil)
-            case 134410: offer(.secondInstance, nil)
-            case 134417: offer(.cancelledPending, nil)
-            case 134406: offer(.notInitialized, nil)
-            case 134301: offer(.historyExpired, nil)
+            case 134400: offer(.noAccount)
+            case 134410: offer(.secondInstance)
+            case 134417: offer(.cancelledPending)
+            case 134406: offer(.notInitialized)
+            case 134301: offer(.historyExpired)
             default: break
             }
         }
@@ -438,19 +438,21 @@ enum CloudKitErrors {
         // 134406's outranks it (the best stays, and 134406, if offered, goes either way). A
         // record whose entries say the schema is not deployed (the commonest failure, and the
         // highest rank) reads none of them.
-        let outranking = offered.lazy.filter { $0.cause != .notInitialized }.map(\.cause.rank).max() ?? Int.min
+        let outranking = offered.lazy.filter { $0 != .notInitialized }.map(\.rank).max() ?? Int.min
         bytes.withUnsafeBytes { text in
-            for phrase in causePhrases where phrase.cause.rank > outranking && !offered.contains(where: { $0.cause == phrase.cause }) {
-                if phrase.isIn(text) { offer(phrase.cause, nil) }
+            for phrase in causePhrases where phrase.cause.rank > outranking && !offered.contains(phrase.cause) {
+                if phrase.isIn(text) { offer(phrase.cause) }
             }
         }
         // A request refused because set-up failed (134406) is told by the set-up's own cause
         // when the record names it.
-        if offered.count > 1 { offered.removeAll { $0.cause == .notInitialized } }
+        if offered.count > 1 { offered.removeAll { $0 == .notInitialized } }
         // A partial failure alone says nothing more than that something failed.
-        if offered.isEmpty, let first = report.errors.first { offered = [(.other, [first])] }
-        let best = offered.max { $0.cause.rank < $1.cause.rank }
-        return (best?.cause, best?.errors ?? [])
+        if offered.isEmpty, let first = report.errors.first { return (.other, [first]) }
+        guard let best = offered.max(by: { $0.rank < $1.rank }) else { return (nil, []) }
+        var errors: [CKErrorDescription] = []
+        for (error, cause) in zip(report.errors, errorCauses) where cause == best { errors.append(error) }
+        return (best, errors)
     }
 
     /// A text that tells a cause wherever it stands in a failure.
