@@ -227,6 +227,10 @@ import TestSupport
         }
         times += [
             LogTime(year: nil, month: 3, day: 2, hour: 9, minute: 14, second: 7),
+            // Fractions whose leading digits are zeros, each digit written from a pair.
+            LogTime(year: 2014, month: 3, day: 2, hour: 9, minute: 14, second: 7, microsecond: 7, fractionDigits: 6),
+            LogTime(year: 2014, month: 3, day: 2, hour: 9, minute: 14, second: 7, microsecond: 90_509, fractionDigits: 5),
+            LogTime(year: 1, month: 0, day: 0, hour: 0, minute: 0, second: 0, microsecond: 999_999, fractionDigits: 1, utcOffsetMinutes: 0),
             LogTime(year: 7, month: 1, day: 9, hour: 0, minute: 0, second: 0, microsecond: 5_000, fractionDigits: 2, utcOffsetMinutes: 60),
             LogTime(year: 2016, month: 9, day: 30, hour: 23, minute: 59, second: 60, microsecond: 999_999, fractionDigits: 6, utcOffsetMinutes: -330),
             LogTime(year: 9999, month: 12, day: 31, hour: 23, minute: 59, second: 59, utcOffsetMinutes: 5999),

@@ -334,20 +334,20 @@ struct JSONText {
             count += digits
         }
 
-        /// `width` digits of `value` (which they hold, and which is not negative), zeros first.
-        /// Inlined, on unsigned numbers: a call per part and signed divisions made the time
-        /// cost some 550 instructions.
+        /// Two digits of `value` (0 to 99) from a table of every pair. Inlined: a call per part
+        /// and signed divisions made the time cost some 550 instructions; its digits then one
+        /// at a time (a division and a store each) some 65 a record more than the pairs do
+        /// (callgrind, 3 MB default mix).
         @inline(__always)
-        mutating func digits(_ value: Int, width: Int) {
-            var rest = UInt(bitPattern: value)
-            var index = count + width
-            while index > count {
-                index -= 1
-                base[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
-                rest /= 10
-            }
-            count += width
+        mutating func pair(_ value: Int) {
+            let digits = Self.pairs.utf8Start + 2 * value
+            base[count] = digits[0]
+            base[count + 1] = digits[1]
+            count += 2
         }
+
+        /// Computed, not stored: a literal needs no lazy global's check to be read.
+        private static var pairs: StaticString { "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899" }
 
         /// `LogTime.iso8601` quoted. A time whose parts fit their widths (every time a
         /// header gives) is written here from its fields; any other as `withISO8601` writes it.
@@ -364,28 +364,36 @@ struct JSONText {
                 return
             }
             byte(UInt8(ascii: "\""))
-            if let year = time.year { digits(year, width: 4) } else { byte(UInt8(ascii: "-")) }
+            if let year = time.year {
+                pair(year / 100)
+                pair(year % 100)
+            } else { byte(UInt8(ascii: "-")) }
             byte(UInt8(ascii: "-"))
-            digits(time.month, width: 2)
+            pair(time.month)
             byte(UInt8(ascii: "-"))
-            digits(time.day, width: 2)
+            pair(time.day)
             byte(UInt8(ascii: "T"))
-            digits(time.hour, width: 2)
+            pair(time.hour)
             byte(UInt8(ascii: ":"))
-            digits(time.minute, width: 2)
+            pair(time.minute)
             byte(UInt8(ascii: ":"))
-            digits(time.second, width: 2)
+            pair(time.second)
             if shown > 0 {
                 byte(UInt8(ascii: "."))
-                var fraction = time.microsecond
-                for _ in shown..<6 { fraction /= 10 }
-                digits(fraction, width: shown)
+                // All six digits, the first `shown` of them kept: the room holds a time with
+                // six, and what lies past `count` is written over or left unwritten.
+                let microsecond = time.microsecond
+                let start = count
+                pair(microsecond / 10_000)
+                pair(microsecond / 100 % 100)
+                pair(microsecond % 100)
+                count = start + shown
             }
             if let minutes = time.utcOffsetMinutes {
                 byte(UInt8(ascii: minutes < 0 ? "-" : "+"))
-                digits(abs(minutes) / 60, width: 2)
+                pair(abs(minutes) / 60)
                 byte(UInt8(ascii: ":"))
-                digits(abs(minutes) % 60, width: 2)
+                pair(abs(minutes) % 60)
             }
             byte(UInt8(ascii: "\""))
         }
