@@ -188,4 +188,36 @@ import TestSupport
             }
         }
     }
+
+    /// The colons are found, and their two bytes checked, sixteen bytes at a time in C
+    /// (`LooseMarkers.markerColon`): it takes the pairs `quickPair` takes, every one of them.
+    @Test func theScanChecksThePairsTheQuickTestTakes() {
+        for first in UInt8.min...UInt8.max {
+            for last in UInt8.min...UInt8.max {
+                let line = [first] + Array(repeating: UInt8(ascii: "w"), count: 6) + [last, UInt8(ascii: ":")]
+                let found = line.withUnsafeBytes { LooseMarkers.markerColon($0.baseAddress!, from: 8, to: 9) }
+                if found != (LooseMarkers.quickPair(first, last) ? 8 : 9) {
+                    Issue.record("\(first) \(last): \(found)")
+                }
+            }
+        }
+    }
+
+    /// And it finds the first such colon wherever it stands in the window: in a whole block,
+    /// in the last bytes read again, in a window shorter than a block.
+    @Test func theScanFindsTheFirstPassingColonAnywhere() {
+        let alphabet = Array("Caterw::".utf8)
+        var generator = SeededGenerator(state: 11)
+        for _ in 0..<4000 {
+            let count = Int.random(in: 8...90, using: &generator)
+            let line = (0..<count).map { _ in alphabet.randomElement(using: &generator)! }
+            let start = Int.random(in: 8...count, using: &generator)
+            let limit = Int.random(in: start...count, using: &generator)
+            let expected = (start..<limit).first {
+                line[$0] == UInt8(ascii: ":") && LooseMarkers.quickPair(line[$0 - 8], line[$0 - 1])
+            } ?? limit
+            let found = line.withUnsafeBytes { LooseMarkers.markerColon($0.baseAddress!, from: start, to: limit) }
+            #expect(found == expected, "\(String(decoding: line, as: UTF8.self)) \(start)..<\(limit)")
+        }
+    }
 }

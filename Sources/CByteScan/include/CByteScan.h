@@ -16,4 +16,10 @@ size_t cbytescan_json_escape(const uint8_t *bytes, size_t count);
 /// not ASCII); `count` when there is none.
 size_t cbytescan_non_ascii(const uint8_t *bytes, size_t count);
 
+/// The offset of the first colon in `bytes[start..<limit]` whose byte eight before it and
+/// byte right before it may end a marker's first word (`LooseMarkers.quickPair`: `C`…`a`,
+/// `C`…`t`, `e`…`r`); `limit` when there is none. `start` is at least 8: the byte eight
+/// before each colon looked at is read.
+size_t cbytescan_marker_colon(const uint8_t *bytes, size_t start, size_t limit);
+
 #endif
