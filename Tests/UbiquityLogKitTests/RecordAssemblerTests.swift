@@ -123,6 +123,33 @@ import TestSupport
         #expect(headers > 200)
     }
 
+    /// NSLog's pid is counted and read as one word where eight bytes are left after the `[`
+    /// (`WordShape.decimal`), and a byte at a time otherwise: pids of every length, with the
+    /// line ending anywhere after them, read as the pattern reads them.
+    @Test func pidsOfEveryLengthAgreeWithThePattern() {
+        let byHand = HeaderParser()
+        let byPattern = HeaderParser()
+        byPattern.readsByHand = false
+        var read = 0
+        for length in 1...21 {
+            let pid = String(String(repeating: "9081726354", count: 3).prefix(length))
+            let whole = "2014-03-02 09:14:07.318 Journal[\(pid):60b] CoreData: Ubiquity:  x"
+            let bytes = Array(whole.utf8)
+            for end in 32...bytes.count {
+                let line = Array(bytes[..<end])
+                line.withUnsafeBytes { buffer in
+                    let hand = byHand.parse(buffer)
+                    let pattern = byPattern.parse(buffer)
+                    #expect(hand?.header == pattern?.header, "\(String(decoding: line, as: UTF8.self))")
+                    #expect(hand?.bodyStart == pattern?.bodyStart, "\(String(decoding: line, as: UTF8.self))")
+                    if hand?.header.pid != nil { read += 1 }
+                }
+            }
+        }
+        // Most of the cut lines still hold a whole header, with its pid.
+        #expect(read > 300)
+    }
+
     @Test func xcodeNSLogWithMillisecondsMethodAndMarker() throws {
         let parsed = try #require(header("2014-03-02 09:14:07.318 Journal[412:60b] -[PFUbiquitySwitchboardEntryMetadata setUseLocalStorage:](808): CoreData: Ubiquity:  mobile~6F2C:JournalStore"))
         #expect(parsed.header.style == .nslog)

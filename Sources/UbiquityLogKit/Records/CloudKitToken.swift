@@ -52,6 +52,7 @@ extension Prefix {
     /// mirroring record, not a `CoreData: error:` one; so is a message read without the loose
     /// reading (an NDJSON `eventMessage`) that holds the token: its body starts after the token
     /// and the logging method.
+    @inline(__always)
     mutating func takeCloudKitToken(_ bytes: UnsafeRawBufferPointer, oneLine: Bool) {
         guard marker == nil || marker == .coreDataError,
               let token = CloudKitToken.find(in: bytes, from: end, oneLine: oneLine) else { return }

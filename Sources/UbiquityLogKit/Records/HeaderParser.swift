@@ -105,8 +105,8 @@ public final class HeaderParser {
             prefix.take(loose)
             if fields.thread == nil { fields.thread = loose.thread }
         }
-        var read = RecordHead(style: fields.style, marker: prefix.marker, clock: readTime(line, fields),
-                              pid: HeaderParser.number(line, fields.pid), sourceLine: HeaderParser.number(line, prefix.sourceLine))
+        var read = RecordHead(style: fields.style, marker: prefix.marker, clock: fields.clock,
+                              pid: fields.pidNumber >= 0 ? fields.pidNumber : HeaderParser.number(line, fields.pid), sourceLine: HeaderParser.number(line, prefix.sourceLine))
         let places = fields.places
         read.process = places.process
         read.thread = places.thread
@@ -119,6 +119,7 @@ public final class HeaderParser {
 
     /// A line in no header style that holds a family's marker near its start: a record pasted
     /// without its header, or behind a logger's own prefix.
+    @inline(__always)
     private func parseHeaderless(_ line: UnsafeRawBufferPointer, into head: inout RecordHead?) -> Int? {
         guard allowedStyles?.contains(.bare) ?? true, let loose = LooseMarkers.headerless(line) else { return nil }
         var read = RecordHead(style: .bare, marker: loose.marker, clock: PackedTime(), pid: nil,
@@ -131,9 +132,13 @@ public final class HeaderParser {
     /// `log stream --style compact` prints the entry's type between the time and the process
     /// (`2025-06-03 10:15:42.118 Df Recipes[2210:8e41f] `), which the NSLog reading takes as the
     /// process's first word: the type is the header's level, the rest its process.
+    @inline(__always)
     static func dropCompactType(_ line: UnsafeRawBufferPointer, _ fields: inout HeaderFields) {
         guard let process = fields.process, process.count > 3 else { return }
         let start = process.lowerBound
+        // A type is one or two letters and a blank: a process with no blank second or third
+        // (nearly every one) is left at once (every NSLog header asks).
+        guard line[start + 1] == 0x20 || line[start + 2] == 0x20 else { return }
         var end = start
         while end < process.upperBound, end - start < 2, (UInt8(ascii: "A")...UInt8(ascii: "z")).contains(line[end]) { end += 1 }
         guard end < process.upperBound, line[end] == 0x20, isCompactType(line, start..<end) else { return }
@@ -163,12 +168,8 @@ public final class HeaderParser {
         else { return false }
         fields = HeaderFields(HeaderParser.styles[mark], end: whole.upperBound)
         let range = patterns.range
-        fields.date = range(.date)
-        fields.time = range(.time)
-        fields.frac = range(.frac)
-        fields.tz = range(.tz)
-        fields.month = range(.mon)
-        fields.day = range(.day)
+        fields.clock = readTime(line, TimePlaces(date: range(.date), time: range(.time), frac: range(.frac), tz: range(.tz),
+                                                 month: range(.mon), day: range(.day)))
         fields.process = range(.process)
         fields.pid = range(.pid)
         fields.thread = range(.thread)
@@ -188,12 +189,20 @@ public final class HeaderParser {
     /// The prefix as `Prefix` reads it, or as `prefixPattern` does (see `readsByHand`).
     /// `oneLine`: `bytes` hold no line feed (a header's line, as the reader splits them), and
     /// none is looked for (see `Prefix.method`).
+    ///
+    /// This, `ownPrefixRanges`, `Prefix`'s readers, `takeCloudKitToken` and `dropCompactType`
+    /// are asked to be inlined (the compiler takes most of them): each runs once a header, and
+    /// their calls, entries and returns cost the header reader some 90 instructions a record on
+    /// the default mix (callgrind, -q, one thread; with `HeaderFields` keeping no places of the
+    /// time's parts, 1,446 to 1,354 a record).
+    @inline(__always)
     private func prefixRanges(_ bytes: UnsafeRawBufferPointer, from start: Int, oneLine: Bool) -> Prefix {
         var found = ownPrefixRanges(bytes, from: start, oneLine: oneLine)
         found.takeCloudKitToken(bytes, oneLine: oneLine)
         return found
     }
 
+    @inline(__always)
     private func ownPrefixRanges(_ bytes: UnsafeRawBufferPointer, from start: Int, oneLine: Bool) -> Prefix {
         if readsByHand, start <= bytes.count { return Prefix(bytes, from: start, oneLine: oneLine) }
         let prefix = patterns.prefix
@@ -228,17 +237,19 @@ public final class HeaderParser {
         }
     }
 
-    /// The header's time, packed (see `PackedTime`): read from the digits, checked on the
-    /// integers, and never built into a `LogTime` here (only a caller that asks for the time does
-    /// that; see `Header.clock` for what that saved).
-    private func readTime(_ line: UnsafeRawBufferPointer, _ fields: HeaderFields) -> PackedTime {
+    /// Where the pattern found the parts of a header's time.
+    private struct TimePlaces {
+        var date, time, frac, tz, month, day: Range<Int>?
+    }
+
+    /// The header's time, packed (see `PackedTime`), from the places the pattern found: the
+    /// definition the style readers' own reading (`HeaderFields.clock`) is held to. Checked on
+    /// the integers, and never built into a `LogTime` here (only a caller that asks for the time
+    /// does that; see `Header.clock` for what that saved).
+    private func readTime(_ line: UnsafeRawBufferPointer, _ fields: TimePlaces) -> PackedTime {
         guard let time = fields.time, time.count == 8, let bytes = LineBytes(line) else { return PackedTime() }
-        // The readers (or the pattern) found digits at these places, at most six of a fraction
-        // and two of a day: they are not checked again (this runs for every record). The clock
-        // `dd:dd:dd` and the date's `dddd-dd-` are read as one word each, every digit's value
-        // its byte XOR '0' (no borrow from lane to lane, as a subtraction would have from the
-        // `-` and `:` lanes): some 25 instructions a record fewer on the default mix than a
-        // byte at a time (callgrind; the whole reading is still some 233).
+        // The pattern found digits at these places, at most six of a fraction and two of a day:
+        // they are not checked again.
         @inline(__always)
         func number(_ start: Int, _ count: Int) -> Int {
             var value = 0
@@ -293,13 +304,7 @@ public final class HeaderParser {
             guard minutes < 60 else { return PackedTime() }
             offset = sign * (hours * 60 + minutes)
         }
-        // A header whose time cannot exist (2014-13-45 99:99:99) still starts a record, without a
-        // time: passing it on would order, window and time events by nonsense. The checks of
-        // `LogTime.isValid`, on the integers (a fraction of at most six digits is below a million).
-        guard (1...12).contains(month), day >= 1, day <= LogTime.daysIn(month: month, year: year),
-              hour < 24, minute < 60, second <= 60, (offset.map { abs($0) <= 14 * 60 } ?? true)
-        else { return PackedTime() }
-        return PackedTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
+        return PackedTime(checkedYear: year, month: month, day: day, hour: hour, minute: minute, second: second,
                           microsecond: microsecond, fractionDigits: digits, utcOffsetMinutes: offset)
     }
 
@@ -312,6 +317,25 @@ public final class HeaderParser {
         var value = 0
         for index in range { value = value &* 10 &+ Int(base.load(fromByteOffset: index, as: UInt8.self) &- UInt8(ascii: "0")) }
         return value
+    }
+}
+
+extension PackedTime {
+    /// A header's time, or no time where it cannot exist (2014-13-45 99:99:99): such a header
+    /// still starts a record, without a time, since passing it on would order, window and time
+    /// events by nonsense. The checks of `LogTime.isValid`, on the integers (a fraction of at
+    /// most six digits is below a million, and each part was read from at most its digits).
+    @inline(__always)
+    init(checkedYear year: Int?, month: Int, day: Int, hour: Int, minute: Int, second: Int, microsecond: Int, fractionDigits: Int,
+         utcOffsetMinutes offset: Int?) {
+        guard (1...12).contains(month), day >= 1, day <= LogTime.daysIn(month: month, year: year),
+              hour < 24, minute < 60, second <= 60, (offset.map { abs($0) <= 14 * 60 } ?? true)
+        else {
+            self.init()
+            return
+        }
+        self.init(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
+                  microsecond: microsecond, fractionDigits: fractionDigits, utcOffsetMinutes: offset)
     }
 }
 
@@ -365,6 +389,7 @@ struct Prefix {
         end = start
     }
 
+    @inline(__always)
     init(_ bytes: UnsafeRawBufferPointer, from start: Int, oneLine: Bool = false) {
         self.init(empty: start)
         guard let bytes = LineBytes(bytes) else { return }
@@ -387,6 +412,7 @@ struct Prefix {
         LineBytes(bytes).flatMap { method($0, start, oneLine: oneLine) }
     }
 
+    @inline(__always)
     private static func method(_ bytes: LineBytes, _ start: Int, oneLine: Bool) -> (Range<Int>, Range<Int>, Int)? {
         var index = start
         if has(bytes, index, "__") {
@@ -426,6 +452,7 @@ struct Prefix {
 
     /// `(?:CoreData:[ ]Ubiquity:[ \t]*)+`, `CoreData:[ ](?:(?:error|fault):[ ]?|(?=Illegal[ ]attempt[ ]))`
     /// or `UbiquityStoreManager:[ ]?`, tried in that order.
+    @inline(__always)
     private static func marker(_ bytes: LineBytes, _ start: Int) -> (Marker, Int)? {
         var index = start
         while has(bytes, index, "CoreData: Ubiquity:") {
@@ -446,16 +473,9 @@ struct Prefix {
         return nil
     }
 
-    /// Whether `text` stands at `index`. The first byte is compared in place, and the rest only
-    /// when it matches: most calls fail on it, and a call to memcmp costs some twenty
-    /// instructions.
+    /// Whether `text` stands at `index` (see `LineBytes.has`).
     @inline(__always)
-    private static func has(_ bytes: LineBytes, _ index: Int, _ text: StaticString) -> Bool {
-        let count = text.utf8CodeUnitCount
-        guard index >= 0, index + count <= bytes.count, bytes[index] == text.utf8Start[0] else { return false }
-        guard count > 1 else { return true }
-        return count == 2 ? bytes[index + 1] == text.utf8Start[1] : memcmp(bytes.start + index + 1, text.utf8Start + 1, count - 1) == 0
-    }
+    private static func has(_ bytes: LineBytes, _ index: Int, _ text: StaticString) -> Bool { bytes.has(text, at: index) }
 
     private static func skipDigits(_ bytes: LineBytes, _ start: Int) -> Int {
         var index = start

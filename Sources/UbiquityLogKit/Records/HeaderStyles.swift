@@ -18,12 +18,6 @@ struct HeaderFields {
     // every line that may start a header, and eleven optional ranges of Int took 264 bytes.
     // (A `RecordHead` takes the texts' places as they are.)
     private(set) var places = Places()
-    var date: Range<Int>? { get { places.date.range } set { places.date = TextPlace(newValue) } }
-    var time: Range<Int>? { get { places.time.range } set { places.time = TextPlace(newValue) } }
-    var frac: Range<Int>? { get { places.frac.range } set { places.frac = TextPlace(newValue) } }
-    var tz: Range<Int>? { get { places.tz.range } set { places.tz = TextPlace(newValue) } }
-    var month: Range<Int>? { get { places.month.range } set { places.month = TextPlace(newValue) } }
-    var day: Range<Int>? { get { places.day.range } set { places.day = TextPlace(newValue) } }
     var process: Range<Int>? { get { places.process.range } set { places.process = TextPlace(newValue) } }
     var pid: Range<Int>? { get { places.pid.range } set { places.pid = TextPlace(newValue) } }
     var thread: Range<Int>? { get { places.thread.range } set { places.thread = TextPlace(newValue) } }
@@ -31,9 +25,15 @@ struct HeaderFields {
     var level: Range<Int>? { get { places.level.range } set { places.level = TextPlace(newValue) } }
     /// Where the header ends and the logging method or message starts.
     var end: Int
+    /// The header's time, read by the style readers as they pass it (and by
+    /// `HeaderParser.readTime` from the pattern's places): the places of its parts are not
+    /// kept, which left six fewer places to clear for every line that may start a header.
+    var clock = PackedTime()
+    /// The pid, where the reader took its value as it passed it (NSLog); -1 where it did not,
+    /// and the value is read from `pid`'s place.
+    var pidNumber = -1
 
     struct Places {
-        var date = TextPlace(), time = TextPlace(), frac = TextPlace(), tz = TextPlace(), month = TextPlace(), day = TextPlace()
         var process = TextPlace(), pid = TextPlace(), thread = TextPlace(), device = TextPlace(), level = TextPlace()
     }
 
@@ -44,6 +44,7 @@ struct HeaderFields {
 
     /// The first style whose branch takes `line`, tried in the pattern's order. The three
     /// styles that start with `dddd-dd-dd` share the date, time, fraction and zone, read once.
+    @inline(__always)
     static func read(_ bytes: UnsafeRawBufferPointer, into fields: inout HeaderFields) -> Bool {
         guard let line = LineBytes(bytes), let first = line.first else { return false }
         guard HeaderCursor.isDigit(first) else { return syslog(line, &fields) || bare(line, &fields) }
@@ -57,21 +58,51 @@ struct HeaderFields {
               WordShape.clock.matches(line, at: 11) else { return false }
         var cursor = HeaderCursor(line)
         cursor.at = 19
-        fields.date = 0..<10
-        fields.time = 11..<19
         let fractionSeparator = cursor.peek
         // `(?:[.:,](?<frac>\d{1,6}))?(?<tz>[+-]\d\d:?\d\d)?`, both optional for NSLog; `log show`
         // styles need both, the fraction after a dot.
-        guard cursor.fraction(into: &fields) else { return false }
+        var fraction = Fraction()
+        guard cursor.fraction(&fraction) else { return false }
+        var zone: Range<Int>?
         if cursor.peek == UInt8(ascii: "+") || cursor.peek == UInt8(ascii: "-") {
             // A sign that starts no zone: no style goes on from it.
             guard let tz = cursor.zone() else { return false }
-            fields.tz = tz
+            zone = tz
             // Each sets its fields only once it has read its whole header.
-            if fractionSeparator == UInt8(ascii: "."), logShow(cursor, &fields) || logShowSyslog(cursor, &fields) { return true }
+            if fractionSeparator == UInt8(ascii: "."), logShow(cursor, &fields) || logShowSyslog(cursor, &fields) {
+                fields.clock = dateAndClock(line, fraction, zone: tz)
+                return true
+            }
         }
-        guard dateTimeSeparator == UInt8(ascii: " "), cursor.take(" ") else { return false }
-        return nslog(cursor, &fields)
+        guard dateTimeSeparator == UInt8(ascii: " "), cursor.take(" "), nslog(cursor, &fields) else { return false }
+        fields.clock = dateAndClock(line, fraction, zone: zone)
+        return true
+    }
+
+    /// The time of a header that starts `dddd-dd-dd dd:dd:dd` (or `dddd/dd/dd`), whose digits
+    /// the reader has checked, read from the words it checked them in. It used to be read
+    /// again from the header's places once the header was read (`HeaderParser.readTime`, now
+    /// only the pattern's reading): some 234 instructions a record on the default mix. With
+    /// this, the literals compared by word (`LineBytes.has`) and NSLog's quick test for a
+    /// type (`dropCompactType`), the header reader went from 1,694 to 1,531 instructions a
+    /// record there (callgrind, -q, one thread).
+    @inline(__always)
+    private static func dateAndClock(_ line: LineBytes, _ fraction: Fraction, zone: Range<Int>?) -> PackedTime {
+        let date = WordShape.digitPairs(line.word(at: 0), WordShape.dateHead)
+        let clock = WordShape.digitPairs(line.word(at: 11), WordShape.clock)
+        var offset: Int?
+        if let zone {
+            let minutes = Int(line[zone.upperBound - 2] &- UInt8(ascii: "0")) &* 10 &+ Int(line[zone.upperBound - 1] &- UInt8(ascii: "0"))
+            // +9999 is no offset (it read as +100:39): the time is damaged.
+            guard minutes < 60 else { return PackedTime() }
+            let hours = Int(line[zone.lowerBound + 1] &- UInt8(ascii: "0")) &* 10 &+ Int(line[zone.lowerBound + 2] &- UInt8(ascii: "0"))
+            let east = hours &* 60 &+ minutes
+            offset = line[zone.lowerBound] == UInt8(ascii: "-") ? -east : east
+        }
+        return PackedTime(checkedYear: WordShape.lane(date, 0) &* 100 &+ WordShape.lane(date, 2), month: WordShape.lane(date, 5),
+                          day: Int(line[8] &- UInt8(ascii: "0")) &* 10 &+ Int(line[9] &- UInt8(ascii: "0")),
+                          hour: WordShape.lane(clock, 0), minute: WordShape.lane(clock, 3), second: WordShape.lane(clock, 6),
+                          microsecond: fraction.microseconds, fractionDigits: fraction.digits, utcOffsetMinutes: offset)
     }
 
     /// `log show` after the zone: `  0x2f1c  Default  0x0  412  0  Journal: ` (the second number optional).
@@ -122,6 +153,7 @@ struct HeaderFields {
     }
 
     /// NSLog after the time and its blank: `Journal[412:60b] `, the thread optional.
+    @inline(__always)
     private static func nslog(_ start: HeaderCursor, _ fields: inout HeaderFields) -> Bool {
         let line = start.line
         // `(?<process>[^\[\]\n:]{1,200}?)\[`: the first `[`, with no `]` or `:` before it.
@@ -143,9 +175,19 @@ struct HeaderFields {
         guard at < limit, line[at] == UInt8(ascii: "["), at > processStart else { return false }
         fields.process = processStart..<at
         at += 1
-        // `(?<pid>\d+)`
+        // `(?<pid>\d+)`. Where eight bytes are left and a byte other than a digit is among them
+        // (nearly always), the digits are counted and their value read as one word: a byte at
+        // a time, and read again from its place by `HeaderParser.number`, the pid cost the
+        // header reader some 78 instructions more an NSLog header (55 a record on the default
+        // mix, 1,354 to 1,300; callgrind, -q, one thread).
         let pidStart = at
-        while at < line.count, HeaderCursor.isDigit(line[at]) { at += 1 }
+        if at + 8 <= line.count, case let stops = WordShape.nonDigits(in: line.word(at: at)), stops != 0 {
+            let digits = stops.trailingZeroBitCount / 8
+            at += digits
+            if digits > 0 { fields.pidNumber = WordShape.decimal(line.word(at: pidStart), digits: digits) }
+        } else {
+            while at < line.count, HeaderCursor.isDigit(line[at]) { at += 1 }
+        }
         guard at > pidStart, at < line.count else { return false }
         fields.pid = pidStart..<at
         // `(?::(?<thread>[0-9A-Fa-fx]{1,20}))?\]`: more than 20 thread bytes, and neither way reaches `]`.
@@ -170,11 +212,11 @@ struct HeaderFields {
               HeaderCursor.isDigit(line[9]), line[10] == UInt8(ascii: " "), WordShape.clock.matches(line, at: 11) else { return false }
         var cursor = HeaderCursor(line)
         cursor.at = 19
+        var fraction = Fraction()
+        guard cursor.fraction(&fraction), cursor.take(" ") else { return false }
         var fields = HeaderFields(.loggerTimestamp)
-        guard cursor.fraction(into: &fields), cursor.take(" ") else { return false }
-        fields.date = 0..<10
-        fields.time = 11..<19
         fields.end = cursor.at
+        fields.clock = dateAndClock(line, fraction, zone: nil)
         result = fields
         return true
     }
@@ -182,21 +224,24 @@ struct HeaderFields {
     /// Device console: `Mar  2 09:14:07 iPad Journal[412] <Warning>: `, the level optional.
     private static func syslog(_ line: LineBytes, _ result: inout HeaderFields) -> Bool {
         // Filled here and handed over whole: on a line it refuses, the bare style is tried next.
-        guard HeaderCursor.isMonthName(line) else { return false }
+        guard line.count >= 3, let month = HeaderCursor.monthNumber(line[0], line[1], line[2]) else { return false }
         var fields = HeaderFields(.syslog)
         var cursor = HeaderCursor(line)
-        fields.month = 0..<3
         cursor.at = 3
         // `[ ]{1,2}(?<day>\d{1,2})[ ]`: a third blank, or a third digit, and no way through.
         guard cursor.take(" ") else { return false }
         _ = cursor.take(" ")
         guard let day = cursor.digits(atLeast: 1, atMost: 2), cursor.take(" ") else { return false }
-        fields.day = day
         let timeStart = cursor.at
         guard timeStart + 9 <= line.count, WordShape.clock.matches(line, at: timeStart), line[timeStart + 8] == UInt8(ascii: " ") else { return false }
         cursor.at = timeStart + 9
         guard let device = cursor.nonSpace(), cursor.take(" "), let (process, pid) = cursor.processAndPid() else { return false }
-        fields.time = timeStart..<timeStart + 8
+        // The time as `dateAndClock` reads it, with no year.
+        let clock = WordShape.digitPairs(line.word(at: timeStart), WordShape.clock)
+        let dayNumber = day.count == 1 ? Int(line[day.lowerBound] &- UInt8(ascii: "0"))
+            : Int(line[day.lowerBound] &- UInt8(ascii: "0")) &* 10 &+ Int(line[day.lowerBound + 1] &- UInt8(ascii: "0"))
+        fields.clock = PackedTime(checkedYear: nil, month: month, day: dayNumber, hour: WordShape.lane(clock, 0), minute: WordShape.lane(clock, 3),
+                                  second: WordShape.lane(clock, 6), microsecond: 0, fractionDigits: 0, utcOffsetMinutes: nil)
         fields.device = device
         fields.process = process
         fields.pid = pid
@@ -231,6 +276,12 @@ struct HeaderFields {
     }
 }
 
+/// A header's fraction of a second: microseconds, and how many digits spelt it.
+struct Fraction {
+    var microseconds = 0
+    var digits = 0
+}
+
 /// A line's bytes as the header readers index them: a start that cannot be nil, and a count.
 /// An `UnsafeRawBufferPointer` checks at every byte it is indexed by whether its start is nil,
 /// which nearly doubled the cost of the readers' byte loops (nine instructions a byte for
@@ -250,6 +301,46 @@ struct LineBytes {
     subscript(index: Int) -> UInt8 { start.load(fromByteOffset: index, as: UInt8.self) }
 
     var first: UInt8? { count > 0 ? self[0] : nil }
+
+    /// The eight bytes from `offset` (which the caller has checked are in the line) as one word,
+    /// the first byte in the lowest lane.
+    @inline(__always)
+    func word(at offset: Int) -> UInt64 { UInt64(littleEndian: start.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+
+    /// Whether `text` stands at `index`. The first byte is compared alone (most calls fail on
+    /// it), the rest eight (or four) bytes at a time, the last word overlapping the one before:
+    /// `text` is a literal, so its words fold to constants where this is inlined. A call to
+    /// memcmp for the rest cost some twenty instructions, and the markers and `_block_invoke`
+    /// are compared on most header lines.
+    @inline(__always)
+    func has(_ text: StaticString, at index: Int) -> Bool {
+        let count = text.utf8CodeUnitCount
+        let literal = UnsafeRawPointer(text.utf8Start)
+        guard index >= 0, index + count <= self.count, self[index] == text.utf8Start[0] else { return false }
+        switch count {
+        case 1:
+            return true
+        case 2, 3:
+            return self[index + 1] == text.utf8Start[1] && (count == 2 || self[index + 2] == text.utf8Start[2])
+        case 4...7:
+            @inline(__always)
+            func half(_ offset: Int) -> Bool {
+                start.loadUnaligned(fromByteOffset: index + offset, as: UInt32.self) == literal.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+            }
+            return half(0) && half(count - 4)
+        default:
+            @inline(__always)
+            func whole(_ offset: Int) -> Bool {
+                start.loadUnaligned(fromByteOffset: index + offset, as: UInt64.self) == literal.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            }
+            var offset = 0
+            while offset + 8 < count {
+                guard whole(offset) else { return false }
+                offset += 8
+            }
+            return whole(count - 8)
+        }
+    }
 }
 
 /// Eight bytes of a header's fixed shape (`dddd-dd-`, `dd:dd:dd`), checked as one word: the date
@@ -296,10 +387,41 @@ struct WordShape {
             | lanes(equalTo: 0x0A)
     }
 
+    /// The digits of `word`, which has `shape` (checked), as two-digit numbers: each digit lane
+    /// holds ten times its digit plus the next lane's (the next lane 0 if it is no digit). The
+    /// other lanes are cleared first, so no lane carries into the next (each holds at most 99).
+    @inline(__always)
+    static func digitPairs(_ word: UInt64, _ shape: WordShape) -> UInt64 {
+        let values = (word ^ 0x3030_3030_3030_3030) & shape.digitLanes
+        return values &* 10 &+ (values >> 8)
+    }
+
+    /// The high bit set in each lane of `word` that holds no digit, and perhaps in lanes after
+    /// the first such: only the lowest lane set is sure (see `matches` for the sum).
+    @inline(__always)
+    static func nonDigits(in word: UInt64) -> UInt64 {
+        let values = word ^ 0x3030_3030_3030_3030
+        return (values | (values &+ 0x7676_7676_7676_7676)) & 0x8080_8080_8080_8080
+    }
+
+    /// The number the first `digits` (1 to 7) lanes of `word` spell, each a digit: the digits
+    /// moved to the top lanes (zeros before them), then added up in pairs, fours and eights.
+    @inline(__always)
+    static func decimal(_ word: UInt64, digits: Int) -> Int {
+        var value = (word ^ 0x3030_3030_3030_3030) << UInt64(64 &- 8 &* digits)
+        value = ((value &* 2561) >> 8) & 0x00FF_00FF_00FF_00FF
+        value = ((value &* 6_553_601) >> 16) & 0x0000_FFFF_0000_FFFF
+        return Int(truncatingIfNeeded: (value &* 42_949_672_960_001) >> 32)
+    }
+
+    /// Lane `index` of `word` (lane 0 the lowest).
+    @inline(__always)
+    static func lane(_ word: UInt64, _ index: UInt64) -> Int { Int(truncatingIfNeeded: (word >> (8 &* index)) & 0xFF) }
+
     /// Whether the eight bytes at `offset` (which the caller has checked are in the line) have the shape.
     @inline(__always)
     func matches(_ line: LineBytes, at offset: Int) -> Bool {
-        let word = UInt64(littleEndian: line.start.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        let word = line.word(at: offset)
         guard word & ~digitLanes == literal else { return false }
         // Each digit lane less '0': a digit leaves 0–9, and 0–9 are the values to which adding
         // 0x76 leaves the top bit clear (a lane of 0x80 or more has it set already; what it
@@ -321,9 +443,6 @@ struct HeaderCursor {
     init(_ line: LineBytes) { self.line = line }
 
     var peek: UInt8? { at < line.count ? line[at] : nil }
-
-    /// Whether the line starts with an English month's three letters, capitalised.
-    static func isMonthName(_ line: LineBytes) -> Bool { line.count >= 3 && monthNumber(line[0], line[1], line[2]) != nil }
 
     /// 1 for `Jan` … 12 for `Dec` at the start of `bytes`.
     static func monthNumber(_ bytes: UnsafeRawBufferPointer) -> Int? {
@@ -353,11 +472,8 @@ struct HeaderCursor {
     }
 
     /// Whether the line goes on with `text` at the position (which does not move).
-    func has(_ text: StaticString) -> Bool {
-        let count = text.utf8CodeUnitCount
-        guard at + count <= line.count else { return false }
-        return memcmp(line.start + at, text.utf8Start, count) == 0
-    }
+    @inline(__always)
+    func has(_ text: StaticString) -> Bool { line.has(text, at: at) }
 
     /// Takes `byte` if it is next.
     @inline(__always)
@@ -436,15 +552,34 @@ struct HeaderCursor {
     }
 
     /// `(?:[.:,](?<frac>\d{1,6}))?` before a blank or a zone: if a separator is there, its
-    /// digits must be too (otherwise what follows would have to start at the separator).
+    /// digits must be too (otherwise what follows would have to start at the separator). Its
+    /// value is taken as the digits pass.
     @inline(__always)
-    mutating func fraction(into fields: inout HeaderFields) -> Bool {
+    mutating func fraction(_ fraction: inout Fraction) -> Bool {
         guard let byte = peek, byte == UInt8(ascii: ".") || byte == UInt8(ascii: ":") || byte == UInt8(ascii: ",") else {
             return true
         }
         at += 1
-        guard let frac = digits(atLeast: 1, atMost: 6) else { return false }
-        fields.frac = frac
+        let start = at
+        var value = 0
+        while at < line.count {
+            let digit = line[at] &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            value = value &* 10 &+ Int(digit)
+            at += 1
+        }
+        let digits = at - start
+        guard digits >= 1, digits <= 6 else { return false }
+        // Scaled to six digits (a switch: an array of powers is checked for its first use on every call).
+        switch digits {
+        case 1: value &*= 100_000
+        case 2: value &*= 10_000
+        case 3: value &*= 1000
+        case 4: value &*= 100
+        case 5: value &*= 10
+        default: break
+        }
+        fraction = Fraction(microseconds: value, digits: digits)
         return true
     }
 
