@@ -125,7 +125,7 @@ public final class Rule: Sendable {
     ) -> Rule {
         let withFacts = kind.severity >= .warning
         return Rule(id, channel, kind, pattern, position: .lineStart, methods: [], samples: samples, buildsFactsOnly: true) { match in
-            var fields = match.fields(numeric: numeric)
+            var fields = match.fields(numeric: numeric, spare: withFacts ? FieldList.roomForFacts : 0)
             guard withFacts else { return .message(kind, fields) }
             let facts = Extract.facts(in: match.messageBytes, after: match.matchEnd, using: match.extraction)
             if facts.contains(where: { $0.name == "error" }) { fields.removeAll { $0.name == "error" } }
@@ -148,7 +148,7 @@ public final class Rule: Sendable {
             // `what` is the outermost group: it comes first, and only its first line is kept
             // (found on the bytes: it can span a whole message).
             let what = match.range("what").map { Field("what", .span(match.span(Extract.phraseRange(match.messageBytes, $0)))) }
-            var fields = match.fields(numeric: numeric, skipping: "what", leading: what)
+            var fields = match.fields(numeric: numeric, skipping: "what", leading: what, spare: withFacts ? FieldList.roomForFacts : 0)
             if withFacts { fields += Extract.facts(in: match.messageBytes, after: match.matchEnd, using: match.extraction) }
             return .message(kind, fields)
         }
@@ -246,7 +246,10 @@ public struct RuleMatch {
     /// `leading` comes first; the group named `skipped` is left out. (The groups found are
     /// gathered on the stack and the fields made in one array of the right size: this runs
     /// for most records.)
-    func fields(numeric: Set<String>, skipping skipped: String? = nil, leading: Field? = nil) -> [Field] {
+    /// `spare`: room for the fields the builder adds after these (its facts, an error), made
+    /// with the array: an array grown by appending past its room is allocated again and
+    /// copied (see `FieldList.roomForFacts`).
+    func fields(numeric: Set<String>, skipping skipped: String? = nil, leading: Field? = nil, spare: Int = 0) -> [Field] {
         withUnsafeTemporaryAllocation(of: (number: Int, group: Int, range: Range<Int>).self,
                                       capacity: orderedGroups.count) { named in
             var count = 0
@@ -262,7 +265,7 @@ public struct RuleMatch {
             var found = UnsafeMutableBufferPointer(rebasing: named[..<count])
             if count > 1 { found.sort { $0.number < $1.number } }
             var fields: [Field] = []
-            fields.reserveCapacity(count + (leading == nil ? 0 : 1))
+            fields.reserveCapacity(count + (leading == nil ? 0 : 1) + spare)
             if let leading { fields.append(leading) }
             for (_, index, range) in found {
                 let name = orderedGroups[index].name

@@ -25,6 +25,7 @@ public struct CKErrorDescription: Sendable, Equatable {
     /// The field for the JSON output.
     var value: FieldValue {
         var fields = FieldList()
+        fields.items.reserveCapacity(11)  // its most: not grown 1, 2, 4, 8, 16
         fields.add("name", name)
         fields.add("code", code)
         fields.add("internalCode", internalCode)
@@ -153,6 +154,7 @@ public struct CloudKitErrorReport: Sendable, Equatable {
 
     var fields: [Field] {
         var fields = FieldList()
+        fields.items.reserveCapacity(8)  // its most: not grown 1, 2, 4, 8
         if let cause { fields.add("cause", cause.rawValue) }
         if !errors.isEmpty { fields.add("ckErrors", .list(errors.map(\.value))) }
         if omittedBatchErrors > 0 { fields.add("omittedBatchErrors", omittedBatchErrors) }

@@ -1,0 +1,61 @@
+// Facts cut from ASCII text on its bytes (`Extract.fileName`, `Extract.knowledgeVector`,
+// `CloudKitEvent.modelFacts`) say what the same cut on Characters says: the byte paths are
+// only taken where each byte is a Character, and any other text goes the Character way.
+import Testing
+@testable import UbiquityLogKit
+
+@Suite struct FactBytesTests {
+    static let locations = [
+        "/var/mobile/Library/Mobile Documents/ABC~com~x/CoreDataLogs/DAC8E3F1-2B4A.1.cdt",
+        "  \t/var/tmp/store.sqlite/ \t", "store.sqlite", "///", "", " \t ", "a/", "abc /", "/a b/c d ",
+        "<PFUbiquityLocation: 0x15e53120>: /var/mobile/x.1.cdt", "file:///private/var/Recipes.sqlite",
+        "x/\r\n", "dir/Ünïcode.sqlite", "dir/e\u{301}/", "/\u{0600}/name",
+    ]
+
+    @Test func aFileNameIsTheSameReadOnBytes() {
+        for location in Self.locations {
+            #expect(Extract.fileName(location) == Extract.fileNameByCharacters(location), "\(location.debugDescription)")
+        }
+        #expect(Extract.fileName("  /var/tmp/store.sqlite// ") == "store.sqlite")
+        #expect(Extract.fileName("abc /") == "abc ", "trailing slashes go, not the blank before them")
+        #expect(Extract.fileName(" \t ") == nil)
+        #expect(Extract.fileName(nil) == nil)
+    }
+
+    @Test func aKnowledgeVectorIsTheSameReadOnBytes() {
+        let vectors = [
+            "<PFUbiquityKnowledgeVector: 0x15e53010>:{mobile~6F2C:12, mobile~A3D1:7}",
+            " \t<PFUbiquityKnowledgeVector: 0x1>: {a:1} \t", "{a:1, b:2}", "<open", "<x>", "<x>:", "<x>: \t",
+            "", "  ", "<x>:\r\n{a:1}", "<Ü>:{ä:1}", "<x>\t: {a:1}",
+        ]
+        for vector in vectors {
+            #expect(Extract.knowledgeVector(vector) == Extract.knowledgeVectorByCharacters(vector), "\(vector.debugDescription)")
+        }
+        #expect(Extract.knowledgeVector("<PFUbiquityKnowledgeVector: 0x1e5c>:{a:1, b:2}") == "{a:1, b:2}")
+        #expect(Extract.knowledgeVector("<x>: \t") == "\t", "only blanks are trimmed after the description")
+    }
+
+    @Test func modelFactsAreTheSameReadOnBytes() {
+        let texts = [
+            "CloudKit integration requires that all attributes be optional, or have a default value set. The following attributes are marked non-optional but do not have a default value:\nRecipe: title\nRecipe: createdAt}",
+            "first line\n\n  Step: recipe  \n\tCookbook: recipes}}\nnot: a pair here\nalone:\nA: b\tc\n:  x\nA : b",
+            "one line only: x",
+            "",
+            "\n\nsecond: line\nthird: line",
+            "head\r\nRecipe: title\r\nStep: x",
+            "head\nRecipé: title\nStep: x",
+            "head\n" + (0..<60).map { "Entity\($0): attribute" }.joined(separator: "\n"),
+        ]
+        for text in texts {
+            #expect(CloudKitEvent.modelFacts(text) == CloudKitEvent.modelFactsByCharacters(text), "\(text.debugDescription)")
+        }
+        let facts = CloudKitEvent.modelFacts("head\nRecipe: title\n\n  Step: recipe}\nnot a pair: x y")
+        #expect(facts == [Field("properties", .list([.string("Recipe: title"), .string("Step: recipe")]))])
+        let many = CloudKitEvent.modelFacts("head\n" + (0..<60).map { "E\($0): a" }.joined(separator: "\n"))
+        guard case .list(let properties)? = many.first?.value else {
+            Issue.record("no properties: \(many)")
+            return
+        }
+        #expect(properties.count == 50, "at most 50 properties")
+    }
+}
