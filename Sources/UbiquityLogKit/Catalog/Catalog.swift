@@ -185,6 +185,22 @@ enum Extract {
         return info
     }
 
+    /// The first error printed from `after` (where a rule's match ends), else the first in
+    /// the whole message. Searched from the start again only when `Error Domain=` starts
+    /// before `after`: no error starts after it (the first search found none), and one that
+    /// starts before it starts with that text. Searched again in vain, PCRE2 read the whole
+    /// message a second time, most of what a warning without an error cost.
+    static func error(in message: UnsafeRawBufferPointer, after: Int, using matchers: Matchers) -> ErrorInfo? {
+        let after = min(max(after, 0), message.count)
+        if let error = error(in: message, from: after, using: matchers) { return error }
+        let head = UnsafeRawBufferPointer(rebasing: message[..<min(message.count, after + errorDomainPrefix.count - 1)])
+        guard errorDomainPrefix.withUnsafeBytes({ RareByteSearch.firstOffset(of: $0, anchor: errorDomainAnchor, in: head) }) != nil
+        else { return nil }
+        return error(in: message, from: 0, using: matchers)
+    }
+
+    private static let errorDomainAnchor = errorDomainPrefix.withUnsafeBytes { RareByteSearch.anchor(of: $0) }
+
     /// The value of an `NSUnderlyingError=` entry that starts at `start`: a whole error
     /// (`0x… {Error Domain=…}`, iOS 9) or, as iOS 7 prints it, only the address and the
     /// error's description (`0x1e5c3b00 "The operation couldn’t be completed. (Cocoa error
@@ -253,12 +269,22 @@ enum Extract {
     private static func value(_ entry: UserInfoMatcher?, in buffer: UnsafeRawBufferPointer, from start: Int) -> String? {
         guard let entry, start <= buffer.count, (try? entry.matcher.matches(buffer, from: start)) == true else { return nil }
         let matcher = entry.matcher
-        var text = slice(buffer, matcher.range(ofGroup: entry.quoted))
-        if text == nil, let plain = matcher.range(ofGroup: entry.plain) {
-            text = slice(buffer, plain.lowerBound..<plainValueEnd(buffer, from: plain.lowerBound))
-        }
+        guard var range = matcher.range(ofGroup: entry.quoted)
+                ?? matcher.range(ofGroup: entry.plain).map({ $0.lowerBound..<plainValueEnd(buffer, from: $0.lowerBound) })
+        else { return nil }
         // A value cut where the error under it begins keeps the `, ` before it: not its own.
-        return text.map { $0.trimmingCharacters(in: " ,") }.flatMap { $0.isEmpty || $0 == "(null)" ? nil : $0 }
+        // Trimmed on the bytes, before the String is made (blanks and commas are whole
+        // characters, and `\xNN` escapes start with neither): trimming the String made a
+        // second one, some 500 instructions a value.
+        while !range.isEmpty, buffer[range.lowerBound] == 0x20 || buffer[range.lowerBound] == UInt8(ascii: ",") {
+            range = range.lowerBound + 1..<range.upperBound
+        }
+        while !range.isEmpty, buffer[range.upperBound - 1] == 0x20 || buffer[range.upperBound - 1] == UInt8(ascii: ",") {
+            range = range.lowerBound..<range.upperBound - 1
+        }
+        let bytes = UnsafeRawBufferPointer(rebasing: buffer[range])
+        guard !bytes.isEmpty, !bytes.elementsEqual("(null)".utf8) else { return nil }
+        return ByteText.string(bytes)
     }
 
     /// Where an unquoted user-info value that starts at `start` ends. Entries are separated
@@ -316,7 +342,7 @@ enum Extract {
     /// root and transaction number in the message.
     static func facts(in message: UnsafeRawBufferPointer, after: Int, using matchers: Matchers) -> [Field] {
         var fields = FieldList()
-        fields.add(error(in: message, from: min(after, message.count), using: matchers) ?? error(in: message, from: 0, using: matchers))
+        fields.add(error(in: message, after: after, using: matchers))
         guard let matcher = matchers.facts else { return fields.items }
         // The first of each, in five variables: a dictionary of them, hashed by name for each
         // match, and the groups looked up by name cost more than the search.
@@ -353,8 +379,15 @@ enum Extract {
     /// Texts of which every match of `factsRegex` holds one (inside the match, not only in a
     /// look-behind): `~` (peer), `.cdt` (log), `file://` (url), and the labels of the root
     /// and of the transaction number (`RootLocation: ` of the root's, for its rarer first byte).
-    private static let factLiterals: [[UInt8]] = ["~", ".cdt", "file://", "RootLocation: ", "transactionNumber: ",
-                                                  "transaction number: "].map { Array($0.utf8) }
+    /// Each with its least common byte (`RareByteSearch.anchor(of:)`), by which it is looked
+    /// for: by its first byte (`.`, `f`, `t` stand everywhere in a message), each text cost a
+    /// memchr and a memcmp at every one of them, and each literal's array a retain and a
+    /// release: some 1,850 instructions a warning's facts, 60 a record with `-q` on the
+    /// default mix (callgrind).
+    private static let factLiterals: [(text: StaticString, anchor: Int)] = {
+        let texts: [StaticString] = ["~", ".cdt", "file://", "RootLocation: ", "transactionNumber: ", "transaction number: "]
+        return texts.map { ($0, RareByteSearch.anchor(of: UnsafeRawBufferPointer(start: $0.utf8Start, count: $0.utf8CodeUnitCount))) }
+    }()
 
     /// Whether `factsRegex` can match in `message` from `start`: whether one of `factLiterals`
     /// stands there. The pattern starts with no fixed text, so PCRE2 tries its alternatives at
@@ -379,11 +412,12 @@ enum Extract {
         guard start < message.count else { return nil }
         var first: Int?
         for literal in factLiterals {
+            let text = UnsafeRawBufferPointer(start: literal.text.utf8Start, count: literal.text.utf8CodeUnitCount)
             // Each text looked for only before the first found so far.
-            let end = min(message.count, (first ?? message.count) + literal.count)
-            guard end - start >= literal.count else { continue }
+            let end = min(message.count, (first ?? message.count) + text.count)
+            guard end - start >= text.count else { continue }
             let before = UnsafeRawBufferPointer(rebasing: message[start..<end])
-            if let found = literal.withUnsafeBytes({ ByteSearch.firstOffset(of: $0, in: before) }) { first = start + found }
+            if let found = RareByteSearch.firstOffset(of: text, anchor: literal.anchor, in: before) { first = start + found }
         }
         guard var earliest = first else { return nil }
         while earliest > start, isFactNameByte(message[earliest - 1]) { earliest -= 1 }

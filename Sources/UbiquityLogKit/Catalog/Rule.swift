@@ -180,6 +180,12 @@ public struct RuleMatch {
         Extract.error(in: subject, from: min(start, subject.count), using: extraction)
     }
 
+    /// The first error printed after the match, else the first in the message
+    /// (`Extract.error(in:after:using:)`).
+    func errorAfterMatch() -> ErrorInfo? {
+        Extract.error(in: subject, after: matchEnd, using: extraction)
+    }
+
     /// The text of a named group, or nil when it did not take part in the match.
     public subscript(_ name: String) -> String? {
         guard let range = range(name) else { return nil }

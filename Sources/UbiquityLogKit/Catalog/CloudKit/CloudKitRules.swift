@@ -127,7 +127,7 @@ enum CloudKitEvent {
     static func message(_ kind: EventKind, _ match: RuleMatch) -> Event {
         let withError = kind.severity >= .warning
         var fields = facts(match, spare: withError ? 1 : 0)
-        if withError { fields.add(match.error(from: match.matchEnd) ?? match.error()) }
+        if withError { fields.add(match.errorAfterMatch()) }
         return .message(kind, fields.items)
     }
 
@@ -142,7 +142,7 @@ enum CloudKitEvent {
         let succeeded = match.group("success", is: "1")
         if succeeded == true, let ok { return .message(ok, fields.items) }
         let report = CloudKitErrors.report(in: match.messageBytes)
-        fields.add(match.error(from: match.matchEnd) ?? match.error())
+        fields.add(match.errorAfterMatch())
         fields.items += report.fields
         var kind = failed
         // A cause no more specific than "other" leaves the record its own kind (set-up failed,
