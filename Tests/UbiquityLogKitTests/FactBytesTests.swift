@@ -1,6 +1,7 @@
 // Facts cut from ASCII text on its bytes (`Extract.fileName`, `Extract.knowledgeVector`,
 // `CloudKitEvent.modelFacts`) say what the same cut on Characters says: the byte paths are
 // only taken where each byte is a Character, and any other text goes the Character way.
+import PCRE2
 import Testing
 @testable import UbiquityLogKit
 
@@ -57,5 +58,31 @@ import Testing
             return
         }
         #expect(properties.count == 50, "at most 50 properties")
+    }
+}
+
+@Suite struct UnderlyingEntryTests {
+    /// Where PCRE2 finds `NSUnderlyingError[ ]?=[ ]?` from `start`, as the error parser
+    /// looked for it before it searched bytes.
+    static func byPattern(_ text: String, from start: Int) throws -> Range<Int>? {
+        let matcher = Matcher(try Regex(#"NSUnderlyingError[ ]?=[ ]?"#))
+        return try Array(text.utf8).withUnsafeBytes { bytes in
+            try matcher.matches(bytes, from: start) ? matcher.range(ofGroup: 0) : nil
+        }
+    }
+
+    @Test func theEntryIsWherePCRE2FindsIt() throws {
+        let texts = [
+            "UserInfo={NSUnderlyingError=0x1 {Error Domain=NSPOSIXErrorDomain Code=2}}",
+            "UserInfo={NSUnderlyingError = 0x1 {…}}", "NSUnderlyingError =x", "NSUnderlyingError  = two blanks, then NSUnderlyingError=",
+            "NSUnderlyingErrorKey=1; NSUnderlyingError= 0x2", "NSUnderlyingError", "NSUnderlyingError ", "xNSUnderlyingError=",
+            "no entry at all", "", "NSUnderlyingError=NSUnderlyingError=",
+        ]
+        for text in texts {
+            for start in [0, 1, 5, text.utf8.count] where start <= text.utf8.count {
+                let found = Array(text.utf8).withUnsafeBytes { Extract.underlyingEntry(in: $0, from: start) }
+                #expect(found == (try Self.byPattern(text, from: start)), "\(text.debugDescription) from \(start)")
+            }
+        }
     }
 }

@@ -88,7 +88,13 @@ enum CloudKitEvent {
         // for every record of the family.
         // Only a rule with one of those groups hands the set: for the others, hashing each
         // group's name to find it is not there cost some 350 instructions a CloudKit event.
-        let numeric = match.orderedGroups.contains { $0.name == "objects" || $0.name == "token" } ? numericGroups : []
+        // (Names are told apart by their length first, throughout: a comparison of Strings
+        // that differ is a call into the runtime, and these ran some 7,000 times on the
+        // default mix's 3 MB slice, 23 instructions a record with `-q`, callgrind.)
+        let numeric = match.orderedGroups.contains { group in
+            let name = group.name
+            return name.utf8.count == 7 && name == "objects" || name.utf8.count == 5 && name == "token"
+        } ? numericGroups : []
         // The groups' fields are typed where they stand, in the one array `fields(numeric:)`
         // made: appended one by one to a second array, they cost its allocation and a retain
         // and release of each field.
@@ -96,14 +102,15 @@ enum CloudKitEvent {
         var index = 0
         while index < fields.items.count {
             let value = fields.items[index].value
-            switch fields.items[index].name {
-            case "requestClass":
+            let name = fields.items[index].name
+            switch name.utf8.count {
+            case 12 where name == "requestClass":
                 guard case .span(let text) = value, let type = requestType(text) else {
                     fields.items.remove(at: index)
                     continue
                 }
                 fields.items[index] = Field("requestType", .string(type))
-            case "success", "madeChanges", "needsToVerifyTerms":
+            case 7 where name == "success", 11 where name == "madeChanges", 18 where name == "needsToVerifyTerms":
                 fields.items[index].value = .bool(value.isText("1") || value.isText("true") || value.isText("YES"))
             default:
                 break
