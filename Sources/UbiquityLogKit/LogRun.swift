@@ -175,17 +175,20 @@ public final class LogRun {
 
     /// The summarising stage: the summary counts the record, reporters show it. (Whether the
     /// run should stop, `shouldStop`, is asked by the stage once a batch: see `RunStages`.)
-    func summarize(_ classified: Classified) {
-        let item: ClassifiedRecord
+    /// (`borrowing`, and the record handed on from its case: bound to a local of its own, it
+    /// was retained and released, some 75 instructions a record, callgrind, 3 MB default mix, -q.)
+    func summarize(_ classified: borrowing Classified) {
         switch classified {
-        case .record(let record): item = record
+        case .record(let item):
+            summarize(item)
         case .outsideWindow(let revision):
             if !revision.isPreview { builder.countOutsideWindow() }
-            return
         case .otherProcess(let revision):
             if !revision.isPreview { builder.countOtherProcess() }
-            return
         }
+    }
+
+    private func summarize(_ item: ClassifiedRecord) {
         let revision = item.record.revision
         if !revision.isPreview { builder.add(item.record, item.event, message: Headline.of(item)) }
         if filter?.shows(item) ?? true {

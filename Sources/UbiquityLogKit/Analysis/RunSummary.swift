@@ -124,19 +124,30 @@ public struct SummaryBuilder {
     /// better evidence (it names the log and the error); a detection stands in for it only
     /// in an input where Core Data reported none (its verbose logging was off).
     private var detectedImportFailures: [Finding] = []
-    /// Each kind's count and what the summary does with its records, by the kind's ordinal
-    /// (an array: no hashing per record).
-    private var kinds: [KindEntry] = []
+    /// Each kind's count of records, what the summary does with its records (`Acts`, empty for
+    /// a kind not met yet) and the kind itself, by the kind's ordinal: arrays of plain values,
+    /// no hashing and nothing retained per record (see `add`).
+    private var kindCounts: [Int] = []
+    private var kindActs: [Acts] = []
+    private var kindsMet: [EventKind?] = []
     /// The group the trackers were last told of (`switchGroup`): told when it changes, not for
     /// every record.
     private var trackersGroup = -1
     /// Each (input, process) pair's records; the index is the pair's group in the trackers.
     private var groups: [ProcessSummary] = []
-    private var groupIndex: [GroupKey: Int] = [:]
-    private struct GroupKey: Hashable {
-        var input: Int
-        var process: String?
-    }
+    /// Each group's count of records, and of each family's records and unrecognised ones (by
+    /// `group * SyncFamily.all.count + family`): counted for every record, so kept as integers
+    /// apart from `groups`, whose summaries take them in at the end (`countedGroups`).
+    private var groupRecords: [Int] = []
+    private var familyRecords: [Int] = []
+    private var familyUnhandled: [Int] = []
+    /// The groups of the current input, by process (`unnamedGroup`: of records whose headers
+    /// name none); emptied when an input begins. Keyed by the process's name alone: keyed by a
+    /// struct of input and process, the table's first group cost the run some 237,000
+    /// instructions (the key type's `Hashable` conformance looked up; callgrind, 3 MB default
+    /// mix, -q).
+    private var groupIndex: [String: Int] = [:]
+    private var unnamedGroup: Int?
     /// The group of the record before, and the bytes of the process it was found by (when it
     /// had one): records of one process mostly follow each other, and the next one's process
     /// is compared with these where it lies in its header (see `KeptText`) before a String is
@@ -160,7 +171,7 @@ public struct SummaryBuilder {
 
     public var summary: RunSummary {
         var summary = counts
-        for entry in kinds where entry.count > 0 { if let kind = entry.kind { summary.countsByKind[kind.id] = entry.count } }
+        for (count, kind) in zip(kindCounts, kindsMet) where count > 0 { if let kind { summary.countsByKind[kind.id] = count } }
         var loads = self.loads
         loads.endInput()
         let order = Dictionary(counts.inputs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
@@ -218,6 +229,8 @@ public struct SummaryBuilder {
         groupProcessBytes = KeptText()
         recentGroups.removeAll(keepingCapacity: true)
         nextRecentGroup = 0
+        groupIndex.removeAll(keepingCapacity: true)
+        unnamedGroup = nil
         lastPid = nil
         lastSyncGroup = nil
     }
@@ -242,7 +255,23 @@ public struct SummaryBuilder {
     /// The process group of `record`: its header's process, or for a record whose header
     /// names none (a line pasted without its header, a logger's own timestamp) the process of
     /// the last sync record before it in the same input, or of the record before it.
-    private mutating func groupOf(_ record: Record) -> Int {
+    ///
+    /// The usual case, a record of the same process as the one before, is answered here, in
+    /// `add`: the process's bytes compared where they lie (`Record.has(_:sameAs:)` as a call of
+    /// its own, with the field chosen by a switch, and this function's own call, cost some 110
+    /// instructions a record, callgrind, 3 MB default mix).
+    @inline(__always)
+    private mutating func groupOf(_ record: borrowing Record) -> Int {
+        if let group, let range = record.head?.process.range,
+           record.text.withUnsafeBytes({ groupProcessBytes.matches(UnsafeRawBufferPointer(rebasing: $0[range])) }) {
+            return group
+        }
+        return groupOfOther(record)
+    }
+
+    /// `groupOf` for a record of another process than the one before, or of none.
+    @inline(never)
+    private mutating func groupOfOther(_ record: Record) -> Int {
         let same = record.has(.process, sameAs: groupProcessBytes)
         if let group, same == true { return group }
         guard same != nil else {
@@ -260,14 +289,20 @@ public struct SummaryBuilder {
         if let recent = recentGroups.first(where: { $0.process == process }) {
             group = recent.group
         } else {
-            let key = GroupKey(input: counts.inputs.count - 1, process: process)
-            if let known = groupIndex[key] {
+            if let known = process.map({ groupIndex[$0] }) ?? unnamedGroup {
                 group = known
             } else {
                 // A process's name is new to the run only with a group new to it.
-                if let process { processNames.insert(process) }
-                groupIndex[key] = groups.count
+                if let process {
+                    processNames.insert(process)
+                    groupIndex[process] = groups.count
+                } else {
+                    unnamedGroup = groups.count
+                }
                 groups.append(ProcessSummary(input: counts.inputs.last ?? "", process: process))
+                groupRecords.append(0)
+                familyRecords += Array(repeating: 0, count: SyncFamily.all.count)
+                familyUnhandled += Array(repeating: 0, count: SyncFamily.all.count)
                 group = groups.count - 1
             }
             if recentGroups.count < SummaryBuilder.recentGroupCount {
@@ -282,18 +317,8 @@ public struct SummaryBuilder {
         return group ?? 0
     }
 
-    /// A kind's count of records, and which parts of the summary act on its records.
-    private struct KindEntry {
-        /// Nil until the run meets the kind.
-        var kind: EventKind?
-        var count = 0
-        var acts: Acts = []
-    }
     /// What the summary does with a kind's records, worked out once, when the run first meets
-    /// the kind: each record asks its kind's entry, where it asked three trackers' kind sets,
-    /// the kind's family and its severity (with a call to tell two trackers of its group),
-    /// some 55 instructions a record (callgrind, 3 MB default mix, -q). Most records are
-    /// routine, act on no tracker, and are counted and let go of here.
+    /// the kind (see `kindActs`).
     private struct Acts: OptionSet {
         let rawValue: UInt8
         static let storeLoads = Acts(rawValue: 1 << 0)
@@ -304,50 +329,136 @@ public struct SummaryBuilder {
         /// A warning or error: a finding, and an incident's business.
         static let warning = Acts(rawValue: 1 << 4)
         static let ubiquity = Acts(rawValue: 1 << 5)
+        /// The app's own lines (`Event.app`): no sync family, no ubiquity record.
+        static let app = Acts(rawValue: 1 << 6)
+        /// Set for every kind the run has met: an entry of 0 is a kind not met yet.
+        static let met = Acts(rawValue: 1 << 7)
+
+        /// Whatever asks for more than the counts every record gets (see `add`).
+        static let tracked: Acts = [.storeLoads, .transactionLogs, .incidentWhileOpen, .cloudKit, .warning]
 
         init(rawValue: UInt8) { self.rawValue = rawValue }
 
         init(_ kind: EventKind) {
-            var acts: Acts = []
+            var acts: Acts = .met
             if StoreLoadTracker.kinds.contains(kind) { acts.insert(.storeLoads) }
             if TransactionLogTracker.kinds.contains(kind) { acts.insert(.transactionLogs) }
             if IncidentTracker.kindsWhileOpen.contains(kind) { acts.insert(.incidentWhileOpen) }
             if kind.family == .cloudKit { acts.insert(.cloudKit) }
             if kind.family == .ubiquity { acts.insert(.ubiquity) }
             if kind.severity >= .warning { acts.insert(.warning) }
+            if kind == .app { acts.insert(.app) }
             self = acts
         }
     }
 
-    public mutating func add(_ record: Record, _ event: Event, message: @autoclosure () -> String) {
+    /// A record's kind's ordinal, read without taking the kind: a `.message` (most records)
+    /// carries its kind, and `Event.kind` retained and released it (and, for the typed
+    /// cases, ran a `swift_once` for the static kind).
+    /// (`borrowing`: matched as `Event` the case was copied out, its kind and facts retained
+    /// and released, 120 instructions a record, callgrind, 3 MB default mix.)
+    @inline(__always)
+    private func ordinal(of event: borrowing Event) -> Int {
+        switch event {
+        case .message(let kind, _): return kind.ordinal
+        case .app: return appOrdinal
+        default: return (copy event).kind.ordinal
+        }
+    }
+    /// `EventKind.app`'s ordinal and the families' indices, read once: a static is a
+    /// `swift_once` call at each read.
+    private let appOrdinal = EventKind.app.ordinal
+    private let ubiquityFamily = SyncFamily.ubiquity.index
+    private let cloudKitFamily = SyncFamily.cloudKit.index
+    private let familyCount = SyncFamily.all.count
+
+    /// Counts every record, and hands those of the few kinds that need more to `track`.
+    ///
+    /// Most records are routine and need nothing but counts: of their kind, of their process
+    /// group and its sync family. Those counts are integers in flat arrays indexed by the
+    /// kind's ordinal and the group's number, and nothing else is touched: the kind's entry (a
+    /// struct holding the kind) and the group's `ProcessSummary` (its families an array in an
+    /// array) were changed in place for every record, each a uniqueness check or two, the kind
+    /// taken out of the event and released, the family asked of `SyncFamily` (the event's
+    /// kind again), and a switch over the event for the four counted kinds.
+    ///
+    /// Inlined into its caller, which makes the message's closure only where `track` needs it:
+    /// called, it retained and released what the closure holds (the classified record) for
+    /// every record.
+    @inline(__always)
+    public mutating func add(_ record: borrowing Record, _ event: borrowing Event, message: @autoclosure () -> String) {
         counts.records += 1
-        let kind = event.kind
-        let ordinal = kind.ordinal
-        if ordinal >= kinds.count { kinds += Array(repeating: KindEntry(), count: ordinal + 1 - kinds.count) }
-        if kinds[ordinal].count == 0 { kinds[ordinal] = KindEntry(kind: kind, count: 0, acts: Acts(kind)) }
-        kinds[ordinal].count += 1
-        let acts = kinds[ordinal].acts
+        let ordinal = ordinal(of: event)
+        if ordinal >= kindActs.count { meetKinds(upTo: ordinal) }
+        var acts = kindActs[ordinal]
+        if acts.isEmpty { acts = meet((copy event).kind) }
+        kindCounts[ordinal] += 1
         if record.isTruncated { counts.truncatedRecords += 1 }
         let group = groupOf(record)
-        if group != trackersGroup {
-            trackersGroup = group
-            loads.switchGroup(to: group) { groups[group].process }
-            incidents.switchGroup(to: group)
-        }
-        groups[group].records += 1
+        if group != trackersGroup { switchTrackers(to: group) }
+        groupRecords[group] += 1
         if let pid = record.pid, pid != lastPid {
             lastPid = pid
             if !groups[group].pids.contains(pid), groups[group].pids.count < 8 { groups[group].pids.append(pid) }
         }
-        // A pattern, not `!=`: comparing with `.app` ran the enum's whole equality.
-        if case .app = event {} else { counts.ubiquityRecords += 1 }
-        if let family = SyncFamily.index(marker: record.marker, event: event) {
+        if !acts.contains(.app) {
+            counts.ubiquityRecords += 1
+            // `SyncFamily.index(marker:event:)`, with the kind's family read from its entry.
+            let family: Int
+            switch record.marker {
+            case .cloudKit?: family = cloudKitFamily
+            case .ubiquity?, .coreDataError?, .storeManager?: family = ubiquityFamily
+            case nil: family = acts.contains(.cloudKit) ? cloudKitFamily : ubiquityFamily
+            }
             if lastSyncGroup != group, record.has(.process) { lastSyncGroup = group }
-            groups[group].families[family].records += 1
-            if case .unhandled = event { groups[group].families[family].unhandled += 1 }
+            familyRecords[group &* familyCount &+ family] += 1
+            if acts.contains(.warning), SummaryBuilder.isUnhandled(event) { familyUnhandled[group &* familyCount &+ family] += 1 }
         }
+        // (The transaction logs' tracker is told of a new input by `beginInput`, not by each
+        // record: asking it for every record retained and released the record's input name.)
+        guard !acts.isDisjoint(with: .tracked) else { return }
+        track(record, event, acts, group: group, message: message)
+    }
+
+    private static func isUnhandled(_ event: borrowing Event) -> Bool {
+        switch event {
+        case .unhandled: true
+        default: false
+        }
+    }
+
+    /// Tells the trackers that follow processes that the records that follow are `group`'s.
+    @inline(never)
+    private mutating func switchTrackers(to group: Int) {
+        trackersGroup = group
+        loads.switchGroup(to: group) { groups[group].process }
+        incidents.switchGroup(to: group)
+    }
+
+    /// The first record of `kind`: what the summary does with its records.
+    @inline(never)
+    private mutating func meet(_ kind: EventKind) -> Acts {
+        let acts = Acts(kind)
+        kindActs[kind.ordinal] = acts
+        kindsMet[kind.ordinal] = kind
+        return acts
+    }
+
+    /// Grows the tables by kind to hold `ordinal`.
+    @inline(never)
+    private mutating func meetKinds(upTo ordinal: Int) {
+        let more = ordinal + 1 - kindActs.count
+        kindActs += Array(repeating: [], count: more)
+        kindCounts += Array(repeating: 0, count: more)
+        kindsMet += Array(repeating: nil, count: more)
+    }
+
+    /// The record's part in the trackers, the counts of its kind, findings and incidents: for
+    /// the kinds `Acts.tracked` names. Kept out of `add`, whose routine records need none of it.
+    @inline(never)
+    private mutating func track(_ record: Record, _ event: Event, _ acts: Acts, group: Int, message: () -> String) {
+        let kind = event.kind
         if acts.contains(.storeLoads) { loads.add(record, event) }
-        logs.noteInput(record.input)
         if acts.contains(.transactionLogs) { logs.add(record, event) }
         // A family's records are told by its own tracker, which gives its own verdict.
         if acts.contains(.cloudKit) {
@@ -403,6 +514,20 @@ public struct SummaryBuilder {
         }
     }
 
+    /// The groups with their counts of records and of each family's (kept apart while the run
+    /// goes, see `groupRecords`).
+    private var countedGroups: [ProcessSummary] {
+        groups.indices.map { index in
+            var group = groups[index]
+            group.records = groupRecords[index]
+            for family in group.families.indices {
+                group.families[family].records = familyRecords[index * SyncFamily.all.count + family]
+                group.families[family].unhandled = familyUnhandled[index * SyncFamily.all.count + family]
+            }
+            return group
+        }
+    }
+
     /// The verdict of each process, each input and the run (see `Verdict`):
     /// - a process with no sync records is not judged (it is another program's);
     /// - a process's verdict is broken when an incident with an error did not recover; else
@@ -415,7 +540,7 @@ public struct SummaryBuilder {
     private func judge(_ summary: inout RunSummary, incidents: IncidentTracker) {
         let selected = Set(summary.selectedProcesses)
         var processes: [ProcessSummary] = []
-        for (index, var group) in groups.enumerated() where group.syncRecords > 0 {
+        for (index, var group) in countedGroups.enumerated() where group.syncRecords > 0 {
             let decided = CloudKitTracker.merge(incidents.verdict(ofGroup: index, namesProcesses: summary.namesProcesses),
                                                 cloudKit.verdict(ofGroup: index))
             group.verdict = decided.verdict

@@ -104,14 +104,12 @@ struct TransactionLogTracker {
     private var storyIndex: [String: Int] = [:]
     private(set) var entities: [String: EntityChanges] = [:]
     private(set) var devices: [Device] = []
-    /// The log each import operation is parsing (and the peer its path names), by input and thread.
-    private var parsing: [ThreadKey: (log: String, peer: String?)] = [:]
-    /// An input and a thread: a key of two texts, not one text joined from them (a new
-    /// string for every import's records).
-    private struct ThreadKey: Hashable {
-        let input: String
-        let thread: String
-    }
+    /// The log each import operation of the current input is parsing (and the peer its path
+    /// names), by thread; emptied when an input begins (`beginInput`, which `add` calls for a
+    /// record of another input). Keyed by the thread's name alone: keyed by a struct of input
+    /// and thread, the table's first entry cost the run some 225,000 instructions (the key
+    /// type's `Hashable` conformance looked up; callgrind, 3 MB default mix, -q).
+    private var parsing: [String: (log: String, peer: String?)] = [:]
     /// The input of `devices.last`, asked for every record: reading it through `devices.last`
     /// copied the whole device, retaining and releasing each of its texts and lists.
     private var currentInput: String?
@@ -128,8 +126,7 @@ struct TransactionLogTracker {
     /// The `.message` kinds whose facts `add` reads.
     static let factKinds: [EventKind] = [.importProgress, .storeLoadDetails, .storeUUIDWritten, .storeUUIDChanged]
 
-    /// Every kind `add` acts on: the summary passes the others over without calling it (but
-    /// tells `noteInput` of each record).
+    /// Every kind `add` acts on: the summary passes the others over without calling it.
     static let kinds = KindSet([.transactionLogWritten, .logAlreadyImported, .importFailed, .incompatibleOperationSkipped,
                                 .changesImported, .objectsExported, .usingLocalStorage, .cloudCorruptionDetected,
                                 .cloudContentRebuild] + factKinds)
@@ -230,7 +227,7 @@ struct TransactionLogTracker {
     private mutating func imported(_ log: String, _ record: Record, _ outcome: TransactionLogStory.Import.Outcome, peer: String? = nil) {
         story(log, record, peer: peer) { story in
             // An outcome completes the import of this log that started in this input.
-            if outcome != .started, let index = story.imports.lastIndex(where: { $0.outcome == .started && $0.input == record.input }) {
+            if outcome != .started, let index = TransactionLogTracker.lastStarted(in: story.imports, input: record.input) {
                 story.imports[index].startLine = story.imports[index].line
                 story.imports[index].line = record.firstLine
                 story.imports[index].outcome = outcome
@@ -238,6 +235,19 @@ struct TransactionLogTracker {
                 story.imports.append(.init(input: record.input, line: record.firstLine, outcome: outcome))
             }
         }
+    }
+
+    /// Where the last import still `started` in `input` is. Each import's fields are read in
+    /// place: `lastIndex(where:)` handed each import to its closure as a copy, retaining and
+    /// releasing its texts, some 400,000 instructions a run over a log's up to 100 imports
+    /// (callgrind, 3 MB default mix, -q).
+    private static func lastStarted(in imports: [TransactionLogStory.Import], input: String) -> Int? {
+        var index = imports.count
+        while index > 0 {
+            index -= 1
+            if imports[index].outcome == .started, imports[index].input == input { return index }
+        }
+        return nil
     }
 
     /// Updates the story of `log`, starting one (with the peer its path names) if need be;
@@ -267,7 +277,7 @@ struct TransactionLogTracker {
         if !devices[devices.count - 1].storeUUIDs.contains(uuid) { devices[devices.count - 1].storeUUIDs.append(uuid) }
     }
 
-    private func threadKey(_ record: Record) -> ThreadKey { ThreadKey(input: record.input, thread: record.string(.thread) ?? "") }
+    private func threadKey(_ record: Record) -> String { record.string(.thread) ?? "" }
 
     /// The peer folder in the path that leads to `log` in the record:
     /// `…/CoreDataLogs/mobile~A3D1…/JournalStore/<store UUID>/<log>` → `mobile~A3D1…`.
