@@ -190,7 +190,11 @@ public final class LogRun {
 
     private func summarize(_ item: ClassifiedRecord) {
         let revision = item.record.revision
-        if !revision.isPreview { builder.add(item.record, item.event, message: Headline.of(item)) }
+        // `add`, its two steps apart: the headline's closure is made only for a record the
+        // trackers read (see `SummaryBuilder.count`).
+        if !revision.isPreview, let tracked = builder.count(item.record, item.event) {
+            builder.track(item.record, item.event, tracked, message: { Headline.of(item) })
+        }
         if filter?.shows(item) ?? true {
             for reporter in recordReaders {
                 // A reporter that shows previews shows an amended record again; one that does not

@@ -324,7 +324,8 @@ struct IncidentTracker {
     }
 
     private mutating func close(as outcome: Incident.Outcome) {
-        guard var incident = state.open else { return }
+        // Taken out, not copied: the state's copy was released just after.
+        guard var incident = state.open.take() else { return }
         incident.outcome = outcome
         if incidents.count < RunSummary.maxKeptFindings { incidents.append(incident) }
         if IncidentTracker.entry(firstIncident, group) == nil { IncidentTracker.set(&firstIncident, group, incident) }
