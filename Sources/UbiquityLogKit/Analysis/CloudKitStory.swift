@@ -389,7 +389,7 @@ struct CloudKitTracker {
         }
         if byText.isEmpty { byText = [(sentence ?? CloudKitTracker.sentence(cause, stage: stage, facts), [])] }
         for (text, records) in byText {
-            if let index = story.causes.firstIndex(where: { $0.text == text }) {
+            if let index = story.causes.indices.first(where: { story.causes[$0].text == text }) {
                 story.causes[index].reports += 1
                 story.causes[index].records.formUnion(records)
             } else if story.causes.count < RunSummary.maxKeptFindings {
@@ -421,7 +421,9 @@ struct CloudKitTracker {
     }
 
     private mutating func tally(_ type: String, _ change: (inout CloudKitStory.RequestTally) -> Void) {
-        if let index = story.requests.firstIndex(where: { $0.type == type }) {
+        // (Each tally's type read where it lies: `firstIndex(where:)` handed each tally to its
+        // closure as a copy, as `note` did each cause.)
+        if let index = story.requests.indices.first(where: { story.requests[$0].type == type }) {
             change(&story.requests[index])
         } else {
             var tally = CloudKitStory.RequestTally(type: type)
