@@ -62,7 +62,7 @@ public struct MatchLimits: Sendable {
 /// A compiled pattern. Immutable once compiled; PCRE2 documents compiled code (JIT
 /// included) as safe to share between threads, each using its own `Matcher`.
 public final class Regex: @unchecked Sendable {
-    let code: OpaquePointer
+    @usableFromInline let code: OpaquePointer
     public let pattern: String
     /// Number of capturing groups.
     public let captureCount: Int
@@ -165,6 +165,8 @@ public final class Matcher {
     private let resources: MatchResources
     private var ovector: UnsafeMutablePointer<Int>
     private var matchedPairs = 0
+    /// What `program` runs (see `Program`).
+    public let program: Program
 
     public convenience init(_ regex: Regex, limits: MatchLimits = .standard) {
         self.init(regex, resources: MatchResources(limits: limits))
@@ -184,6 +186,58 @@ public final class Matcher {
         self.matchData = data
         self.resources = resources
         self.ovector = pcre2_get_ovector_pointer_8(data)
+        self.program = Program(code: regex.code, matchData: data, context: resources.context, isJIT: regex.isJITCompiled)
+    }
+
+    /// A matcher's pattern, match data and context as plain pointers, for the one loop that
+    /// runs thousands of anchored patterns a second (the classifier's rule search): `run` is
+    /// inlined there and calls PCRE2's JIT entry point straight away, with nothing to retain.
+    /// Through `matches`, each call paid the wrapper's own checks and a retain and release of
+    /// the matcher, some 100 instructions a record on the default mix (callgrind).
+    /// A match it makes is the matcher's last match only once handed to `take`.
+    public struct Program {
+        @usableFromInline let code: OpaquePointer
+        @usableFromInline let matchData: OpaquePointer
+        @usableFromInline let context: OpaquePointer
+        @usableFromInline let isJIT: Bool
+
+        init(code: OpaquePointer, matchData: OpaquePointer, context: OpaquePointer, isJIT: Bool) {
+            self.code = code
+            self.matchData = matchData
+            self.context = context
+            self.isJIT = isJIT
+        }
+
+        /// Searches `subject` from `start` as `Matcher.matches(_:from:)` does, and returns
+        /// PCRE2's result: `PCRE2_ERROR_NOMATCH` (`noMatch`), another negative error, or the
+        /// match for `Matcher.take`.
+        @inlinable @inline(__always)
+        public func run(_ subject: UnsafeRawBufferPointer, from start: Int) -> Int32 {
+            if isJIT, let base = subject.baseAddress, start <= subject.count {
+                return pcre2_jit_match_8(code, base.assumingMemoryBound(to: UInt8.self), subject.count, start, 0, matchData, context)
+            }
+            return interpreted(subject, from: start)
+        }
+
+        @usableFromInline func interpreted(_ subject: UnsafeRawBufferPointer, from start: Int) -> Int32 {
+            if let base = subject.baseAddress {
+                return pcre2_match_8(code, base.assumingMemoryBound(to: UInt8.self), subject.count, start, 0, matchData, context)
+            }
+            var empty: UInt8 = 0
+            return pcre2_match_8(code, &empty, 0, 0, 0, matchData, context)
+        }
+
+        /// What `run` returns when the pattern does not match.
+        @inlinable public static var noMatch: Int32 { PCRE2_ERROR_NOMATCH }
+    }
+
+    /// Makes `result`, what this matcher's `program` returned, its last match: whether it
+    /// matched; an error throws.
+    public func take(_ result: Int32) throws(PCRE2Error) -> Bool {
+        if result == PCRE2_ERROR_NOMATCH { matchedPairs = 0; return false }
+        if result < 0 { matchedPairs = 0; throw PCRE2Error(code: result) }
+        matchedPairs = result == 0 ? regex.captureCount + 1 : Int(result)
+        return true
     }
 
     deinit { pcre2_match_data_free_8(matchData) }

@@ -58,6 +58,27 @@ import PCRE2
         #expect(required(#"\d+(?=Look)x"#) == ["x"], "nor a lookahead")
     }
 
+    @Test func pastSeparatorsLeadingColonsAndBlanksAreLeftOut() {
+        func past(_ pattern: String) -> Set<String> {
+            Set(LeadingBytes.prefixesPastSeparators(of: pattern).map { String(decoding: $0, as: UTF8.self) })
+        }
+        #expect(past(#"(?::[ ]*Successfully wrote|Checking)"#) == ["Successfully wro", "Checking"])
+        #expect(past(#":?[ ]*Done"#) == ["Done"])
+        #expect(past(#"a(?::b|c)"#) == ["a:b", "ac"], "only at the match's start")
+        #expect(past(#"(?:x)?:Done"#) == ["x:Done", ":Done"], "after an item that can match nothing, a colon stays")
+    }
+
+    @Test func aPatternThatIsPlainTextIsItsOwnLiteral() {
+        func literal(_ pattern: String) -> String? { LeadingBytes.literal(of: pattern).map { String(decoding: $0, as: UTF8.self) } }
+        #expect(literal(#"Stack Changes:"#) == "Stack Changes:")
+        #expect(literal(#"We are forked from baseline\.\.\.force it"#) == "We are forked from baseline...force it")
+        #expect(literal(#"Using (?<x>a)"#) == nil)
+        #expect(literal(#"ab\d"#) == nil)
+        #expect(literal(#"a{2}"#) == nil)
+        #expect(literal(#"a."#) == nil)
+        #expect(literal("") == nil)
+    }
+
     @Test func manyPrefixesAreShortenedNotDropped() {
         // 2^12 spellings: shortened until at most maxPrefixes remain, each still a prefix.
         let pattern = String(repeating: "[ab]", count: 12)
@@ -165,6 +186,16 @@ import PCRE2
         #expect(offered(index, "Done") == [0, 1])
         #expect(offered(index, "<unclosed Done") == [])
     }
+
+    @Test func aTextThatStartsWithColonsOrBlanksIsLookedUpPastThem() {
+        let index = RuleIndex(rules: [(0, Piece.objectPrefix + #"(?::[ ]*Done|Fine)"#), (1, "Do")])
+        #expect(offered(index, "<NSObject: 0x1>: Done") == [0])
+        #expect(offered(index, "<NSObject: 0x1>:: Done") == [0])
+        #expect(offered(index, "<NSObject: 0x1> : Fine") == [0])
+        #expect(offered(index, ": Done") == [0])
+        #expect(offered(index, "Done") == [1])
+        #expect(offered(index, "<NSObject: 0x1>: Other") == [], "not every line that starts with a description")
+    }
 }
 
 @Suite struct JoinedAlternationTests {
@@ -182,12 +213,15 @@ import PCRE2
         let joined: JoinedAlternation
         let oracle: Matcher
         let search: ChannelSearch
+        /// A search for a run that reads no facts: its rules that are plain text run no pattern.
+        let quiet: ChannelSearch
 
         init(_ compiled: CompiledChannel) throws {
             self.compiled = compiled
             joined = JoinedAlternation(compiled)
             oracle = Matcher(try Regex(joined.pattern, options: joined.options))
             search = ChannelSearch(compiled, limits: .standard, readsFacts: { _ in true })
+            quiet = ChannelSearch(compiled, limits: .standard, readsFacts: { _ in false })
         }
 
         func outcomes(_ message: UnsafeRawBufferPointer) throws -> (joined: Outcome, searched: Outcome) {
@@ -204,6 +238,10 @@ import PCRE2
                 let matcher = search.matchers[rule]
                 searched = Outcome(rule: rule, start: start, end: matcher.range(ofGroup: 0)?.upperBound,
                                    groups: (0..<compiled.patterns[rule].captureCount).map { matcher.range(ofGroup: $0 + 1) })
+            }
+            let quietly = try quiet.first(in: message)
+            if quietly?.rule != searched.rule || (quietly?.start ?? nil) != searched.start {
+                searched.rule = -1  // a difference the comparison shows
             }
             return (joinedOutcome, searched)
         }
@@ -232,6 +270,7 @@ import PCRE2
                 messages.append(String(body.prefix(body.count / 2)))
                 messages.append(String(body.dropFirst(3)))
                 messages.append("<PFUbiquitySetupAssistant: 0x15d4e0a0>: " + body)
+                messages.append("<PFUbiquitySetupAssistant: 0x15d4e0a0>: : " + body)
                 messages.append("<_PFUbiquityRecordsExporter: 0x1>\n\tkey: a b:c\n" + body + "\n")
                 messages.append("[USM]  \t" + body)
                 messages.append("StoreManager: " + body)

@@ -17,6 +17,44 @@ enum LeadingBytes {
         return reader.alternation().map(\.bytes)
     }
 
+    /// Like `prefixes(of:)`, for the text that follows the first byte other than a colon or a
+    /// blank: items at a match's start that match only colons and blanks (`:`, `[ ]*`, `:?`)
+    /// are left out, in groups that open the match too. For what follows an object's
+    /// description: `(?::[ ]*Successfully wrote…|Successfully wrote…)` starts with ":" for
+    /// `prefixes(of:)`, and every `<…>: ` line would try it.
+    static func prefixesPastSeparators(of pattern: String) -> [[UInt8]] {
+        var reader = Reader(bytes: Array(pattern.utf8))
+        reader.skipsSeparators = true
+        return reader.alternation().map(\.bytes)
+    }
+
+    /// The bytes every match of `pattern` is, when it is plain text (letters, digits, blanks,
+    /// other bytes that are no metacharacter, and escaped punctuation); nil otherwise. Read
+    /// conservatively: a brace, even one that opens no quantifier, makes it nil.
+    static func literal(of pattern: String) -> [UInt8]? {
+        let bytes = Array(pattern.utf8)
+        var literal: [UInt8] = []
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\\") {
+                guard index + 1 < bytes.count, bytes[index + 1] < 0x80, !isAlphanumeric(bytes[index + 1]) else { return nil }
+                literal.append(bytes[index + 1])
+                index += 2
+                continue
+            }
+            guard !"^$.|?*+()[]{}".utf8.contains(byte) else { return nil }
+            literal.append(byte)
+            index += 1
+        }
+        return literal.isEmpty ? nil : literal
+    }
+
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
+
     /// The ASCII bytes a match of `pattern` can start with; nil when any byte might.
     static func of(_ pattern: String) -> Set<UInt8>? {
         var result = Set<UInt8>()
@@ -125,6 +163,9 @@ enum LeadingBytes {
         var caseless = false
         /// Letters read in both cases so far: past a few, the prefix ends (each doubles them).
         var caselessLetters = 0
+        /// For `prefixesPastSeparators`: whether an alternative starting here leaves out its
+        /// leading colon-and-blank items (true only while nothing of the match is read yet).
+        var skipsSeparators = false
 
         /// For `requiredTexts`: what one alternative requires, read up to its end (a `|` or
         /// `)` at this depth, or the end of the pattern).
@@ -211,9 +252,17 @@ enum LeadingBytes {
         /// somewhere inside it.
         mutating func alternative() -> [Prefix] {
             var result = [Prefix.empty]
+            let skipping = skipsSeparators
+            defer { skipsSeparators = skipping }
             while index < bytes.count, bytes[index] != UInt8(ascii: "|"), bytes[index] != UInt8(ascii: ")"),
                   result.contains(where: \.exact) {
+                // Nothing read yet: a colon-or-blank item is left out, and a group here starts
+                // the match too.
+                let atStart = skipping && result == [Prefix.empty]
+                if atStart, skipSeparatorItem() { continue }
+                skipsSeparators = atStart
                 guard var options = item() else { return concatenate(result, [.anything]) }
+                skipsSeparators = skipping
                 let (optional, repeated) = skipQuantifier()
                 // Repeated: the first time starts the match, what comes after is unknown.
                 if repeated { options = options.map { Prefix(bytes: $0.bytes, exact: false) } }
@@ -301,6 +350,21 @@ enum LeadingBytes {
                 }
                 return [Prefix(bytes: [byte], exact: true)]
             }
+        }
+
+        /// For `prefixesPastSeparators`: moves past the item at `index` and its quantifier when
+        /// it matches only colons and blanks (`:`, ` `, `\:`, `[ ]`, `[ :]`); false, not moving, otherwise.
+        mutating func skipSeparatorItem() -> Bool {
+            let start = index
+            let separators: Set<UInt8> = [UInt8(ascii: ":"), UInt8(ascii: " ")]
+            guard index < bytes.count, bytes[index] != UInt8(ascii: "("), !caseless,
+                  let options = item(), options.allSatisfy({ $0.exact && $0.bytes.count == 1 && separators.contains($0.bytes[0]) })
+            else {
+                index = start
+                return false
+            }
+            _ = skipQuantifier()
+            return true
         }
 
         /// Moves past a quantifier after an item: whether it lets the item match nothing
