@@ -169,6 +169,7 @@ import PCRE2
             }
         }
         #expect(Array("does Not".utf8).withUnsafeBytes { RareByteSearch.anchor(of: $0) } == 5)
+        #expect(Array("<CKError 0x".utf8).withUnsafeBytes { RareByteSearch.anchorInLogs(of: $0) } == 2, "K, rarer in logs than C")
         #expect(Array("does not".utf8).withUnsafeBytes { RareByteSearch.anchor(of: $0) } == 0, "no rarer byte than its first")
         #expect(offset("does Not", in: "does does Not does Not") == 5)
         #expect(offset("ab", in: "aab ab") == 1)
