@@ -89,7 +89,7 @@ public final class LogRun {
         let parser = headerParser(for: inputFormat)
         let assembler = RecordAssembler(input: name, parser: parser, limits: limits.records)
         let events = NDJSONRecords(input: name, parser: parser)
-        let stages = RunStages(run: self, threads: usesThreads, batchRecords: limits.batchRecords)
+        let stages = RunStages(run: self, input: name, threads: usesThreads, batchRecords: limits.batchRecords)
         var failure: InputError?
         do {
             let idle = LineReader.IdlePolicy(milliseconds: limits.idleFlushMilliseconds) {
@@ -99,11 +99,16 @@ public final class LogRun {
             }
             try reader.readLines(from: &source, idle: idle, chunkEnd: stages.passOn) { line in
                 if format == nil { format = InputFormat.detect(firstLine: line.bytes) }
-                let record = format == .ndjson ? events.record(line) : assembler.append(line)
-                if let record {
-                    stages.send(record)
-                    if stages.stopped || Interruption.requested { throw Stopped() }
+                if format == .ndjson {
+                    stages.send(events.record(line))
+                } else {
+                    switch assembler.appendLine(line) {
+                    case nil: return
+                    case .entry?: stages.sendClosedEntry(of: assembler)
+                    case .object(let record)?: stages.send(record)
+                    }
                 }
+                if stages.stopped || Interruption.requested { throw Stopped() }
             }
         } catch is Stopped {
         } catch let error as InputError {
@@ -112,7 +117,11 @@ public final class LogRun {
             stages.finish()  // no thread is left waiting on its queue
             throw error
         }
-        if let last = assembler.finish() { stages.send(last) }
+        switch assembler.close() {
+        case nil: break
+        case .entry?: stages.sendClosedEntry(of: assembler)
+        case .object(let record)?: stages.send(record)
+        }
         stages.finish()
         builder.countLines(reader.linesRead)
         if let failure {
@@ -136,13 +145,16 @@ public final class LogRun {
         return summary
     }
 
-    /// What the classifying stage hands on: a classified record, or the revision of one that
-    /// is passed over (counted, unless it is a preview: its record comes again).
+    /// What the classifying stage hands on for a record (kept beside it in its batch): its
+    /// class, or that it is passed over (counted, unless it is a preview: it comes again).
+    /// Not a `ClassifiedRecord` object: one allocated, handed on and freed for every record cost
+    /// some 230 instructions a record (callgrind, one thread, 3 MB default mix, -q); a reporter
+    /// gets one made only when it is shown one.
     enum Classified {
-        case record(ClassifiedRecord)
-        case outsideWindow(Revision)
+        case record(Classification)
+        case outsideWindow
         /// From a process `--process` did not name.
-        case otherProcess(Revision)
+        case otherProcess
     }
 
     /// The classifying stage: the record's class, unless it lies outside the time window or
@@ -150,16 +162,15 @@ public final class LogRun {
     func classified(_ record: Record) -> Classified {
         if since != nil || until != nil {
             if let time = record.time { lastTime = time }
-            if !isInWindow(lastTime) { return .outsideWindow(record.revision) }
+            if !isInWindow(lastTime) { return .outsideWindow }
         }
         var classification = classifier.classify(record)
         echo.check(record, &classification)
-        let classified = ClassifiedRecord(record: record, classification: classification)
         if !processes.isEmpty {
             // The summary's rule for a record without a process (`SummaryBuilder.groupOf`): the
             // process of the last sync record, else of the record before it.
             let isSync: Bool
-            if case .app = classified.event { isSync = false } else { isSync = true }
+            if case .app = classification.event { isSync = false } else { isSync = true }
             let owner: String?
             if let process = record.string(.process) {
                 lastProcess = process
@@ -168,44 +179,52 @@ public final class LogRun {
             } else {
                 owner = lastSyncProcess ?? lastProcess
             }
-            guard let owner, processes.contains(owner) else { return .otherProcess(record.revision) }
+            guard let owner, processes.contains(owner) else { return .otherProcess }
         }
-        return .record(classified)
+        return .record(classification)
     }
 
     /// The summarising stage: the summary counts the record, reporters show it. (Whether the
     /// run should stop, `shouldStop`, is asked by the stage once a batch: see `RunStages`.)
-    /// (`borrowing`, and the record handed on from its case: bound to a local of its own, it
-    /// was retained and released, some 75 instructions a record, callgrind, 3 MB default mix, -q.)
-    func summarize(_ classified: borrowing Classified) {
+    /// `classified` is borrowed (bound to a local of its own, its record was retained and
+    /// released, some 75 instructions a record), and the headline's closure reads it through
+    /// a pointer: a classification copied (into a binding, a closure's context) retains and
+    /// releases the event's payload and the rule, where an event is copied by a switch over
+    /// all its cases.
+    func summarize(_ record: Record, _ classified: borrowing Classified) {
+        let revision = record.revision
         switch classified {
-        case .record(let item):
-            summarize(item)
-        case .outsideWindow(let revision):
+        case .record(let classification):
+            // `add`, its two steps apart: the headline's closure is made only for a record the
+            // trackers read (see `SummaryBuilder.count`).
+            if !revision.isPreview, let tracked = builder.count(record, classification.event) {
+                withUnsafePointer(to: classification) { lent in
+                    builder.track(record, classification.event, tracked,
+                                  message: { Headline.of(ClassifiedRecord(record: record, classification: lent.pointee)) })
+                }
+            }
+            guard filter != nil || !recordReaders.isEmpty else { return }
+            report(ClassifiedRecord(record: record, classification: classification))
+        case .outsideWindow:
             if !revision.isPreview { builder.countOutsideWindow() }
-        case .otherProcess(let revision):
+        case .otherProcess:
             if !revision.isPreview { builder.countOtherProcess() }
         }
     }
 
-    private func summarize(_ item: ClassifiedRecord) {
+    /// Shows `item` to the reporters that read records, if the filter lets it through.
+    private func report(_ item: ClassifiedRecord) {
+        guard filter?.shows(item) ?? true else { return }
         let revision = item.record.revision
-        // `add`, its two steps apart: the headline's closure is made only for a record the
-        // trackers read (see `SummaryBuilder.count`).
-        if !revision.isPreview, let tracked = builder.count(item.record, item.event) {
-            builder.track(item.record, item.event, tracked, message: { Headline.of(item) })
-        }
-        if filter?.shows(item) ?? true {
-            for reporter in recordReaders {
-                // A reporter that shows previews shows an amended record again; one that does not
-                // sees each record once, whole.
-                let shows = switch revision {
-                case .whole, .amended: true
-                case .preview, .amendedPreview: reporter.showsPreviews
-                case .confirmed: !reporter.showsPreviews
-                }
-                if shows { reporter.report(item) }
+        for reporter in recordReaders {
+            // A reporter that shows previews shows an amended record again; one that does not
+            // sees each record once, whole.
+            let shows = switch revision {
+            case .whole, .amended: true
+            case .preview, .amendedPreview: reporter.showsPreviews
+            case .confirmed: !reporter.showsPreviews
             }
+            if shows { reporter.report(item) }
         }
     }
 

@@ -13,7 +13,11 @@
 // The lifetime of a batch (`Batch`), the one rule every stage keeps:
 //
 //   1. The reader's thread takes an empty batch (one handed back, else a new one) and appends
-//      the records it assembles; at the batch's end it hands the batch to the classifier.
+//      the records it assembles, each as a `RecordEntry` (plain values: where its bytes lie
+//      and its header), and holds each chunk of memory the entries' bytes lie in once
+//      (`chunks`; an entry does not keep its chunk alive). A record that comes as an object
+//      (NDJSON, a preview) is appended as the object. At the batch's end the reader's thread
+//      hands the batch to the classifier.
 //   2. The classifier appends to the same batch what it made of each record (`outcomes`, one
 //      entry per record, in order) and hands the batch to the summariser.
 //   3. The summariser reads the outcomes in order (the summary counts them, reporters show
@@ -21,13 +25,18 @@
 //      back to the classifier.
 //   4. The classifier empties `outcomes`, so the events die on the thread that made them, and
 //      hands the batch back to the reader's thread.
-//   5. The reader's thread empties `records`, so the records, and the assembler's chunks of
-//      memory their text lies in (`RecordText`), are let go of where they were made; the
-//      batch, with its buffers' capacity, is filled again.
+//   5. The reader's thread empties `records` and `chunks`, so the assembler's chunks are let
+//      go of where they were made (and found free again to reuse); the batch, with its
+//      buffers' capacity, is filled again.
+//
+// A stage sees a record as a `Record` object all the same: its `RecordLender` lends it one
+// object, loaded with each entry in turn, for the call (a record the call kept stays as it
+// is, and the lender makes another). So a record is not an object of its own from the
+// reader to the summary: none is allocated, retained, released or freed for it.
 //
 // A batch is one object from step 1 to step 5: a hand-off moves one reference, whatever the
-// batch holds, and its two buffers are reused from batch to batch, so passing records on
-// allocates nothing (each outcome still holds a `ClassifiedRecord` object: see why there).
+// batch holds, and its buffers are reused from batch to batch, so passing records on
+// allocates nothing.
 // What a stage made is let go of on that stage's thread:
 // glibc's malloc keeps a small cache of freed blocks per thread, and a block freed on another
 // thread than the one that made it goes back to its maker's arena under that arena's lock:
@@ -41,15 +50,87 @@ final class RunStages {
     /// above). Its contents belong to one stage at a time, the one the batch was handed to
     /// (hence `@unchecked Sendable`, and no run-time exclusivity check on each access).
     final class Batch: @unchecked Sendable {
-        @exclusivity(unchecked) var records: ContiguousArray<Record> = []
+        /// The records, in order: entries of their own, or places in `objects`.
+        @exclusivity(unchecked) var records: ContiguousArray<RecordEntry> = []
+        /// The records that came as objects.
+        @exclusivity(unchecked) var objects: ContiguousArray<Record> = []
         /// `outcomes[i]` is what the classifier made of `records[i]`.
         @exclusivity(unchecked) var outcomes: ContiguousArray<LogRun.Classified> = []
+        /// The chunks the entries' bytes lie in, each held once (see the rule above).
+        @exclusivity(unchecked) var chunks: [TextChunk] = []
+        /// The last of `chunks`, compared without a retain.
+        @exclusivity(unchecked) var lastChunk: ObjectIdentifier?
         /// Bytes of record text in `records`.
         @exclusivity(unchecked) var bytes = 0
 
         init(capacity: Int) {
             records.reserveCapacity(capacity)
             outcomes.reserveCapacity(capacity)
+        }
+
+        func append(_ entry: UnsafePointer<RecordEntry>) {
+            let chunk = ObjectIdentifier(entry.pointee.chunk)
+            if lastChunk != chunk {
+                chunks.append(entry.pointee.chunk)
+                lastChunk = chunk
+            }
+            bytes += entry.pointee.count
+            records.append(entry.pointee)
+        }
+
+        func append(_ record: Record) {
+            var entry = RecordEntry(chunk: record.chunk)
+            entry.object = objects.count
+            bytes += record.text.count
+            records.append(entry)
+            objects.append(record)
+        }
+
+        /// Empties the batch to be filled again (step 5).
+        func empty() {
+            records.removeAll(keepingCapacity: true)
+            objects.removeAll(keepingCapacity: true)
+            chunks.removeAll(keepingCapacity: true)
+            lastChunk = nil
+            bytes = 0
+        }
+
+        /// Each record, in order, lent to `body` (see `RecordLender`).
+        func forEachRecord(_ lender: inout RecordLender, _ body: (Record) -> Void) {
+            records.withUnsafeBufferPointer { records in
+                guard let entries = records.baseAddress else { return }
+                for index in records.indices {
+                    let entry = entries + index
+                    if entry.pointee.object < 0 {
+                        lender.withRecord(entry, body)
+                    } else {
+                        body(objects[entry.pointee.object])
+                    }
+                }
+            }
+        }
+
+        /// Each record with its outcome, in order, lent to `body`. The outcome is moved out of
+        /// its buffer for the call and back in after it, with no retain or release: read in
+        /// place through the buffer's pointer, it was copied for the call (a retain and a
+        /// release of the event's payload and the rule, and a switch over the event's cases
+        /// to find what to retain).
+        func lendEach(_ lender: inout RecordLender, _ body: (Record, borrowing LogRun.Classified) -> Void) {
+            records.withUnsafeBufferPointer { records in
+                outcomes.withUnsafeMutableBufferPointer { outcomes in
+                    guard let entries = records.baseAddress, let outcomeSlots = outcomes.baseAddress else { return }
+                    for index in 0..<min(records.count, outcomes.count) {
+                        let entry = entries + index
+                        let outcome = (outcomeSlots + index).move()
+                        if entry.pointee.object < 0 {
+                            lender.withRecord(entry) { body($0, outcome) }
+                        } else {
+                            body(objects[entry.pointee.object], outcome)
+                        }
+                        (outcomeSlots + index).initialize(to: outcome)
+                    }
+                }
+            }
         }
     }
 
@@ -64,7 +145,10 @@ final class RunStages {
     /// Batches a queue holds before its producer waits.
     static let queueLength = 2
 
-    private unowned let run: LogRun
+    /// Unowned, as the run makes and finishes its stages within one `process` call; unsafe, as
+    /// a checked unowned reference is made strong for each use: three uses a record on one
+    /// thread (classify, summarize, shouldStop) cost some 100 instructions a record (callgrind).
+    private unowned(unsafe) let run: LogRun
     private let batchRecords: Int
     // Used by the reader's thread alone, never in overlapping accesses: Swift's run-time
     // exclusivity check on each access is left out.
@@ -75,14 +159,17 @@ final class RunStages {
     /// Batches the later stages are done with, for the reader's thread to empty (step 5).
     private let batchesBack = ReturnTray<Batch>()
     private var threads: [StageThread] = []
+    /// Lends records on the caller's thread, when the stages run there.
+    @exclusivity(unchecked) private var lender: RecordLender
     /// Set by the summariser when the run should stop (the output's reader went away).
     private let stopFlag = StopFlag()
 
     /// With `threads` false, or when the system makes no thread, each record goes through the
     /// three stages at once on the caller's thread.
-    init(run: LogRun, threads: Bool, batchRecords: Int) {
+    init(run: LogRun, input: String, threads: Bool, batchRecords: Int) {
         self.run = run
         self.batchRecords = max(1, batchRecords)
+        lender = RecordLender(input: input)
         guard threads else {
             toClassifier = nil
             return
@@ -93,6 +180,7 @@ final class RunStages {
         let batchesBack = batchesBack
         let stopFlag = stopFlag
         guard let summariser = StageThread({
+            var lender = RecordLender(input: input)
             // Reporters write from here: a signal must be able to cut short a write(2) to a
             // reader that stopped reading.
             Interruption.joinAsWriter()
@@ -104,9 +192,7 @@ final class RunStages {
                 }
                 if !stopFlag.isSet {  // once set, drain, so no producer waits
                     // Each entry is lent where it lies, not copied out of the buffer.
-                    batch.outcomes.withUnsafeBufferPointer { outcomes in
-                        for index in outcomes.indices { run.summarize(outcomes[index]) }
-                    }
+                    batch.lendEach(&lender) { record, outcome in run.summarize(record, outcome) }
                     // Whether the output's reader went away, asked once a batch, not for every
                     // record (a call through a closure and a retain of its context, some 30
                     // instructions a record, callgrind, 3 MB default mix, -q): at most a batch
@@ -120,6 +206,7 @@ final class RunStages {
             return
         }
         guard let classifier = StageThread({
+            var lender = RecordLender(input: input)
             while let parcel = toClassifier.pop() {
                 for done in summarised.takeAll() {  // step 4
                     done.outcomes.removeAll(keepingCapacity: true)
@@ -127,7 +214,7 @@ final class RunStages {
                 }
                 switch parcel {
                 case .batch(let batch):  // step 2
-                    for record in batch.records { batch.outcomes.append(run.classified(record)) }
+                    batch.forEachRecord(&lender) { record in batch.outcomes.append(run.classified(record)) }
                     toSummariser.push(.batch(batch))
                 case .flush: toSummariser.push(.flush)
                 }
@@ -146,25 +233,52 @@ final class RunStages {
     /// Whether the summariser asked the run to stop.
     var stopped: Bool { stopFlag.isSet }
 
+    /// Passes on the record `assembler` closed last as an entry (`closedEntry`), read where it
+    /// lies; the assembler keeps its bytes alive until then.
+    func sendClosedEntry(of assembler: RecordAssembler) {
+        withUnsafePointer(to: &assembler.closedEntry) { entry in
+            guard toClassifier != nil else {
+                guard !stopped else { return }
+                lender.withRecord(entry, throughStages)
+                return
+            }
+            let batch = currentBatch()
+            batch.append(entry)  // step 1
+            if batch.records.count >= batchRecords || batch.bytes >= RunStages.batchBytes { passOn() }
+        }
+    }
+
+    /// Passes on a record that comes as an object (NDJSON, a preview).
     func send(_ record: Record) {
         guard toClassifier != nil else {
             guard !stopped else { return }
-            run.summarize(run.classified(record))
-            if run.shouldStop() { stopFlag.set() }
+            throughStages(record)
             return
         }
-        let batch = self.batch ?? emptyBatch()
-        self.batch = batch
-        batch.bytes += record.text.count
-        batch.records.append(record)  // step 1
+        let batch = currentBatch()
+        batch.append(record)  // step 1
         if batch.records.count >= batchRecords || batch.bytes >= RunStages.batchBytes { passOn() }
+    }
+
+    /// The three stages at once, on the caller's thread.
+    private func throughStages(_ record: Record) {
+        let classified = run.classified(record)
+        run.summarize(record, classified)
+        if run.shouldStop() { stopFlag.set() }
+    }
+
+    /// The batch being filled.
+    private func currentBatch() -> Batch {
+        if let batch { return batch }
+        let batch = emptyBatch()
+        self.batch = batch
+        return batch
     }
 
     /// A batch to fill: one handed back (emptied here, step 5), else a new one.
     private func emptyBatch() -> Batch {
         for done in batchesBack.takeAll() {
-            done.records.removeAll(keepingCapacity: true)
-            done.bytes = 0
+            done.empty()
             spare.append(done)
         }
         return spare.popLast() ?? Batch(capacity: batchRecords)

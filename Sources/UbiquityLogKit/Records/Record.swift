@@ -345,39 +345,89 @@ struct KeptText: Sendable {
 
 /// A class: a record passes from the reader to the classifier, the summary and the reporters,
 /// and a copy of a struct of texts cost a retain and a release of each.
-public final class Record: Sendable {
+///
+/// Records the assembler closes do not each get an object: the run's stages hold them as
+/// `RecordEntry` values in their batch, and lend each stage's one `Record` for the call,
+/// loaded with the entry (`RecordLender`). So the parts other than `input`, `givenTexts` and
+/// the chunk that keeps `text` alive are `var`s, changed only by `load` while nothing but the
+/// lender holds the object: a record someone kept is never changed again (see `RecordLender`).
+/// `input` and the chunk stay `let`s: read from a `var`, each use of a reference is retained
+/// and released. The `var`s go without Swift's run-time exclusivity check: a `swift_beginAccess`
+/// call on each access cost some 380 instructions a record (callgrind).
+public final class Record: @unchecked Sendable {
+    // @unchecked: the `var`s change only while the lender holds the only reference.
     /// The name of the input (a path, or `<stdin>`).
     public let input: String
     /// Number of the record's first line in its input, from 1.
-    public let firstLine: Int
+    @exclusivity(unchecked) public private(set) var firstLine: Int
     /// How many input lines the record spans (at least 1), including any dropped by the cap.
-    public let lineCount: Int
-    /// The record's lines joined by LF, line ends removed; bytes as read, where the assembler
-    /// wrote them (see `RecordText` for how long they live).
-    public let text: RecordText
+    @exclusivity(unchecked) public private(set) var lineCount: Int
+    /// Keeps the bytes of `text` alive (see `RecordText`).
+    let chunk: TextChunk
+    @exclusivity(unchecked) private var origin: UnsafePointer<UInt8>
+    @exclusivity(unchecked) private var textStart: Int
+    @exclusivity(unchecked) private var textEnd: Int
     /// The header, its texts as places in `text` (see `RecordHead`); nil for text before any header.
-    let head: RecordHead?
+    @exclusivity(unchecked) private(set) var head: RecordHead?
     /// The texts of a header handed in whole (`init(header:)`: NDJSON records, tests, a header
     /// line cut short by the byte cap), which `text` does not hold; nil for a header read from `text`.
     let givenTexts: HeaderTexts?
     /// Offset in `text` where the message starts (after the header, method and marker).
-    public let bodyStart: Int
+    @exclusivity(unchecked) public private(set) var bodyStart: Int
     /// Some of the record was not kept: too many lines or bytes, or an overlong line.
-    public let isTruncated: Bool
+    @exclusivity(unchecked) public private(set) var isTruncated: Bool
     /// Whether a preview of this record was shown before (see `Revision`).
-    public let revision: Revision
+    @exclusivity(unchecked) public private(set) var revision: Revision
+
+    /// The record's lines joined by LF, line ends removed; bytes as read, where the assembler
+    /// wrote them (see `RecordText` for how long they live).
+    public var text: RecordText { RecordText(chunk: chunk, origin: origin, bounds: textStart..<textEnd) }
 
     init(input: String, firstLine: Int, lineCount: Int, text: RecordText, head: RecordHead?, givenTexts: HeaderTexts?, bodyStart: Int,
          isTruncated: Bool, revision: Revision) {
         self.input = input
         self.firstLine = firstLine
         self.lineCount = lineCount
-        self.text = text
+        chunk = text.chunk
+        origin = text.origin
+        textStart = text.startIndex
+        textEnd = text.endIndex
         self.head = head
         self.givenTexts = givenTexts
         self.bodyStart = bodyStart
         self.isTruncated = isTruncated
         self.revision = revision
+    }
+
+    /// The record `entry` holds, in an object of its own.
+    init(input: String, _ entry: UnsafePointer<RecordEntry>) {
+        self.input = input
+        firstLine = entry.pointee.firstLine
+        lineCount = entry.pointee.lineCount
+        chunk = entry.pointee.chunk
+        origin = entry.pointee.origin
+        textStart = 0
+        textEnd = entry.pointee.count
+        head = entry.pointee.head
+        givenTexts = nil
+        bodyStart = entry.pointee.bodyStart
+        isTruncated = entry.pointee.isTruncated
+        revision = entry.pointee.revision
+    }
+
+    /// Becomes the record `entry` holds, whose bytes lie in this record's chunk (`RecordLender`
+    /// alone calls it, while it holds the only reference). Read through a pointer: an entry
+    /// passed as a value was copied whole at each call on its way here.
+    fileprivate func load(_ entry: UnsafePointer<RecordEntry>) {
+        firstLine = entry.pointee.firstLine
+        lineCount = entry.pointee.lineCount
+        origin = entry.pointee.origin
+        textStart = 0
+        textEnd = entry.pointee.count
+        head = entry.pointee.head
+        bodyStart = entry.pointee.bodyStart
+        isTruncated = entry.pointee.isTruncated
+        revision = entry.pointee.revision
     }
 
     public convenience init(input: String, firstLine: Int, lineCount: Int, text: RecordText, header: Header?, bodyStart: Int, isTruncated: Bool = false,
@@ -457,4 +507,67 @@ public final class Record: Sendable {
 
     /// Whether the message goes on past its first line.
     public var hasMoreLines: Bool { body.contains(0x0A) }
+}
+
+/// A record the assembler closed, as plain values: what a batch of the run's stages holds for
+/// it in place of a `Record` object (see `RunStages`). Its bytes lie in `chunk`, which the
+/// entry does not keep alive: whoever holds the entry keeps the chunk (the assembler until it
+/// hands the entry on, then the batch).
+///
+/// An object a record, allocated by the assembler and freed after the summary, with its input's
+/// name and its chunk retained and released, cost some 280 instructions a record more than the
+/// entry and the lent object (callgrind, one thread, 3 MB default mix, -q).
+struct RecordEntry {
+    unowned(unsafe) var chunk: TextChunk
+    /// The first byte of the record's text, in `chunk`.
+    var origin: UnsafePointer<UInt8>
+    var count = 0
+    var firstLine = 0
+    var lineCount = 0
+    var head: RecordHead?
+    var bodyStart = 0
+    var isTruncated = false
+    var revision = Revision.whole
+    /// In a batch, for a record that came as an object: its place in the batch's objects
+    /// (see `RunStages.Batch`); -1 for an entry of its own.
+    var object = -1
+
+    /// An empty record at the start of `chunk`.
+    init(chunk: TextChunk) {
+        self.chunk = chunk
+        origin = UnsafePointer(chunk.base)
+    }
+}
+
+/// Lends a stage's records one `Record` object, loaded with each entry in turn, for one call
+/// at a time: a record the stage's call kept (a reporter keeping the last record, a test
+/// keeping every one) holds a reference, so the lender makes a new object for the next entry
+/// and never changes the kept one. A new object is made too when an entry's bytes lie in
+/// another chunk (the object's `chunk` is a `let`: see `Record`), about once a megabyte.
+struct RecordLender {
+    let input: String
+    /// The object lent last: `owned` keeps it, `lent` hands it to a call without a retain.
+    private var owned: Record?
+    private var lent: Unmanaged<Record>?
+
+    init(input: String) { self.input = input }
+
+    /// Calls `body` with the record `entry` holds, for the call only: a record `body` keeps
+    /// is its own. Lent as a guaranteed reference (`_withUnsafeGuaranteedRef`), not returned:
+    /// returned, it was retained and released once a record at each stage (some 40
+    /// instructions a record on one thread, callgrind).
+    @inline(__always)
+    mutating func withRecord<Result>(_ entry: UnsafePointer<RecordEntry>, _ body: (Record) -> Result) -> Result {
+        let record: Unmanaged<Record>
+        if isKnownUniquelyReferenced(&owned), let lent, lent._withUnsafeGuaranteedRef({ $0.chunk === entry.pointee.chunk }) {
+            lent._withUnsafeGuaranteedRef { $0.load(entry) }
+            record = lent
+        } else {
+            let made = Record(input: input, entry)
+            owned = made
+            record = Unmanaged.passUnretained(made)
+            lent = record
+        }
+        return record._withUnsafeGuaranteedRef(body)
+    }
 }

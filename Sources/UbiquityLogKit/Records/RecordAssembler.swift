@@ -26,6 +26,8 @@ public final class RecordAssembler {
     @exclusivity(unchecked) private var chunks = TextChunks()
     /// The chunk the open record is written into, from `openStart` to its `used`.
     @exclusivity(unchecked) private var chunk: TextChunk
+    /// The chunk of the last record closed as an entry, kept alive until the entry is handed on.
+    @exclusivity(unchecked) private var closedChunk: TextChunk
     private var openStart = 0
     @exclusivity(unchecked) private var header: RecordHead?
     /// Where the parser puts the header of a line that starts a record, until the open record
@@ -47,15 +49,44 @@ public final class RecordAssembler {
         self.parser = parser
         self.limits = limits
         chunk = chunks.fresh(roomFor: 0)
+        closedChunk = chunk
+        closedEntry = RecordEntry(chunk: chunk)
     }
 
     /// Bytes the open record holds so far.
     private var openCount: Int { chunk.used - openStart }
 
+    /// A record the assembler closed: as an entry (nearly always), or as an object when its
+    /// header's texts are given rather than read from its text (see `open`).
+    enum Closed {
+        /// The record is `closedEntry`.
+        case entry
+        case object(Record)
+    }
+
+    /// The record the last `appendLine` or `close` closed as `.entry`, until the next call.
+    /// Kept here and read in place: an entry returned as a value was copied whole at each step.
+    @exclusivity(unchecked) var closedEntry: RecordEntry
+
     /// Adds one line. Returns the record this line closed, if it starts a new one.
-    public func append(_ line: Line) -> Record? {
+    public func append(_ line: Line) -> Record? { appendLine(line).map(object) }
+
+    /// Closes and returns the open record, if any (at the end of an input).
+    public func finish() -> Record? { close().map(object) }
+
+    /// `closed` as an object of its own.
+    private func object(_ closed: Closed) -> Record {
+        switch closed {
+        case .entry: withUnsafePointer(to: &closedEntry) { Record(input: input, $0) }
+        case .object(let record): record
+        }
+    }
+
+    /// Adds one line. Returns the record this line closed, if it starts a new one; an entry's
+    /// bytes stay alive until the next call (`closedChunk`).
+    func appendLine(_ line: Line) -> Closed? {
         if let start = parser.parse(line.bytes, into: &nextHeader) {
-            let closed = finish()
+            let closed = close()
             header = nextHeader
             open(line, bodyStart: start)
             return closed
@@ -80,8 +111,8 @@ public final class RecordAssembler {
         return nil
     }
 
-    /// Closes and returns the open record, if any (at the end of an input).
-    public func finish() -> Record? {
+    /// Closes and returns the open record, if any.
+    func close() -> Closed? {
         guard lineCount > 0 else { return nil }
         let revision: Revision
         switch previewedLines {
@@ -90,12 +121,29 @@ public final class RecordAssembler {
         default: revision = .amended
         }
         previewedLines = nil
-        let record = Record(input: input, firstLine: firstLine, lineCount: lineCount, text: openText, head: header,
-                            givenTexts: givenTexts, bodyStart: bodyStart, isTruncated: truncated, revision: revision)
+        let closed: Closed
+        if givenTexts == nil {
+            // The entry does not keep its chunk alive: this does, until the entry is handed on
+            // (`open` may move on to another chunk before then).
+            if closedChunk !== chunk { closedChunk = chunk }
+            closedEntry.chunk = chunk
+            closedEntry.origin = UnsafePointer(chunk.base + openStart)
+            closedEntry.count = openCount
+            closedEntry.firstLine = firstLine
+            closedEntry.lineCount = lineCount
+            closedEntry.head = header
+            closedEntry.bodyStart = bodyStart
+            closedEntry.isTruncated = truncated
+            closedEntry.revision = revision
+            closed = .entry
+        } else {
+            closed = .object(Record(input: input, firstLine: firstLine, lineCount: lineCount, text: openText, head: header,
+                                    givenTexts: givenTexts, bodyStart: bodyStart, isTruncated: truncated, revision: revision))
+        }
         // The next record's bytes follow this one's, which stay as they are.
         openStart = chunk.used
         lineCount = 0
-        return record
+        return closed
     }
 
     /// The open record as it stands, left open: on a live pipe whose writer paused, the record

@@ -16,10 +16,11 @@
 //   nothing but the assembler holds it (`TextChunks.fresh`). So a record's bytes can be read
 //   on any thread without a lock: they were written before the record was handed over through
 //   the pipeline's queues, whose lock orders the writes before the reads.
-// - Records go back to the reading thread when the later stages are done with a batch (see
-//   `RunStages`), and die there: a chunk's reference count moves on that thread alone, and the
-//   assembler finds its chunks free again to reuse, without a malloc or a page fault per
-//   megabyte.
+// - In the run's stages a record is an entry of its batch, which holds each of its chunks
+//   once, and the batch goes back to the reading thread when the later stages are done with
+//   it (see `RunStages`), and lets go of its chunks there: the assembler finds them free
+//   again to reuse, without a malloc or a page fault per megabyte. (A stage's lent `Record`
+//   holds the chunk of the last record it was lent, until it is lent one in another.)
 
 /// A block of record bytes written by one assembler, read by any thread (see above).
 final class TextChunk: @unchecked Sendable {
@@ -44,7 +45,7 @@ public struct RecordText: RandomAccessCollection, Hashable, @unchecked Sendable 
     /// Keeps the bytes alive.
     let chunk: TextChunk
     /// Where index 0 is: the first byte of the whole text, whatever part of it this shows.
-    private let origin: UnsafePointer<UInt8>
+    let origin: UnsafePointer<UInt8>
     public let startIndex: Int
     public let endIndex: Int
 

@@ -51,13 +51,17 @@ public final class JSONLinesReporter: Reporter {
         let input = inputJSON(record.input)
         let kind = kindJSON(event.kind)
         let fields = event.fields
+        // The matched line is found before the closures below, which then do not capture
+        // `item`: a struct (see `ClassifiedRecord`), captured it was copied, its event with it.
+        let plainLine = Headline.plainMatchedLine(item)
+        let matchedLine = plainLine == nil ? Headline.matchedLine(item) : ""
         out.line { buffer in
             json.writing(into: &buffer) { json in
                 json.recordHead(input: input, line: record.firstLine, lines: record.lineCount, time: time, process: process, pid: pid, kind: kind)
-                if let line = Headline.plainMatchedLine(item) {
-                    line.withUnsafeBufferPointer { json.string(utf8: $0) }
+                if let plainLine {
+                    plainLine.withUnsafeBufferPointer { json.string(utf8: $0) }
                 } else {
-                    json.string(Headline.matchedLine(item))
+                    json.string(matchedLine)
                 }
                 if record.isTruncated { json.raw(#","truncated":true"#) }
                 if record.revision.amendsAnEarlierShowing { json.raw(#","amended":true"#) }

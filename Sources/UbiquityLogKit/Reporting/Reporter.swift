@@ -1,13 +1,14 @@
 // The reporters' seam: streaming reporters write as records arrive, end-of-run reporters
 // when the summary is done. Neither decides the exit status.
 
-/// A record with what the classifier made of it.
-/// A class, not a struct: it passes through every stage and reporter, and a copy of a record
-/// retains each of its texts, a copy of this only the one reference. (Measured again as a
-/// struct stored in its batch's buffer of outcomes, `RunStages.Batch`: each copy on the way to
-/// the summary and the reporters retained and released the record, the event's payload and
-/// the rule, 630 instructions a record more than the allocation it saved, callgrind.)
-public final class ClassifiedRecord: Sendable {
+/// A record with what the classifier made of it, as a reporter is shown it.
+/// A struct made for the call: the stages no longer pass one on (the classification lies
+/// beside its record in the batch, see `LogRun.Classified`), and a reporter reads it where
+/// it is passed, without a copy. As a class, made and freed for every record shown, it cost
+/// some 215 instructions a record more on the text timeline (callgrind, 3 MB default mix).
+/// (As a struct stored in its batch's buffer of outcomes and copied through the stages, it
+/// cost 630 a record more than the allocation it saved.)
+public struct ClassifiedRecord: Sendable {
     public let record: Record
     public let classification: Classification
     public var event: Event { classification.event }
