@@ -57,6 +57,21 @@ final class SpanCollector: Reporter {
     func finish(_ summary: RunSummary) {}
 }
 
+/// Keeps every third record it is shown, with what the record held when it was shown.
+final class RecordKeeper: Reporter {
+    var kept: [(record: Record, seen: [String])] = []
+    private var shown = 0
+    static func snapshot(_ record: Record) -> [String] {
+        [String(decoding: Array(record.text), as: UTF8.self), "\(record.firstLine)", "\(record.lineCount)",
+         "\(record.bodyStart)", "\(record.isTruncated)", "\(record.revision)", "\(String(describing: record.header))"]
+    }
+    func report(_ item: ClassifiedRecord) {
+        shown += 1
+        if shown % 3 == 1 { kept.append((item.record, Self.snapshot(item.record))) }
+    }
+    func finish(_ summary: RunSummary) {}
+}
+
 @Suite struct PropertyTests {
     static let seeds: [UInt64] = Array(1...300)
 
@@ -125,6 +140,29 @@ final class SpanCollector: Reporter {
         #expect(spans.map(\.first) == expectedSpans.map(\.first), "seed \(seed)")
         #expect(spans.map(\.kind) == expectedSpans.map(\.kind), "seed \(seed)")
         #expect(summary.records == expected.records && summary.lines == expected.lines)
+    }
+
+    /// A record a reporter keeps is its own: the stages lend one `Record` object, loaded with
+    /// each record in turn (`RecordLender`), and must make another once a call kept it. Every
+    /// third record is kept and read again after the run, on one thread and on three.
+    @Test(arguments: seeds.prefix(40))
+    func keptRecordsStayAsTheyWere(seed: UInt64) throws {
+        var generator = SeededGenerator(state: seed)
+        let bytes = RandomLog.make(&generator)
+        for threads in [false, true] {
+            var limits = LogRun.Limits()
+            limits.batchRecords = Int.random(in: 1...9, using: &generator)
+            let keeper = RecordKeeper()
+            let logRun = LogRun(catalog: try Catalog.standard(), reporters: [keeper], limits: limits)
+            logRun.usesThreads = threads
+            var source = MemorySource(bytes, chunkSize: 5)
+            try logRun.process(&source, name: "random.log")
+            _ = logRun.finish()
+            #expect(!keeper.kept.isEmpty || bytes.isEmpty, "seed \(seed)")
+            for (record, seen) in keeper.kept {
+                #expect(RecordKeeper.snapshot(record) == seen, "seed \(seed), threads \(threads)")
+            }
+        }
     }
 
     /// What the text and JSON Lines reporters write for `bytes`.

@@ -66,7 +66,7 @@ final class RunStages {
         @exclusivity(unchecked) var chunks: [TextChunk] = []
         /// The last of `chunks`, compared without a retain.
         @exclusivity(unchecked) var lastChunk: ObjectIdentifier?
-        /// Bytes of record text in `records`.
+        /// Bytes of record text in the batch (it is passed on at `batchBytes`).
         @exclusivity(unchecked) var bytes = 0
 
         init(capacity: Int) {
@@ -137,19 +137,17 @@ final class RunStages {
         /// release of the event's payload and the rule, and a switch over the event's cases
         /// to find what to retain).
         func lendEach(_ lender: inout RecordLender, _ body: (Record, borrowing LogRun.Classified) -> Void) {
-            do {
-                outcomes.withUnsafeMutableBufferPointer { outcomes in
-                    guard let outcomeSlots = outcomes.baseAddress else { return }
-                    for index in 0..<min(count, outcomes.count) {
-                        let entry = entries + index
-                        let outcome = (outcomeSlots + index).move()
-                        if entry.pointee.object < 0 {
-                            lender.withRecord(entry) { body($0, outcome) }
-                        } else {
-                            body(objects[entry.pointee.object], outcome)
-                        }
-                        (outcomeSlots + index).initialize(to: outcome)
+            outcomes.withUnsafeMutableBufferPointer { outcomes in
+                guard let outcomeSlots = outcomes.baseAddress else { return }
+                for index in 0..<min(count, outcomes.count) {
+                    let entry = entries + index
+                    let outcome = (outcomeSlots + index).move()
+                    if entry.pointee.object < 0 {
+                        lender.withRecord(entry) { body($0, outcome) }
+                    } else {
+                        body(objects[entry.pointee.object], outcome)
                     }
+                    (outcomeSlots + index).initialize(to: outcome)
                 }
             }
         }
