@@ -30,6 +30,9 @@ public final class LogRun {
     /// Updated by the summarising stage alone, one record at a time: Swift's run-time
     /// exclusivity check on each access is left out.
     @exclusivity(unchecked) private var builder = SummaryBuilder()
+    /// The findings' headlines, made once for each message (see `HeadlineCache`); used by the
+    /// summarising stage alone, like `builder`.
+    @exclusivity(unchecked) private var headlines = HeadlineCache()
     /// Set when reading should stop early (the output's reader went away). Called on the
     /// thread that summarises.
     /// (Set before the run, read for every record by the summarising stage alone: Swift's
@@ -184,6 +187,14 @@ public final class LogRun {
         return .record(classification)
     }
 
+    /// The three stages of a record at once, on one thread (`RunStages` without threads): it
+    /// is classified, then summarised; whether the run should stop (`shouldStop`).
+    func throughStages(_ record: Record) -> Bool {
+        let classified = classified(record)
+        summarize(record, classified)
+        return shouldStop()
+    }
+
     /// The summarising stage: the summary counts the record, reporters show it. (Whether the
     /// run should stop, `shouldStop`, is asked by the stage once a batch: see `RunStages`.)
     /// `classified` is borrowed (bound to a local of its own, its record was retained and
@@ -200,7 +211,7 @@ public final class LogRun {
             if !revision.isPreview, let tracked = builder.count(record, classification.event) {
                 withUnsafePointer(to: classification) { lent in
                     builder.track(record, classification.event, tracked,
-                                  message: { Headline.of(ClassifiedRecord(record: record, classification: lent.pointee)) })
+                                  message: { headlines.headline(of: ClassifiedRecord(record: record, classification: lent.pointee)) })
                 }
             }
             guard filter != nil || !recordReaders.isEmpty else { return }

@@ -279,6 +279,25 @@ struct CloudKitTracker {
 
     private func role(of kind: EventKind) -> Role { kind.ordinal < roles.count ? roles[kind.ordinal] : .other }
 
+    /// For a mirroring kind below a warning whose records `add` only counts when they carry no
+    /// facts (no role, or an echo's), whether it counts them as echoes; nil for the others.
+    /// (With facts, a record may report a failure by its `stage`: it goes through `add`.)
+    static func countsOnly(_ kind: EventKind) -> Bool? {
+        let role = kind.ordinal < roleTable.count ? roleTable[kind.ordinal] : .other
+        switch role {
+        case .other: return false
+        case .echo: return true
+        default: return nil
+        }
+    }
+
+    /// What `add` does with a record `countsOnly` names that carries no facts, without it.
+    mutating func count(asEcho echo: Bool) {
+        story.records += 1
+        state.records += 1
+        if echo { story.echoes += 1 }
+    }
+
     mutating func add(_ record: Record, _ event: Event) {
         let kind = event.kind
         guard kind.family == .cloudKit else { return }

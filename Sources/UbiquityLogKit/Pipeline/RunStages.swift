@@ -279,11 +279,12 @@ final class RunStages {
         if batch.count >= batchRecords || batch.bytes >= RunStages.batchBytes { passOn() }
     }
 
-    /// The three stages at once, on the caller's thread.
+    /// The three stages at once, on the caller's thread: one call into the run for all
+    /// three (`LogRun.throughStages`). Called here one by one through `run`, the calls took
+    /// a retain and a release more a record, some 40 instructions (callgrind, one thread,
+    /// 3 MB default mix, -q).
     private func throughStages(_ record: Record) {
-        let classified = run.classified(record)
-        run.summarize(record, classified)
-        if run.shouldStop() { stopFlag.set() }
+        if run.throughStages(record) { stopFlag.set() }
     }
 
     /// The batch being filled.
