@@ -187,12 +187,12 @@ public final class LogRun {
         return .record(classification)
     }
 
-    /// The three stages of a record at once, on one thread (`RunStages` without threads): it
-    /// is classified, then summarised; whether the run should stop (`shouldStop`).
-    func throughStages(_ record: Record) -> Bool {
+    /// The stages of a record at once, on one thread (`RunStages` without threads): it is
+    /// classified, then summarised. (Whether the run should stop, `shouldStop`, is asked by
+    /// `RunStages` once a read.)
+    func throughStages(_ record: Record) {
         let classified = classified(record)
         summarize(record, classified)
-        return shouldStop()
     }
 
     /// The summarising stage: the summary counts the record, reporters show it. (Whether the
