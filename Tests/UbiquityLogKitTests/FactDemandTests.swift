@@ -95,41 +95,6 @@ import TestSupport
         }
     }
 
-    /// The facts search of warnings is passed over where none of the texts every match of
-    /// the facts pattern holds stands (`Extract.mayHoldFact`), and starts where a match can
-    /// start at the earliest (`Extract.earliestFactStart`): on every rule's sample and every
-    /// record of the fixtures, from every place a match of the pattern starts, one does, and
-    /// no match starts before it.
-    @Test func theFactsSearchIsSkippedOnlyWhereItCannotMatch() throws {
-        let catalog = try Self.catalog.get()
-        let regex = try #require(Extract.factsRegex)
-        let matcher = Matcher(regex)
-        var texts = catalog.rules.flatMap(\.samples)
-        let root = Binary.packageRoot.appendingPathComponent("fixtures")
-        for name in try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() where name.hasSuffix(".log") {
-            texts.append(String(decoding: try Data(contentsOf: root.appendingPathComponent(name)), as: UTF8.self))
-        }
-        var matches = 0
-        for text in texts {
-            for record in try assemble(text) {
-                record.text.withUnsafeBytes { message in
-                    var position = 0
-                    while position < message.count, (try? matcher.matches(message, from: position)) == true,
-                          let whole = matcher.range(ofGroup: 0) {
-                        matches += 1
-                        #expect(Extract.mayHoldFact(message, from: whole.lowerBound), "\(ByteText.string(message))")
-                        #expect(Extract.mayHoldFact(message, from: position))
-                        // Searched from where a match can start at the earliest, the same match.
-                        #expect(whole.lowerBound >= Extract.earliestFactStart(message, from: position) ?? Int.max, "\(ByteText.string(message))")
-                        position = whole.lowerBound + 1
-                    }
-                    if !Extract.mayHoldFact(message, from: 0) { #expect(position == 0) }
-                }
-            }
-        }
-        #expect(matches > 50, "the samples and fixtures name facts of every sort")
-    }
-
     /// What only a reporter prints of a typed event (a dump's attributes, a relationship's
     /// value) is read by the reporters that show it: the timeline from `-v` where it shows the
     /// kind (by default its headlines of notable kinds name no detail), JSON Lines always; the

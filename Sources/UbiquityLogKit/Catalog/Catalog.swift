@@ -94,106 +94,52 @@ enum Piece {
 // MARK: - Parsing what patterns leave whole
 
 enum Extract {
-    private static let errorRegex: Regex? = try? Regex(
-        #"Error Domain=(?<domain>[^\s]+) Code=(?<code>-?\d+)(?: "(?<description>(?:[^"\\\n]|\\.)*)")?"#)
-    // A user-info value is quoted or runs on (see `plainValueEnd`): reasons contain commas.
-    private static let reasonRegex: Regex? = try? Regex(
-        #"\b(?:reason|NSLocalizedFailureReason)[ ]?=[ ]?(?:"(?<quoted>(?:[^"\\\n]|\\.)*)"|(?<plain>))"#)
-    /// A description in the user info stands for the reason only when there is none: it is
-    /// often the generic "The operation couldn't be completed" beside a real reason.
-    private static let describedRegex: Regex? = try? Regex(
-        #"\b(?:NSLocalizedDescription|NSDescription)[ ]?=[ ]?(?:"(?<quoted>(?:[^"\\\n]|\\.)*)"|(?<plain>))"#)
-    private static let filePathRegex: Regex? = try? Regex(
-        #"\b(?:NSFilePath|NSURL|NSFileURL|NSStoreURL|NSDestinationFilePath|NSSourceFilePathErrorKey)[ ]?=[ ]?(?:"(?<quoted>(?:[^"\\\n]|\\.)*)"|(?<plain>))"#)
-
-    /// Matchers for the patterns below, made once per classifier and reused for every event:
-    /// a new matcher costs a JIT stack (an mmap and munmap) each time.
-    /// Their groups are looked up by number, found once here: by name, each lookup hashed the
-    /// name into the pattern's table, some 480 instructions, and an error's parse asks for
-    /// seven groups or more (callgrind, `-q` on the default mix: 740,000 instructions on the
-    /// 3 MB slice, 70 a record).
-    final class Matchers {
-        let error: Matcher?
-        let reason: UserInfoMatcher?
-        let described: UserInfoMatcher?
-        let filePath: UserInfoMatcher?
-        let facts: Matcher?
-        let errorGroups: (domain: Int, code: Int, description: Int)
-        let factGroups: (log: Int, url: Int, peer: Int, root: Int, transaction: Int)
-
-        init() {
-            error = errorRegex.map { Matcher($0) }
-            reason = reasonRegex.map(UserInfoMatcher.init)
-            described = describedRegex.map(UserInfoMatcher.init)
-            filePath = filePathRegex.map(UserInfoMatcher.init)
-            facts = factsRegex.map { Matcher($0) }
-            errorGroups = (number(errorRegex, "domain"), number(errorRegex, "code"), number(errorRegex, "description"))
-            factGroups = (number(factsRegex, "log"), number(factsRegex, "url"), number(factsRegex, "peer"), number(factsRegex, "root"),
-                          number(factsRegex, "transaction"))
-        }
-    }
-
-    /// A user-info entry's matcher and the numbers of its value's two groups.
-    final class UserInfoMatcher {
-        let matcher: Matcher
-        let quoted: Int
-        let plain: Int
-
-        init(_ regex: Regex) {
-            matcher = Matcher(regex)
-            quoted = number(regex, "quoted")
-            plain = number(regex, "plain")
-        }
-    }
-
-    /// The number of a pattern's group `name` (each name is one group in these patterns); -1,
-    /// which no match has, when there is none.
-    private static func number(_ regex: Regex?, _ name: String) -> Int { regex?.groupNumbers[name]?.first ?? -1 }
-
     /// The first NSError printed in `text`, with the `reason` and file from its user info and
     /// the error under it, in the iOS 7 (`UserInfo=0x… {…}`) and iOS 9 (`UserInfo={…}`) forms.
     /// For tests and cold paths; rules use `RuleMatch.error(from:)`.
     static func error(in text: String) -> ErrorInfo? {
-        let matchers = Matchers()
-        return Array(text.utf8).withUnsafeBytes { error(in: $0, from: 0, using: matchers) }
+        Array(text.utf8).withUnsafeBytes { error(in: $0, from: 0) }
     }
 
-    static func error(in buffer: UnsafeRawBufferPointer, from start: Int, using matchers: Matchers, depth: Int = 0) -> ErrorInfo? {
-        guard let matcher = matchers.error else { return nil }
-        guard (try? matcher.matches(buffer, from: start)) == true,
-              let domain = slice(buffer, matcher.range(ofGroup: matchers.errorGroups.domain)),
-              let code = matcher.range(ofGroup: matchers.errorGroups.code).flatMap({ signedDecimal(buffer, $0) })
-        else { return nil }
-        var info = ErrorInfo(domain: domain, code: code, description: slice(buffer, matcher.range(ofGroup: matchers.errorGroups.description)))
-        let after = matcher.range(ofGroup: 0)?.upperBound ?? start
+    /// The error's parts are read on the bytes (`errorMatch`, `userInfoEntries`): by PCRE2, the
+    /// error pattern and the three user-info patterns, each run over two regions, cost some
+    /// 10,000 instructions a CloudKit failure and 2,600 a warning's error (callgrind, `-q`, the
+    /// default mix's 3 MB slice).
+    static func error(in buffer: UnsafeRawBufferPointer, from start: Int, depth: Int = 0) -> ErrorInfo? {
+        guard let match = errorMatch(in: buffer, from: start), let code = signedDecimal(buffer, match.code) else { return nil }
+        var info = ErrorInfo(domain: ByteText.string(UnsafeRawBufferPointer(rebasing: buffer[match.domain])), code: code,
+                             description: slice(buffer, match.description))
+        let after = match.end
         // The error under this one comes next, inside its user info: what follows it is its own.
         var end = buffer.count
         var resume = buffer.count
         if depth < 3, let at = underlyingEntry(in: buffer, from: after) {
             end = at.lowerBound
             resume = endOfValue(buffer, from: at.upperBound)
-            if let inner = underlyingError(in: buffer, from: at.upperBound, using: matchers, depth: depth + 1) { info.underlying = [inner] }
+            if let inner = underlyingError(in: buffer, from: at.upperBound, depth: depth + 1) { info.underlying = [inner] }
         }
-        // This error's own entries stand before the error under it and after its braces.
+        // This error's own entries stand before the error under it and after its braces; the
+        // entries after the error under it only stand for those it lacks.
         let own = UnsafeRawBufferPointer(rebasing: buffer[..<end])
-        info.reason = value(matchers.reason, in: own, from: after) ?? value(matchers.reason, in: buffer, from: resume)
-            ?? value(matchers.described, in: own, from: after) ?? value(matchers.described, in: buffer, from: resume)
-        info.filePath = value(matchers.filePath, in: own, from: after) ?? value(matchers.filePath, in: buffer, from: resume)
+        let first = userInfoEntries(in: own, from: after)
+        let rest = !first.isComplete && resume < buffer.count ? userInfoEntries(in: buffer, from: resume) : UserInfoEntries()
+        info.reason = value(first.reason, in: own) ?? value(rest.reason, in: buffer)
+            ?? value(first.described, in: own) ?? value(rest.described, in: buffer)
+        info.filePath = value(first.filePath, in: own) ?? value(rest.filePath, in: buffer)
         return info
     }
 
     /// The first error printed from `after` (where a rule's match ends), else the first in
     /// the whole message. Searched from the start again only when `Error Domain=` starts
     /// before `after`: no error starts after it (the first search found none), and one that
-    /// starts before it starts with that text. Searched again in vain, PCRE2 read the whole
-    /// message a second time, most of what a warning without an error cost.
-    static func error(in message: UnsafeRawBufferPointer, after: Int, using matchers: Matchers) -> ErrorInfo? {
+    /// starts before it starts with that text.
+    static func error(in message: UnsafeRawBufferPointer, after: Int) -> ErrorInfo? {
         let after = min(max(after, 0), message.count)
-        if let error = error(in: message, from: after, using: matchers) { return error }
+        if let error = error(in: message, from: after) { return error }
         let head = UnsafeRawBufferPointer(rebasing: message[..<min(message.count, after + errorDomainPrefix.count - 1)])
         guard errorDomainPrefix.withUnsafeBytes({ RareByteSearch.firstOffset(of: $0, anchor: errorDomainAnchor, in: head) }) != nil
         else { return nil }
-        return error(in: message, from: 0, using: matchers)
+        return error(in: message, from: 0)
     }
 
     private static let errorDomainAnchor = errorDomainPrefix.withUnsafeBytes { RareByteSearch.anchor(of: $0) }
@@ -227,7 +173,7 @@ enum Extract {
     /// error's description (`0x1e5c3b00 "The operation couldn’t be completed. (Cocoa error
     /// 134302.)"`), whose parenthesis names the domain and code. Read where the value is, so
     /// that an error printed later in the record is never taken for it.
-    private static func underlyingError(in buffer: UnsafeRawBufferPointer, from start: Int, using matchers: Matchers, depth: Int) -> ErrorInfo? {
+    private static func underlyingError(in buffer: UnsafeRawBufferPointer, from start: Int, depth: Int) -> ErrorInfo? {
         var index = start
         if index + 1 < buffer.count, buffer[index] == UInt8(ascii: "0"), buffer[index + 1] == UInt8(ascii: "x") {
             index += 2
@@ -235,7 +181,7 @@ enum Extract {
         }
         while index < buffer.count, buffer[index] == 0x20 || buffer[index] == UInt8(ascii: "{") || buffer[index] == 0x0A { index += 1 }
         if Bytes.hasPrefix(buffer, index..<buffer.count, errorDomainPrefix) {
-            return error(in: buffer, from: index, using: matchers, depth: depth)
+            return error(in: buffer, from: index, depth: depth)
         }
         guard index < buffer.count, buffer[index] == UInt8(ascii: "\"") else { return nil }
         var end = index + 1
@@ -286,13 +232,11 @@ enum Extract {
         return buffer.count
     }
 
-    /// The first `key = value` a user-info pattern finds from `start`, quoted or not.
-    private static func value(_ entry: UserInfoMatcher?, in buffer: UnsafeRawBufferPointer, from start: Int) -> String? {
-        guard let entry, start <= buffer.count, (try? entry.matcher.matches(buffer, from: start)) == true else { return nil }
-        let matcher = entry.matcher
-        guard var range = matcher.range(ofGroup: entry.quoted)
-                ?? matcher.range(ofGroup: entry.plain).map({ $0.lowerBound..<plainValueEnd(buffer, from: $0.lowerBound) })
-        else { return nil }
+    /// The value of the user-info entry whose value starts at `start` (`userInfoEntries`),
+    /// quoted or not; nil when there is none, or it is empty or `(null)`.
+    private static func value(_ start: Int?, in buffer: UnsafeRawBufferPointer) -> String? {
+        guard let start, start <= buffer.count else { return nil }
+        var range = userInfoValueRange(in: buffer, at: start)
         // A value cut where the error under it begins keeps the `, ` before it: not its own.
         // Trimmed on the bytes, before the String is made (blanks and commas are whole
         // characters, and `\xNN` escapes start with neither): trimming the String made a
@@ -355,39 +299,40 @@ enum Extract {
         return decimal(buffer, range)
     }
 
-    static let factsRegex: Regex? = try? Regex(
-        #"(?<url>file://[^\s)"';,}]+)|(?<log>[\w-]+\.\d+\.cdt)\b|(?<![\w~])(?<peer>[\w.-]+~[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})\b|ubiquityRootLocation: (?:<[^>\n]{1,80}>: )?(?<root>[^\n]+)|transaction(?:Number| number): (?<transaction>\d+)"#)
-
     /// What a warning or error names besides its words: the first error (from `after`, where
     /// the message's own text ends), and the first transaction log file, URL, peer, ubiquity
-    /// root and transaction number in the message.
-    static func facts(in message: UnsafeRawBufferPointer, after: Int, using matchers: Matchers) -> [Field] {
+    /// root and transaction number in the message, as the facts pattern's matches give them
+    /// one after another (`FactScanner`). The pattern starts with no fixed text: PCRE2 tried
+    /// its alternatives at every byte from the first place a match could start, and again from
+    /// each match on, some 3,000 instructions a warning that names a fact; the scanner looks for
+    /// each sort's text once, and again only when the search passes the match it found.
+    static func facts(in message: UnsafeRawBufferPointer, after: Int) -> [Field] {
         var fields = FieldList()
-        fields.add(error(in: message, after: after, using: matchers))
-        guard let matcher = matchers.facts else { return fields.items }
-        // The first of each, in five variables: a dictionary of them, hashed by name for each
-        // match, and the groups looked up by name cost more than the search.
-        let groups = matchers.factGroups
+        fields.add(error(in: message, after: after))
+        // The first of each, in five variables.
         var log, url, peer, root, transaction: String?
+        var scanner = FactScanner(message)
         var position = 0
         while log == nil || url == nil || peer == nil || root == nil || transaction == nil,
-              position < message.count, let earliest = earliestFactStart(message, from: position),
-              (try? matcher.matches(message, from: earliest)) == true,
-              let whole = matcher.range(ofGroup: 0) {
-            let urlRange = matcher.range(ofGroup: groups.url)
-            if log == nil, let text = slice(message, matcher.range(ofGroup: groups.log)) { log = text }
-            if url == nil, let text = slice(message, urlRange) {
-                if text.hasSuffix(".cdt") {
-                    if log == nil { log = fileName(text) }
-                } else {
-                    url = text
+              position < message.count, let found = scanner.first(from: position) {
+            let text = { ByteText.string(UnsafeRawBufferPointer(rebasing: message[found.value])) }
+            switch found.sort {
+            case .url:
+                if url == nil {
+                    let text = text()
+                    if text.hasSuffix(".cdt") {
+                        if log == nil { log = fileName(text) }
+                    } else {
+                        url = text
+                    }
                 }
+            case .log: if log == nil { log = text() }
+            case .peer: if peer == nil { peer = text() }
+            case .root: if root == nil { root = text() }
+            case .transaction: if transaction == nil { transaction = text() }
             }
-            if peer == nil, let text = slice(message, matcher.range(ofGroup: groups.peer)) { peer = text }
-            if root == nil, let text = slice(message, matcher.range(ofGroup: groups.root)) { root = text }
-            if transaction == nil, let text = slice(message, matcher.range(ofGroup: groups.transaction)) { transaction = text }
             // A URL is not skipped whole: the log file and peer in its path are looked for too.
-            position = urlRange != nil ? whole.lowerBound + 1 : max(whole.upperBound, position + 1)
+            position = found.sort == .url ? found.start + 1 : max(found.end, position + 1)
         }
         fields.add("log", log)
         fields.add("url", url)
@@ -395,59 +340,6 @@ enum Extract {
         fields.add("ubiquityRoot", root)
         fields.add("transaction", transaction.flatMap { Int($0) })
         return fields.items
-    }
-
-    /// Texts of which every match of `factsRegex` holds one (inside the match, not only in a
-    /// look-behind): `~` (peer), `.cdt` (log), `file://` (url), and the labels of the root
-    /// and of the transaction number (`RootLocation: ` of the root's, for its rarer first byte).
-    /// Each with its least common byte (`RareByteSearch.anchor(of:)`), by which it is looked
-    /// for: by its first byte (`.`, `f`, `t` stand everywhere in a message), each text cost a
-    /// memchr and a memcmp at every one of them, and each literal's array a retain and a
-    /// release: some 1,850 instructions a warning's facts, 60 a record with `-q` on the
-    /// default mix (callgrind).
-    private static let factLiterals: [(text: StaticString, anchor: Int)] = {
-        let texts: [StaticString] = ["~", ".cdt", "file://", "RootLocation: ", "transactionNumber: ", "transaction number: "]
-        return texts.map { ($0, RareByteSearch.anchor(of: UnsafeRawBufferPointer(start: $0.utf8Start, count: $0.utf8CodeUnitCount))) }
-    }()
-
-    /// Whether `factsRegex` can match in `message` from `start`: whether one of `factLiterals`
-    /// stands there. The pattern starts with no fixed text, so PCRE2 tries its alternatives at
-    /// every byte (the word runs backtracking over each word): a search that found no fact
-    /// cost some 14,000 instructions a warning (callgrind, `-q` on the benchmark slice), and
-    /// most warnings name none. Looking for the few texts costs a small part of that, and
-    /// skips only searches that could not have matched.
-    static func mayHoldFact(_ message: UnsafeRawBufferPointer, from start: Int) -> Bool {
-        earliestFactStart(message, from: start) != nil
-    }
-
-    /// Where the first match of `factsRegex` from `start` can start at the earliest, or nil
-    /// when none can (`mayHoldFact`). A match holds one of `factLiterals`, and what it holds
-    /// before that text is a name (`[\w.-]`: a log's or peer's name, `ubiquity` before
-    /// `RootLocation: `), or nothing: so no match starts before the run of name bytes that
-    /// ends at the first of the texts. Searched from there, PCRE2 does not try its word runs
-    /// at every byte of the text before it: a search cost some 14,000 instructions a warning
-    /// that names a fact (callgrind, `-q` on the default mix's 3 MB slice), most of it there;
-    /// searched from here, 103 instructions a record fewer on the default mix and 300 on
-    /// ~420-byte records (`scripts/bench-instructions`, `-q`).
-    static func earliestFactStart(_ message: UnsafeRawBufferPointer, from start: Int) -> Int? {
-        guard start < message.count else { return nil }
-        var first: Int?
-        for literal in factLiterals {
-            let text = UnsafeRawBufferPointer(start: literal.text.utf8Start, count: literal.text.utf8CodeUnitCount)
-            // Each text looked for only before the first found so far.
-            let end = min(message.count, (first ?? message.count) + text.count)
-            guard end - start >= text.count else { continue }
-            let before = UnsafeRawBufferPointer(rebasing: message[start..<end])
-            if let found = RareByteSearch.firstOffset(of: text, anchor: literal.anchor, in: before) { first = start + found }
-        }
-        guard var earliest = first else { return nil }
-        while earliest > start, isFactNameByte(message[earliest - 1]) { earliest -= 1 }
-        return earliest
-    }
-
-    /// `[\w.-]` as PCRE2 reads `\w` without Unicode properties: ASCII letters, digits, `_`.
-    private static func isFactNameByte(_ byte: UInt8) -> Bool {
-        (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x5F || byte == 0x2E || byte == 0x2D
     }
 
     /// Where a matched phrase's text is, as a field shows it: its first line, without the

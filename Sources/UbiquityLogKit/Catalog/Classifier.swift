@@ -110,8 +110,6 @@ public final class Classifier {
     /// Records on which a rule gave up because it hit PCRE2's match limit.
     public private(set) var limitHits = 0
 
-    private let extraction = Extract.Matchers()
-
     /// `readsFacts`: whether any part of the run reads the facts of an event of a kind. Where
     /// none does, a rule that makes only its kind and facts (`Rule.buildsFactsOnly`) gives
     /// `.message(kind, [])`: its named groups are not made into fields, nor the facts of its
@@ -195,7 +193,7 @@ public final class Classifier {
             let event: Event
             if search.builds[found.rule] {
                 event = rule.build(RuleMatch(record: record, subject: body, subjectStart: bodyStart, matcher: search.matchers[found.rule],
-                                             orderedGroups: compiled.orderedGroups[found.rule], extraction: extraction,
+                                             orderedGroups: compiled.orderedGroups[found.rule],
                                              readsDetails: search.details[found.rule]))
             } else {
                 event = .message(rule.kind, [])

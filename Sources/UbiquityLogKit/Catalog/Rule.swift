@@ -127,7 +127,7 @@ public final class Rule: Sendable {
         return Rule(id, channel, kind, pattern, position: .lineStart, methods: [], samples: samples, buildsFactsOnly: true) { match in
             var fields = match.fields(numeric: numeric, spare: withFacts ? FieldList.roomForFacts : 0)
             guard withFacts else { return .message(kind, fields) }
-            let facts = Extract.facts(in: match.messageBytes, after: match.matchEnd, using: match.extraction)
+            let facts = Extract.facts(in: match.messageBytes, after: match.matchEnd)
             if facts.contains(where: { $0.name == "error" }) { fields.removeAll { $0.name == "error" } }
             fields += facts.filter { fact in !fields.contains { $0.name == fact.name } }
             return .message(kind, fields)
@@ -149,7 +149,7 @@ public final class Rule: Sendable {
             // (found on the bytes: it can span a whole message).
             let what = match.range("what").map { Field("what", .span(match.span(Extract.phraseRange(match.messageBytes, $0)))) }
             var fields = match.fields(numeric: numeric, skipping: "what", leading: what, spare: withFacts ? FieldList.roomForFacts : 0)
-            if withFacts { fields += Extract.facts(in: match.messageBytes, after: match.matchEnd, using: match.extraction) }
+            if withFacts { fields += Extract.facts(in: match.messageBytes, after: match.matchEnd) }
             return .message(kind, fields)
         }
     }
@@ -166,8 +166,6 @@ public struct RuleMatch {
     let matcher: Matcher
     /// The rule's named groups ordered by their first number.
     let orderedGroups: [NamedGroup]
-    /// The classifier's matchers for errors and facts, reused by every builder.
-    let extraction: Extract.Matchers
     /// Whether any part of the run reads the parts of this rule's event that only a reporter
     /// prints (`Reporter.readsDetails(of:)`): the attributes of dumped objects, a resolved
     /// relationship's value. When none does, a builder leaves them empty: making them is most
@@ -177,13 +175,13 @@ public struct RuleMatch {
     /// The first error printed in the message from byte `start` (with its reason, file and
     /// underlying error).
     public func error(from start: Int = 0) -> ErrorInfo? {
-        Extract.error(in: subject, from: min(start, subject.count), using: extraction)
+        Extract.error(in: subject, from: min(start, subject.count))
     }
 
     /// The first error printed after the match, else the first in the message
-    /// (`Extract.error(in:after:using:)`).
+    /// (`Extract.error(in:after:)`).
     func errorAfterMatch() -> ErrorInfo? {
-        Extract.error(in: subject, after: matchEnd, using: extraction)
+        Extract.error(in: subject, after: matchEnd)
     }
 
     /// The text of a named group, or nil when it did not take part in the match.
