@@ -210,7 +210,7 @@ public final class LogRun {
             // trackers read (see `SummaryBuilder.count`).
             if !revision.isPreview, let tracked = builder.count(record, classification.event) {
                 withUnsafePointer(to: classification) { lent in
-                    builder.track(record, classification.event, tracked,
+                    builder.track(record, classification.event, tracked, rule: classification.rule.map(ObjectIdentifier.init),
                                   message: { headlines.headline(of: ClassifiedRecord(record: record, classification: lent.pointee)) })
                 }
             }

@@ -309,16 +309,25 @@ struct HeadlineCache {
     }
 
     private static func same(_ one: UnsafeRawBufferPointer, _ other: UnsafeRawBufferPointer) -> Bool {
-        guard one.count == other.count else { return false }
-        guard let first = one.baseAddress, let second = other.baseAddress else { return true }
-        return memcmp(first, second, one.count) == 0
+        MessageSlots.same(one, other)
     }
 
     /// The slot of a message: a hash of its length, its first and last 32 bytes (which tell
     /// most messages apart; `same` compares them whole), the rule and the match's place.
     private static func slot(_ bytes: UnsafeRawBufferPointer, rule: ObjectIdentifier, matchOffset: Int) -> Int {
+        MessageSlots.slot(bytes, rule: rule, more: matchOffset, slots: slots)
+    }
+}
+
+/// Where a message's bytes go in a table of `slots` slots (a power of two): for the tables
+/// that keep what was worked out of a message once (`HeadlineCache`, `CloudKitTracker`'s
+/// readings), each entry compared whole before it is used.
+enum MessageSlots {
+    /// A hash of the message's length, its first and last 32 bytes (which tell most messages
+    /// apart), the rule and `more`.
+    static func slot(_ bytes: UnsafeRawBufferPointer, rule: ObjectIdentifier, more: Int, slots: Int) -> Int {
         let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
-        var hash = UInt64(UInt(bitPattern: rule.hashValue)) &* multiplier ^ UInt64(bitPattern: Int64(matchOffset)) ^ UInt64(bytes.count) << 32
+        var hash = UInt64(UInt(bitPattern: rule.hashValue)) &* multiplier ^ UInt64(bitPattern: Int64(more)) ^ UInt64(bytes.count) << 32
         func mix(_ word: UInt64) {
             hash = (hash ^ word) &* multiplier
             hash ^= hash >> 29
@@ -338,5 +347,11 @@ struct HeadlineCache {
             }
         }
         return Int(truncatingIfNeeded: hash >> 32) & (slots - 1)
+    }
+
+    static func same(_ one: UnsafeRawBufferPointer, _ other: UnsafeRawBufferPointer) -> Bool {
+        guard one.count == other.count else { return false }
+        guard let first = one.baseAddress, let second = other.baseAddress else { return true }
+        return memcmp(first, second, one.count) == 0
     }
 }
