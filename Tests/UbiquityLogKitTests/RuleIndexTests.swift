@@ -14,9 +14,10 @@ import PCRE2
     }
 
     @Test func literalsGroupsAndAlternations() {
-        #expect(prefixes(#"Using local storage: (?<local>[01])"#) == ["Using local stor"])
+        #expect(prefixes(#"Using local storage: (?<local>[01])"#) == ["Using local storage: 0", "Using local storage: 1"])
         #expect(prefixes(#"(?<what>Error: A|Unable to|\(x\)|It)"#) == ["Error: A", "Unable to", "(x)", "It"])
-        #expect(prefixes(#"(?:Scheduling|adding) root scan|Fin"#) == ["Scheduling root ", "adding root scan", "Fin"])
+        #expect(prefixes(#"(?:Scheduling|adding) root scan|Fin"#) == ["Scheduling root scan", "adding root scan", "Fin"])
+        #expect(prefixes(String(repeating: "x", count: 200)) == [String(repeating: "x", count: LeadingBytes.prefixLimit)])
     }
 
     @Test func optionalAndRepeatedItems() {
@@ -35,7 +36,7 @@ import PCRE2
         #expect(prefixes(#"(?i)not enough"#) == [""])
         #expect(prefixes(#"(?i:ab)c"#) == ["abc", "aBc", "Abc", "ABc"])
         #expect(prefixes(#"(?i:abcdef)"#).count == 16, "four letters in both cases, then the prefix ends")
-        #expect(prefixes(#"x?"#) == ["x", ""])
+        #expect(prefixes(#"x?"#) == [""], "a pattern that may match nothing may start anywhere")
     }
 
     func required(_ pattern: String) -> Set<String> {
@@ -49,7 +50,7 @@ import PCRE2
         #expect(required(#"x(?i)abc"#) == [], "options set inside the pattern")
         #expect(required(#"abc|de"#) == ["abc", "de"], "one text of each alternative")
         #expect(required(#"abc|[^x]+"#) == [], "an alternative that requires nothing")
-        #expect(required(#"[^\n]{0,30}?(?:\(Err |Error Domain=Foo Code=(?<c>\d+)|<Err 0x)"#) == ["(Err ", "Error Domain=Foo", "<Err 0x"],
+        #expect(required(#"[^\n]{0,30}?(?:\(Err |Error Domain=Foo Code=(?<c>\d+)|<Err 0x)"#) == ["(Err ", "Error Domain=Foo Code=", "<Err 0x"],
                 "a group's starts, cut where its prefixes are")
         #expect(required(#"[^\n]*?(?:Fail|Abort)ed to x"#) == ["ed to x"], "the longer of a run and a group's texts")
         #expect(required(#"[^\n]*?(?:Failure|Abort)ed"#) == ["Failure", "Abort"])
@@ -62,21 +63,60 @@ import PCRE2
         func past(_ pattern: String) -> Set<String> {
             Set(LeadingBytes.prefixesPastSeparators(of: pattern).map { String(decoding: $0, as: UTF8.self) })
         }
-        #expect(past(#"(?::[ ]*Successfully wrote|Checking)"#) == ["Successfully wro", "Checking"])
+        #expect(past(#"(?::[ ]*Successfully wrote|Checking)"#) == ["Successfully wrote", "Checking"])
         #expect(past(#":?[ ]*Done"#) == ["Done"])
         #expect(past(#"a(?::b|c)"#) == ["a:b", "ac"], "only at the match's start")
         #expect(past(#"(?:x)?:Done"#) == ["x:Done", ":Done"], "after an item that can match nothing, a colon stays")
     }
 
-    @Test func aPatternThatIsPlainTextIsItsOwnLiteral() {
-        func literal(_ pattern: String) -> String? { LeadingBytes.literal(of: pattern).map { String(decoding: $0, as: UTF8.self) } }
-        #expect(literal(#"Stack Changes:"#) == "Stack Changes:")
-        #expect(literal(#"We are forked from baseline\.\.\.force it"#) == "We are forked from baseline...force it")
-        #expect(literal(#"Using (?<x>a)"#) == nil)
-        #expect(literal(#"ab\d"#) == nil)
-        #expect(literal(#"a{2}"#) == nil)
-        #expect(literal(#"a."#) == nil)
-        #expect(literal("") == nil)
+    /// The leads of `pattern` that are sure, as text.
+    func sure(_ pattern: String, pastSeparators: Bool = false) -> Set<String> {
+        let leads = pastSeparators ? LeadingBytes.leadsPastSeparators(of: pattern) : LeadingBytes.leads(of: pattern)
+        return Set(leads.filter(\.sure).map { String(decoding: $0.bytes, as: UTF8.self) })
+    }
+
+    @Test func aTextFollowedByWhatMatchesAnythingIsSure() {
+        #expect(sure(#"Stack Changes:"#) == ["Stack Changes:"])
+        #expect(sure(#"We are forked from baseline\.\.\.force it"#) == ["We are forked from baseline...force it"])
+        #expect(sure(#"Lit: (?<x>[^\n]*)"#) == ["Lit: "])
+        #expect(sure(#"Post store setup succee?ded\.[ ]*(?<store>[^\n]*)"#) == ["Post store setup succeeded.", "Post store setup succeded."])
+        #expect(sure(#"Lit(?: for token (?<t>[^\n]*)| or \d{2})?[ ]?"#) == ["Lit"], "an optional group of fixed texts, each then anything")
+        #expect(sure(#"(?<what>Moving on|Finished)[^\n]*"#) == ["Moving on", "Finished"])
+        #expect(sure(#"(?:a|b)c(?<x>[^\n]*?)"#) == ["ac", "bc"], "lazy, but what follows matches anything")
+        #expect(sure(#"(?i:ab)c"#) == ["abc", "aBc", "Abc", "ABc"])
+        #expect(sure(#"(?:Lit)??Done"#) == ["Done"], "a lazy item is left out first")
+    }
+
+    @Test func aTextIsNotSureWhereThePatternRequiresMore() {
+        #expect(sure(#"Lit\d+"#).isEmpty)
+        #expect(sure(#"Finished check: (?<result>-?\d+)|Done"#) == ["Done"])
+        #expect(sure(#"Lit(?:x)"#) == ["Litx"])
+        #expect(sure(#"Lit(?:x)+"#).isEmpty)
+        #expect(sure(#"Lit(?=x)"#).isEmpty, "a lookahead")
+        #expect(sure(#"Lit$"#).isEmpty)
+        #expect(sure(#"Lit(?:(?<a>[A-Za-z]+)>)?"#).isEmpty, "what follows may fail")
+        #expect(sure(String(repeating: "x", count: 200)).isEmpty, "cut at the limit")
+    }
+
+    @Test func aTextIsNotSureWherePCRE2MayRunIntoItsLimitFirst() {
+        // Each of these runs into the match limit (or the JIT's stack) on a long enough line
+        // where its text stands, so a match is not certain.
+        #expect(sure(#"Lit[^\n]*?(?:\(URL: (?<u>[^)\n]+)\)|$)"#).isEmpty, "a lazy search for what follows")
+        #expect(sure(#"Lit(?:[^\n]*?x(?<d>\w+))?"#).isEmpty, "an optional group that searches")
+        #expect(sure(#"Lit(?:\n\t[^\n]*)*"#).isEmpty, "a repeated group")
+        #expect(sure(#"(?:[^\n]*?x)?Lit"#).isEmpty, "an optional item tried first, at any cost")
+        #expect(sure(#"(?:[^\n]*?x|Lit)"#).isEmpty, "an alternative tried first, at any cost")
+        #expect(sure(#"(?:x[^\n]*?y)?Lit"#) == ["Lit"], "tried first, but failing at once where the text stands")
+        #expect(sure(#"(?:L[^\n]*?y)?Lit"#).isEmpty, "not where its first byte is the text's")
+        #expect(sure(#"(?:Truncated )?[Pp]ath: (?<p>[^\n]*)"#) == ["Truncated path: ", "Truncated Path: ", "path: ", "Path: "])
+        #expect(sure(#"(?:Scheduling|Store name: )?Store: "#) == ["SchedulingStore: ", "Store name: Store: ", "Store: "],
+                "items of bounded cost tried first")
+        #expect(sure(#"(?:ab)?(?:x[^\n]*?y)?Lit"#) == ["abLit"], "after an item that may have matched, one that relies on failing at once")
+    }
+
+    @Test func pastSeparatorsATextAfterARequiredColonIsNotSure() {
+        #expect(sure(#"(?::[ ]*Done|Fine)"#, pastSeparators: true) == ["Fine"])
+        #expect(sure(#":?[ ]*Done"#, pastSeparators: true) == ["Done"])
     }
 
     @Test func manyPrefixesAreShortenedNotDropped() {
@@ -86,6 +126,32 @@ import PCRE2
         #expect(found.count <= LeadingBytes.maxPrefixes)
         #expect(found.count > 1)
         #expect(found.contains(Array("abab".utf8.prefix(found[0].count))) || found.allSatisfy { !$0.isEmpty })
+    }
+
+    /// Every sure lead of the catalogue's rules matches, whatever follows it: alone, at a line's
+    /// end, before text, before a long line, before each of the rule's samples.
+    @Test func everySureLeadOfTheCatalogueMatchesWhateverFollows() throws {
+        var checked = 0
+        for rule in Catalog.standardRules where rule.position == .lineStart || rule.position == .afterObject {
+            let regex = try Regex(rule.pattern, options: rule.channel.options.union([.anchored, .duplicateNames]))
+            let matcher = Matcher(regex)
+            var leads = LeadingBytes.leads(of: rule.pattern).filter(\.sure).map(\.bytes)
+            if rule.pattern.hasPrefix(Piece.objectPrefix) {
+                let text = String(rule.pattern.dropFirst(Piece.objectPrefix.count))
+                leads += LeadingBytes.leads(of: text).filter(\.sure).map(\.bytes)
+                leads += LeadingBytes.leadsPastSeparators(of: text).filter(\.sure).map { Array("<Obj: 0x1>: ".utf8) + $0.bytes }
+            }
+            let tails = ["", "\n", " (x) - y: z\nmore", String(repeating: "z", count: 5000), ")>'\"\t"] + rule.samples
+            for lead in leads where lead.first != UInt8(ascii: "<") || rule.pattern.hasPrefix(Piece.objectPrefix) {
+                for tail in tails {
+                    let subject = lead + Array(tail.utf8)
+                    let matched = try subject.withUnsafeBytes { try matcher.matches($0) }
+                    #expect(matched, "\(rule.id): \(String(decoding: subject.prefix(200), as: UTF8.self))")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 1000)
     }
 
     @Test func everySampleMatchStartsWithOneOfItsRulesPrefixes() throws {
@@ -114,7 +180,7 @@ import PCRE2
         Array(text.utf8).withUnsafeBytes { bytes in
             var absence = RuleIndex.Absence()
             var cursor = index.cursor(in: bytes, at: 0)
-            while let rule = index.next(&cursor, in: bytes, at: 0, &absence) { offered.append(rule) }
+            while let candidate = index.next(&cursor, in: bytes, at: 0, &absence) { offered.append(candidate.rule) }
         }
         return offered
     }
@@ -139,7 +205,7 @@ import PCRE2
             for position in [0, 3, 1] {
                 var cursor = index.cursor(in: bytes, at: position)
                 var rules: [Int] = []
-                while let rule = index.next(&cursor, in: bytes, at: position, &absence) { rules.append(rule) }
+                while let candidate = index.next(&cursor, in: bytes, at: position, &absence) { rules.append(candidate.rule) }
                 #expect(rules == [1], "at \(position)")
             }
         }
@@ -186,6 +252,27 @@ import PCRE2
         #expect(offered(index, "<NSObject: 0x1>: Done") == [0])
         #expect(offered(index, "Done") == [0, 1])
         #expect(offered(index, "<unclosed Done") == [])
+    }
+
+    /// Whether the index offers its one rule at the start of `text` as sure.
+    func offeredSure(_ index: RuleIndex, _ text: String) -> Bool? {
+        Array(text.utf8).withUnsafeBytes { bytes in
+            var absence = RuleIndex.Absence()
+            var cursor = index.cursor(in: bytes, at: 0)
+            return index.next(&cursor, in: bytes, at: 0, &absence)?.sure
+        }
+    }
+
+    @Test func aDescribedTextIsSureOnlyAfterWhatTheDescriptionTakes() {
+        let index = RuleIndex(rules: [(0, Piece.objectPrefix + #"(?::[ ]*Done|Fine)"#)])
+        #expect(offeredSure(index, "<NSObject: 0x1>: Fine") == true)
+        #expect(offeredSure(index, "<NSObject: 0x1>Fine") == true)
+        #expect(offeredSure(index, "<NSObject: 0x1>:: Fine") == false, "two colons: the description takes one")
+        #expect(offeredSure(index, "<NSObject: 0x1> : Fine") == false)
+        #expect(offeredSure(index, "<NSObject: 0x1>: Done") == false, "read past a colon the pattern requires")
+        #expect(offeredSure(index, "Fine") == true)
+        #expect(offeredSure(RuleIndex(rules: [(0, Piece.objectPrefix + #"<private> Done"#)]), "<private> Done") == false,
+                "the description is tried first where a `<` stands")
     }
 
     @Test func aTextThatStartsWithColonsOrBlanksIsLookedUpPastThem() {

@@ -226,38 +226,50 @@ final class ChannelSearch {
         }
         self.matchers = matchers
         programs = matchers.map(\.program)
-        var literals: [(start: Int32, length: Int32)] = []
-        var literalPool: [UInt8] = []
-        for (rule, pattern) in zip(compiled.rules, compiled.patterns) {
-            guard rule.position == .lineStart || rule.position == .afterObject, let text = LeadingBytes.literal(of: rule.pattern),
-                  pattern.isAnchored else {
-                literals.append((0, -1))
-                continue
-            }
-            literals.append((Int32(literalPool.count), Int32(text.count)))
-            literalPool += text
-        }
-        self.literals = literals
-        self.literalPool = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, literalPool.count))
-        self.literalPool.initialize(repeating: 0, count: max(1, literalPool.count))
-        for (offset, byte) in literalPool.enumerated() { self.literalPool[offset] = byte }
         lineStart = compiled.lineStart.tables
         afterObject = compiled.afterObject?.tables
+        nextLineRules = compiled.rules.indices.compactMap { rule in
+            guard compiled.rules[rule].position == .lineStart, let leads = LeadingBytes.nextLineLeads(of: compiled.rules[rule].pattern)
+            else { return nil }
+            return (rule, leads)
+        }
+        var nextLineFirstBytes = [Bool](repeating: false, count: 256)
+        for (_, leads) in nextLineRules { for lead in leads { nextLineFirstBytes[Int(lead[0])] = true } }
+        self.nextLineFirstBytes = nextLineFirstBytes
+    }
+
+    /// By byte: whether a text of `nextLineRules` starts with it.
+    private let nextLineFirstBytes: [Bool]
+
+    /// Line-start rules whose match may take the line before their text (`LeadingBytes.nextLineLeads`),
+    /// in order, with the texts that then start the next line.
+    private let nextLineRules: [(rule: Int, leads: [[UInt8]])]
+
+    /// The first of `nextLineRules` before rule `limit` that matches at `position` taking its
+    /// line: only where one of its texts starts the next line (past its blanks) does its pattern
+    /// run. The next line is looked for only here, once a position's own candidates are known:
+    /// a rule that comes first among them needs no look.
+    /// `lineEnd`: where the line's `\n` stands (`message.count` when it has none), or -1 when
+    /// the caller has not looked.
+    private func firstByNextLine(before limit: Int, in message: UnsafeRawBufferPointer, at position: Int,
+                                 lineEnd: Int) throws(PCRE2Error) -> Int? {
+        guard let first = nextLineRules.first, first.rule < limit else { return nil }
+        let newline = lineEnd >= 0 ? lineEnd : ByteSearch.firstOffset(of: 0x0A, in: message, from: position) ?? message.count
+        var next = newline + 1
+        while next < message.count, message[next] == 0x20 || message[next] == 0x09 { next += 1 }
+        guard next < message.count, nextLineFirstBytes[Int(message[next])] else { return nil }
+        let line = UnsafeRawBufferPointer(rebasing: message[next...])
+        for (rule, leads) in nextLineRules where rule < limit && leads.contains(where: { line.starts(with: $0) }) {
+            let result = programs[rule].run(message, from: position)
+            if result != Matcher.Program.noMatch, try matchers[rule].take(result) { return rule }
+        }
+        return nil
     }
 
     /// `compiled`'s indexes, as plain pointers (valid while `compiled` is kept): read through
     /// `compiled`, each index was retained and released around every position looked at.
     private let lineStart: RuleIndex.Tables
     private let afterObject: RuleIndex.Tables?
-    /// By rule number: where in `literalPool` the text that is the rule's whole pattern stands
-    /// (`LeadingBytes.literal(of:)`); a negative length when the pattern is more than text.
-    /// Such a rule matches where its text stands and nowhere else: told by comparing it, its
-    /// pattern runs only when the rule's builder reads the match (for `-q` on the default mix,
-    /// 732 of the 9,371 pattern runs of the 3 MB slice, some 30 instructions a record, callgrind).
-    private let literals: [(start: Int32, length: Int32)]
-    private let literalPool: UnsafeMutablePointer<UInt8>
-
-    deinit { literalPool.deallocate() }
 
     /// The rule that recognises `message`, and where its match starts: a text rule (`first`),
     /// else a rule of the logging method (`firstByMethod`); nil when none does. The method is
@@ -283,8 +295,12 @@ final class ChannelSearch {
             while true {
                 var position = lineStart
                 while position < message.count, message[position] == 0x20 || message[position] == 0x09 { position += 1 }
-                if let rule = try first(in: message, at: position, &absent) { return (rule, lineStart) }
-                guard let newline = ByteSearch.firstOffset(of: 0x0A, in: message, from: position), newline + 1 < message.count else { return nil }
+                // The line's end is looked for before its rules: a rule whose match may take the
+                // line before its text (`nextLineRules`: "Using local storage: " on the line after
+                // a peer's) needs it on every line, and the next line starts there.
+                let newline = ByteSearch.firstOffset(of: 0x0A, in: message, from: position)
+                if let rule = try first(in: message, at: position, lineEnd: newline ?? message.count, &absent) { return (rule, lineStart) }
+                guard let newline, newline + 1 < message.count else { return nil }
                 lineStart = newline + 1
             }
         case .storeManager:
@@ -358,9 +374,13 @@ final class ChannelSearch {
 
     /// The first text rule that matches at `position`: line-start rules there, then the
     /// after-object phrases after each of the line's first 40 blanks or colons.
-    private func first(in message: UnsafeRawBufferPointer, at position: Int, _ absent: inout Absent) throws(PCRE2Error) -> Int? {
-        if lineStart.mayStart(in: message, at: position),
-           let rule = try first(of: lineStart, in: message, at: position, &absent.lineStart) { return rule }
+    /// `lineEnd`: as for `firstByNextLine`.
+    private func first(in message: UnsafeRawBufferPointer, at position: Int, lineEnd: Int = -1,
+                       _ absent: inout Absent) throws(PCRE2Error) -> Int? {
+        let found = lineStart.mayStart(in: message, at: position) ? try first(of: lineStart, in: message, at: position, &absent.lineStart) : nil
+        if !nextLineRules.isEmpty,
+           let rule = try firstByNextLine(before: found ?? Int.max, in: message, at: position, lineEnd: lineEnd) { return rule }
+        if let found { return found }
         guard let afterObject else { return nil }
         // `(?:[^ :\n]*+[ :]){0,40}?[ ]?`: fewest separators first; at each, with a blank, then without.
         var scan = position
@@ -382,13 +402,14 @@ final class ChannelSearch {
     private func first(of index: RuleIndex.Tables, in message: UnsafeRawBufferPointer, at position: Int,
                        _ absence: inout RuleIndex.Absence) throws(PCRE2Error) -> Int? {
         var cursor = index.cursor(in: message, at: position)
-        while let rule = index.next(&cursor, in: message, at: position, &absence) {
-            let literal = literals[rule]
-            if literal.length >= 0 {
-                guard Int(literal.length) <= message.count - position, let base = message.baseAddress,
-                      memcmp(base + position, literalPool + Int(literal.start), Int(literal.length)) == 0
-                else { continue }
-                if !builds[rule] { return rule }
+        while let candidate = index.next(&cursor, in: message, at: position, &absence) {
+            let rule = candidate.rule
+            // Where the text a rule was found by is enough for a match, its pattern runs only
+            // for a builder that reads the match: for `-q` on the default mix, 4,460 of the 8,640
+            // runs of the 3 MB slice, each a match.
+            if candidate.sure, !builds[rule] {
+                assert(programs[rule].run(message, from: position) >= 0, "\(compiled.rules[rule].id): a sure text without a match")
+                return rule
             }
             // Most runs match; the matcher is told of a match only then.
             let result = programs[rule].run(message, from: position)
@@ -482,3 +503,4 @@ extension Record {
     /// The first line of the message as text (invalid UTF-8 as \\xNN).
     var firstBodyText: String { ByteText.string(firstBodyLine) }
 }
+
