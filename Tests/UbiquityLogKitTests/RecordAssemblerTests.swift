@@ -91,8 +91,57 @@ import TestSupport
         for style in HeaderStyle.allCases { #expect(styles[style, default: 0] > 300, "\(style)") }
     }
 
-    /// The readers take a date and clock eight bytes at a time (`WordShape`): every byte value,
-    /// in every place of them, starts a header exactly when the patterns say it does.
+    /// A message read without a header (an NDJSON `eventMessage`) may span lines: its logging
+    /// method, marker and CloudKit token are read by `cbytescan_prefix_read` looking for line
+    /// feeds, as the prefix pattern does, on messages bent every way one byte can bend them.
+    @Test func prefixesOfMessagesAgreeWithThePattern() {
+        let byHand = HeaderParser()
+        let byPattern = HeaderParser()
+        byPattern.readsByHand = false
+        let seeds = [
+            "-[PFUbiquitySetupAssistant finishSetup](95): CoreData: Ubiquity:  x\nmore",
+            "__52-[_PFUbiquityRecordsImporter x:]_block_invoke_2(1003): CoreData: Ubiquity: CoreData: Ubiquity:\t v",
+            "+[PFUbiquityLocation y](12):CoreData: fault: u",
+            "-[A b]_block_invoke(7): CoreData: Illegal attempt to return an error",
+            "UbiquityStoreManager:Loading\nsecond line",
+            "CoreData: error: CoreData+CloudKit: -[NSCloudKitMirroringDelegate x:](3584): Finished",
+            "CoreData: debug: CoreData+CloudKit: [NSCloudKitMirroringDelegate y]block_invoke(12): z",
+            "-[A b\n c](1): CoreData: error: split method",
+            "message first\nCoreData+CloudKit: on a later line",
+        ]
+        let alphabet = Array("0123456789 .:,+-[]()_xaZT/<>\t".utf8) + [0xC3, 0x0A, 0x0B, 0x0D]
+        var generator = SeededGenerator(state: 11)
+        var marked = 0
+        for seed in seeds {
+            let bytes = Array(seed.utf8)
+            for round in 0..<1500 {
+                var bent = bytes
+                if round > 0 {
+                    let at = Int.random(in: 0..<min(bent.count, 80), using: &generator)
+                    switch Int.random(in: 0..<3, using: &generator) {
+                    case 0: bent[at] = alphabet.randomElement(using: &generator)!
+                    case 1: bent.insert(alphabet.randomElement(using: &generator)!, at: at)
+                    default: bent.remove(at: at)
+                    }
+                }
+                bent.withUnsafeBytes { buffer in
+                    let hand = byHand.parsePrefix(buffer, from: 0)
+                    let pattern = byPattern.parsePrefix(buffer, from: 0)
+                    let text = String(decoding: bent, as: UTF8.self)
+                    #expect(hand.method == pattern.method, "\(text)")
+                    #expect(hand.sourceLine == pattern.sourceLine, "\(text)")
+                    #expect(hand.marker == pattern.marker, "\(text)")
+                    #expect(hand.bodyStart == pattern.bodyStart, "\(text)")
+                    if hand.marker != nil { marked += 1 }
+                }
+            }
+        }
+        // Most bent messages still start with a marker: they are read, not only refused.
+        #expect(marked > 6000)
+    }
+
+    /// Every byte value, in every place of a date and clock, starts a header in the byte-level
+    /// readers (`cbytescan_header_read`) exactly when the patterns say it does.
     @Test func everyByteInEveryPlaceOfADateAndClock() {
         let byHand = HeaderParser()
         let byPattern = HeaderParser()
@@ -123,9 +172,8 @@ import TestSupport
         #expect(headers > 200)
     }
 
-    /// NSLog's pid is counted and read as one word where eight bytes are left after the `[`
-    /// (`WordShape.decimal`), and a byte at a time otherwise: pids of every length, with the
-    /// line ending anywhere after them, read as the pattern reads them.
+    /// Pids of every length (a value only up to 18 digits), with the line ending anywhere after
+    /// them, read as the pattern reads them.
     @Test func pidsOfEveryLengthAgreeWithThePattern() {
         let byHand = HeaderParser()
         let byPattern = HeaderParser()
@@ -372,25 +420,6 @@ import TestSupport
         var timeOnly = Header(style: .bare, time: times.last ?? nil)
         timeOnly.time = nil
         #expect(timeOnly == Header(style: .bare))
-    }
-}
-
-@Suite struct ProcessStopsTests {
-    /// NSLog's process is scanned eight bytes at a time: the lowest lane `processStops` sets is
-    /// the first byte a process cannot hold, wherever it stands and whatever bytes follow it.
-    @Test func theLowestLaneIsTheFirstStop() {
-        let interesting: [UInt8] = [0x5B, 0x5D, 0x3A, 0x0A, 0x00, 0x01, 0x09, 0x5A, 0x5C, 0x5E, 0x3B, 0x39, 0x0B, 0x7F, 0x80, 0xDB, 0xFF, 0x61]
-        let stops: Set<UInt8> = [0x5B, 0x5D, 0x3A, 0x0A]
-        var generator = SeededGenerator(state: 58)
-        for _ in 0..<50_000 {
-            let bytes = (0..<8).map { _ in
-                Bool.random(using: &generator) ? interesting.randomElement(using: &generator)! : UInt8.random(in: 0...255, using: &generator)
-            }
-            let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
-            let found = WordShape.processStops(in: word)
-            let expected = bytes.firstIndex { stops.contains($0) }
-            #expect((found == 0 ? nil : found.trailingZeroBitCount / 8) == expected, "\(bytes)")
-        }
     }
 }
 

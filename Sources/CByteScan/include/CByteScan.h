@@ -22,4 +22,87 @@ size_t cbytescan_non_ascii(const uint8_t *bytes, size_t count);
 /// before each colon looked at is read.
 size_t cbytescan_marker_colon(const uint8_t *bytes, size_t start, size_t limit);
 
+/// Where a text lies in a line: `lower` -1 when it is nowhere (the layout of `TextPlace`).
+typedef struct {
+    int32_t lower;
+    int32_t upper;
+} cbytescan_place;
+
+/// `HeaderStyle`, as `cbytescan_header_read` names it.
+enum {
+    CBYTESCAN_NSLOG = 0,
+    CBYTESCAN_SYSLOG = 1,
+    CBYTESCAN_LOG_SHOW = 2,
+    CBYTESCAN_LOG_SHOW_SYSLOG = 3,
+    CBYTESCAN_LOGGER = 4,
+    CBYTESCAN_BARE = 5,
+};
+
+/// `Marker`, or none.
+enum {
+    CBYTESCAN_NO_MARKER = 0,
+    CBYTESCAN_UBIQUITY = 1,
+    CBYTESCAN_CORE_DATA_ERROR = 2,
+    CBYTESCAN_STORE_MANAGER = 3,
+    CBYTESCAN_CLOUDKIT = 4,
+};
+
+/// What follows a header: the logging method and its source line, the marker, and where the
+/// message starts.
+typedef struct {
+    cbytescan_place method;
+    cbytescan_place source_line;
+    /// The source line's value; -1 when there is none or it has more than 18 digits.
+    int64_t source_line_value;
+    int32_t marker;
+    int32_t end;
+} cbytescan_prefix;
+
+/// A header as `cbytescan_header_read` reads it.
+typedef struct {
+    int32_t style;
+    /// Where the header ends and the prefix starts.
+    int32_t end;
+    cbytescan_place process, pid, thread, device, level;
+    /// The pid's value; -1 when there is none or it has more than 18 digits.
+    int64_t pid_value;
+    /// The time's parts as read, not yet checked for a time that can exist (`year` -1: none).
+    int32_t has_time, year, month, day, hour, minute, second, microsecond, fraction_digits;
+    int32_t has_offset, offset_minutes;
+    /// A zone whose minutes are 60 or more: the header has no time.
+    int32_t damaged_zone;
+    /// The time packed as `PackedTime` packs it, 0 when there is none or it cannot exist (see
+    /// `cbytescan_pack_time`); its offset in minutes, INT16_MIN when there is none.
+    uint64_t time_bits;
+    int16_t time_offset;
+    cbytescan_prefix prefix;
+} cbytescan_header;
+
+/// Whether `bytes[0..<count]` (one line) starts with a header in one of the styles of
+/// `HeaderParser.headerPattern`; if so, `header` holds it and what follows it (read as
+/// `cbytescan_prefix_read` with `one_line`).
+int cbytescan_header_read(const uint8_t *bytes, size_t count, cbytescan_header *header);
+
+/// What follows a header, from `start`, as `HeaderParser.prefixPattern` reads it, then the
+/// CloudKit token (`cbytescan_take_cloudkit_token`). `one_line`: `bytes` hold no line feed
+/// and none is looked for.
+void cbytescan_prefix_read(const uint8_t *bytes, size_t count, size_t start, int one_line, cbytescan_prefix *prefix);
+
+/// `CoreData+CloudKit:` within 256 bytes of `prefix->end`, where the prefix has no marker or
+/// Core Data's error marker: the marker becomes CloudKit's, and the message starts after the
+/// token and a logging method after it.
+void cbytescan_take_cloudkit_token(const uint8_t *bytes, size_t count, int one_line, cbytescan_prefix *prefix);
+
+/// Packs a header's time parts into `time_bits` and `time_offset` (what `cbytescan_header_read`
+/// does; for the pattern's reading).
+void cbytescan_pack_time(cbytescan_header *header);
+
+/// `log stream --style compact`'s type taken out of an NSLog header's process into its level
+/// (what `cbytescan_header_read` does; for the pattern's reading of the same header).
+void cbytescan_drop_compact_type(const uint8_t *bytes, size_t count, cbytescan_header *header);
+
+/// Where `CoreData+CloudKit:` starts in `bytes` within 256 bytes of `start` (`CloudKitToken.find`);
+/// -1 when it is not there, or (unless `one_line`) only after a line feed.
+int64_t cbytescan_cloudkit_token_find(const uint8_t *bytes, size_t count, size_t start, int one_line);
+
 #endif

@@ -1,5 +1,6 @@
 // Tells whether a line starts a record and, when it does, reads its header: time,
 // process, pid, thread, device, level, then the logging method and the marker.
+import CByteScan
 import PCRE2
 #if canImport(Glibc)
 import Glibc
@@ -45,8 +46,13 @@ public final class HeaderParser {
 
     /// Styles that may start a record; a line in another style continues the open one.
     private let allowedStyles: Set<HeaderStyle>?
-    /// Whether headers and what follows them are read by `HeaderFields` and `Prefix` rather
-    /// than by the patterns (off only in the test that checks the two agree).
+    /// Where the C readers put what they read: kept, not made for each line (a struct of some
+    /// 170 bytes, cleared for every line that may start a header). Only the reader's thread
+    /// uses a parser, and no access overlaps another.
+    @exclusivity(unchecked) private var read = cbytescan_header()
+    /// Whether headers and what follows them are read by the byte-level readers
+    /// (`cbytescan_header_read`, `cbytescan_prefix_read`) rather than by the patterns (off only
+    /// in the tests that check the two agree).
     var readsByHand = true
 
     public init(styles allowedStyles: Set<HeaderStyle>? = nil) {
@@ -87,34 +93,48 @@ public final class HeaderParser {
     }
 
     /// If `line` starts a record, puts its header in `head` and returns where the message
-    /// body starts; otherwise leaves `head` alone. One pass over the line's start by the style
-    /// readers, then the prefix: the header's texts stay where they are, as places in the line
-    /// (see `RecordHead`), and nothing is made or looked up. Package-wide for the floor probe
-    /// (`ParselogsDevTools`), which reads headers as the assembler does.
+    /// body starts; otherwise leaves `head` alone. The header's texts stay where they are, as
+    /// places in the line (see `RecordHead`), and nothing is made or looked up. Package-wide
+    /// for the floor probe (`ParselogsDevTools`), which reads headers as the assembler does.
+    ///
+    /// The header, its logging method, marker and CloudKit token are read in C, in one call
+    /// and one pass over the line's start, into one struct this reads its fields from. The
+    /// same readers in Swift (`HeaderFields` and `HeaderCursor` for the styles, `Prefix` for
+    /// what follows, until round 4) filled an intermediate value of optional ranges for each,
+    /// then copied them into the head, in calls the compiler would not inline (forcing it did
+    /// not take): the header reader (this function and all it calls) went from 1,263 to
+    /// 1,137 instructions a record on the default mix and from 1,627 to 1,458 on
+    /// ~420-byte records (callgrind, -q, one thread).
     package func parse(_ line: UnsafeRawBufferPointer, into head: inout RecordHead?) -> Int? {
-        guard let first = line.first else { return nil }
-        var fields = HeaderFields(.bare)
-        // A first byte that no style starts with: most continuation lines stop there.
-        guard HeaderParser.canStartHeader(first),
-              readsByHand ? HeaderFields.read(line, into: &fields) : fieldsByPattern(line, into: &fields)
+        guard let base = line.baseAddress, !line.isEmpty else { return nil }
+        // A first byte that no style starts with: most continuation lines stop there, without a call.
+        guard HeaderParser.canStartHeader(base.load(as: UInt8.self)) else { return parseHeaderless(line, into: &head) }
+        guard readsByHand ? cbytescan_header_read(base.assumingMemoryBound(to: UInt8.self), line.count, &read) != 0
+                          : readByPattern(line, into: &read)
         else { return parseHeaderless(line, into: &head) }
-        if let allowedStyles, !allowedStyles.contains(fields.style) { return nil }
-        if fields.style == .nslog { HeaderParser.dropCompactType(line, &fields) }
-        var prefix = prefixRanges(line, from: fields.end, oneLine: true)
-        if prefix.marker == nil, let loose = LooseMarkers.afterHeader(line, style: fields.style, prefix: prefix) {
-            prefix.take(loose)
-            if fields.thread == nil { fields.thread = loose.thread }
+        let style = HeaderParser.style(read.style)
+        if let allowedStyles, !allowedStyles.contains(style) { return nil }
+        var marker = Marker(code: read.prefix.marker)
+        var end = Int(read.prefix.end)
+        var method = TextPlace(read.prefix.method)
+        var sourceLine = read.prefix.source_line_value >= 0 ? Int(read.prefix.source_line_value) : nil
+        var thread = TextPlace(read.thread)
+        if marker == nil, let loose = LooseMarkers.afterHeader(line, style: style, prefix: Prefix(read.prefix)) {
+            marker = loose.marker
+            end = loose.end
+            method = TextPlace(loose.method)
+            sourceLine = HeaderParser.number(line, loose.sourceLine)
+            if !thread.exists { thread = TextPlace(loose.thread) }
         }
-        var read = RecordHead(style: fields.style, marker: prefix.marker, clock: fields.clock,
-                              pid: fields.pidNumber >= 0 ? fields.pidNumber : HeaderParser.number(line, fields.pid), sourceLine: HeaderParser.number(line, prefix.sourceLine))
-        let places = fields.places
-        read.process = places.process
-        read.thread = places.thread
-        read.device = places.device
-        read.level = places.level
-        read.method = TextPlace(prefix.method)
-        head = read
-        return prefix.end
+        var made = RecordHead(style: style, marker: marker, clock: PackedTime(bits: read.time_bits, offset: read.time_offset),
+                              pid: read.pid_value >= 0 ? Int(read.pid_value) : nil, sourceLine: sourceLine)
+        made.process = TextPlace(read.process)
+        made.thread = thread
+        made.device = TextPlace(read.device)
+        made.level = TextPlace(read.level)
+        made.method = method
+        head = made
+        return end
     }
 
     /// A line in no header style that holds a family's marker near its start: a record pasted
@@ -129,52 +149,49 @@ public final class HeaderParser {
         return loose.end
     }
 
-    /// `log stream --style compact` prints the entry's type between the time and the process
-    /// (`2025-06-03 10:15:42.118 Df Recipes[2210:8e41f] `), which the NSLog reading takes as the
-    /// process's first word: the type is the header's level, the rest its process.
+    /// `HeaderStyle` from the C readers' number for it.
     @inline(__always)
-    static func dropCompactType(_ line: UnsafeRawBufferPointer, _ fields: inout HeaderFields) {
-        guard let process = fields.process, process.count > 3 else { return }
-        let start = process.lowerBound
-        // A type is one or two letters and a blank: a process with no blank second or third
-        // (nearly every one) is left at once (every NSLog header asks).
-        guard line[start + 1] == 0x20 || line[start + 2] == 0x20 else { return }
-        var end = start
-        while end < process.upperBound, end - start < 2, (UInt8(ascii: "A")...UInt8(ascii: "z")).contains(line[end]) { end += 1 }
-        guard end < process.upperBound, line[end] == 0x20, isCompactType(line, start..<end) else { return }
-        fields.level = start..<end
-        fields.process = end + 1..<process.upperBound
-    }
-
-    /// Whether `line[range]` (one or two letters) is a type code of `log`'s compact style:
-    /// default, info, debug, error, fault, activity. Compared in place: every NSLog header asks.
-    private static func isCompactType(_ line: UnsafeRawBufferPointer, _ range: Range<Int>) -> Bool {
-        let first = line[range.lowerBound]
-        guard range.count == 2 else { return range.count == 1 && (first == UInt8(ascii: "I") || first == UInt8(ascii: "E") || first == UInt8(ascii: "F") || first == UInt8(ascii: "A")) }
-        switch (first, line[range.lowerBound + 1]) {
-        case (UInt8(ascii: "D"), UInt8(ascii: "f")), (UInt8(ascii: "D"), UInt8(ascii: "b")), (UInt8(ascii: "E"), UInt8(ascii: "r")), (UInt8(ascii: "F"), UInt8(ascii: "t")):
-            return true
-        default:
-            return false
+    private static func style(_ code: Int32) -> HeaderStyle {
+        switch code {
+        case Int32(CBYTESCAN_NSLOG): .nslog
+        case Int32(CBYTESCAN_SYSLOG): .syslog
+        case Int32(CBYTESCAN_LOG_SHOW): .logShow
+        case Int32(CBYTESCAN_LOG_SHOW_SYSLOG): .logShowSyslog
+        case Int32(CBYTESCAN_LOGGER): .loggerTimestamp
+        default: .bare
         }
     }
 
-    /// The header as `headerPattern` reads it: the definition the style readers are held to.
-    private func fieldsByPattern(_ line: UnsafeRawBufferPointer, into fields: inout HeaderFields) -> Bool {
+    /// The header as `headerPattern` reads it, in the struct the C readers fill: the
+    /// definition they are held to. What follows it as `prefixPattern` reads it.
+    private func readByPattern(_ line: UnsafeRawBufferPointer, into read: inout cbytescan_header) -> Bool {
         let header = patterns.header
         guard (try? header.matches(line, anchored: true)) == true,
               let mark = header.numericMark, mark < HeaderParser.styles.count,
-              let whole = header.range(ofGroup: 0)
+              let whole = header.range(ofGroup: 0), let base = line.baseAddress
         else { return false }
-        fields = HeaderFields(HeaderParser.styles[mark], end: whole.upperBound)
+        let style = HeaderParser.styles[mark]
+        read.style = switch style {
+        case .nslog: Int32(CBYTESCAN_NSLOG)
+        case .syslog: Int32(CBYTESCAN_SYSLOG)
+        case .logShow: Int32(CBYTESCAN_LOG_SHOW)
+        case .logShowSyslog: Int32(CBYTESCAN_LOG_SHOW_SYSLOG)
+        case .loggerTimestamp: Int32(CBYTESCAN_LOGGER)
+        case .bare: Int32(CBYTESCAN_BARE)
+        }
+        read.end = Int32(whole.upperBound)
         let range = patterns.range
-        fields.clock = readTime(line, TimePlaces(date: range(.date), time: range(.time), frac: range(.frac), tz: range(.tz),
-                                                 month: range(.mon), day: range(.day)))
-        fields.process = range(.process)
-        fields.pid = range(.pid)
-        fields.thread = range(.thread)
-        fields.device = range(.device)
-        fields.level = range(.level)
+        readTime(line, TimePlaces(date: range(.date), time: range(.time), frac: range(.frac), tz: range(.tz),
+                                  month: range(.mon), day: range(.day)), into: &read)
+        read.process = cbytescan_place(range(.process))
+        read.pid = cbytescan_place(range(.pid))
+        read.pid_value = Int64(HeaderParser.number(line, range(.pid)) ?? -1)
+        read.thread = cbytescan_place(range(.thread))
+        read.device = cbytescan_place(range(.device))
+        read.level = cbytescan_place(range(.level))
+        cbytescan_pack_time(&read)
+        cbytescan_drop_compact_type(base.assumingMemoryBound(to: UInt8.self), line.count, &read)
+        read.prefix = prefixRanges(line, from: whole.upperBound, oneLine: true)
         return true
     }
 
@@ -182,43 +199,36 @@ public final class HeaderParser {
     /// source line, then the marker; and where the message body starts.
     public func parsePrefix(_ bytes: UnsafeRawBufferPointer, from start: Int)
         -> (method: String?, sourceLine: Int?, marker: Marker?, bodyStart: Int) {
-        let prefix = prefixRanges(bytes, from: start, oneLine: false)
+        let prefix = Prefix(prefixRanges(bytes, from: start, oneLine: false))
         return (prefix.method.map { methodTexts.text(bytes, $0) }, prefix.sourceLine.flatMap { decimal(bytes, $0) }, prefix.marker, prefix.end)
     }
 
-    /// The prefix as `Prefix` reads it, or as `prefixPattern` does (see `readsByHand`).
-    /// `oneLine`: `bytes` hold no line feed (a header's line, as the reader splits them), and
-    /// none is looked for (see `Prefix.method`).
-    ///
-    /// This, `ownPrefixRanges`, `Prefix`'s readers, `takeCloudKitToken` and `dropCompactType`
-    /// are asked to be inlined (the compiler takes most of them): each runs once a header, and
-    /// their calls, entries and returns cost the header reader some 90 instructions a record on
-    /// the default mix (callgrind, -q, one thread; with `HeaderFields` keeping no places of the
-    /// time's parts, 1,446 to 1,354 a record).
-    @inline(__always)
-    private func prefixRanges(_ bytes: UnsafeRawBufferPointer, from start: Int, oneLine: Bool) -> Prefix {
-        var found = ownPrefixRanges(bytes, from: start, oneLine: oneLine)
-        found.takeCloudKitToken(bytes, oneLine: oneLine)
-        return found
-    }
-
-    @inline(__always)
-    private func ownPrefixRanges(_ bytes: UnsafeRawBufferPointer, from start: Int, oneLine: Bool) -> Prefix {
-        if readsByHand, start <= bytes.count { return Prefix(bytes, from: start, oneLine: oneLine) }
+    /// The prefix as `cbytescan_prefix_read` reads it, or as `prefixPattern` does (see
+    /// `readsByHand`), then the CloudKit token after either. `oneLine`: `bytes` hold no line
+    /// feed (a header's line, as the reader splits them), and none is looked for.
+    private func prefixRanges(_ bytes: UnsafeRawBufferPointer, from start: Int, oneLine: Bool) -> cbytescan_prefix {
+        var found = cbytescan_prefix(method: cbytescan_place(nil), source_line: cbytescan_place(nil), source_line_value: -1,
+                                     marker: Int32(CBYTESCAN_NO_MARKER), end: Int32(truncatingIfNeeded: start))
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return found }
+        if readsByHand {
+            cbytescan_prefix_read(base, bytes.count, start, oneLine ? 1 : 0, &found)
+            return found
+        }
         let prefix = patterns.prefix
         let prefixRange = patterns.prefixRange
-        var found = Prefix(empty: start)
         guard start <= bytes.count, (try? prefix.matches(bytes, from: start, anchored: true)) == true else { return found }
-        found.method = prefixRange(.method)
-        found.sourceLine = prefixRange(.line)
+        found.method = cbytescan_place(prefixRange(.method))
+        found.source_line = cbytescan_place(prefixRange(.line))
+        found.source_line_value = Int64(HeaderParser.number(bytes, prefixRange(.line)) ?? -1)
         if prefixRange(.ubiquity) != nil {
-            found.marker = .ubiquity
+            found.marker = Int32(CBYTESCAN_UBIQUITY)
         } else if prefixRange(.error) != nil {
-            found.marker = .coreDataError
+            found.marker = Int32(CBYTESCAN_CORE_DATA_ERROR)
         } else if prefixRange(.usm) != nil {
-            found.marker = .storeManager
+            found.marker = Int32(CBYTESCAN_STORE_MANAGER)
         }
-        found.end = prefix.range(ofGroup: 0)?.upperBound ?? start
+        found.end = Int32(prefix.range(ofGroup: 0)?.upperBound ?? start)
+        cbytescan_take_cloudkit_token(base, bytes.count, oneLine ? 1 : 0, &found)
         return found
     }
 
@@ -242,70 +252,57 @@ public final class HeaderParser {
         var date, time, frac, tz, month, day: Range<Int>?
     }
 
-    /// The header's time, packed (see `PackedTime`), from the places the pattern found: the
-    /// definition the style readers' own reading (`HeaderFields.clock`) is held to. Checked on
-    /// the integers, and never built into a `LogTime` here (only a caller that asks for the time
-    /// does that; see `Header.clock` for what that saved).
-    private func readTime(_ line: UnsafeRawBufferPointer, _ fields: TimePlaces) -> PackedTime {
-        guard let time = fields.time, time.count == 8, let bytes = LineBytes(line) else { return PackedTime() }
+    /// The header's time from the places the pattern found, as parts in `read`: the definition
+    /// the C readers' own reading is held to.
+    private func readTime(_ line: UnsafeRawBufferPointer, _ fields: TimePlaces, into read: inout cbytescan_header) {
+        read.has_time = 0
+        read.has_offset = 0
+        read.damaged_zone = 0
+        read.microsecond = 0
+        read.fraction_digits = 0
+        guard let time = fields.time, time.count == 8 else { return }
         // The pattern found digits at these places, at most six of a fraction and two of a day:
         // they are not checked again.
-        @inline(__always)
-        func number(_ start: Int, _ count: Int) -> Int {
-            var value = 0
-            for index in start..<start + count { value = value &* 10 &+ Int(bytes[index] &- UInt8(ascii: "0")) }
+        func number(_ range: Range<Int>) -> Int32 {
+            var value: Int32 = 0
+            for index in range { value = value &* 10 &+ Int32(line[index] &- UInt8(ascii: "0")) }
             return value
         }
-        @inline(__always)
-        func twoDigits(_ start: Int) -> Int { Int(bytes[start] &- UInt8(ascii: "0")) &* 10 &+ Int(bytes[start + 1] &- UInt8(ascii: "0")) }
-        @inline(__always)
-        func digitWord(_ start: Int) -> UInt64 {
-            UInt64(littleEndian: bytes.start.loadUnaligned(fromByteOffset: start, as: UInt64.self)) ^ 0x3030_3030_3030_3030
-        }
-        @inline(__always)
-        func lane(_ word: UInt64, _ index: UInt64) -> Int { Int(truncatingIfNeeded: (word >> (8 &* index)) & 0xFF) }
-        let clock = digitWord(time.lowerBound)
-        let hour = lane(clock, 0) &* 10 &+ lane(clock, 1)
-        let minute = lane(clock, 3) &* 10 &+ lane(clock, 4)
-        let second = lane(clock, 6) &* 10 &+ lane(clock, 7)
-        var year: Int?
-        var month = 1
-        var day = 1
+        read.has_time = 1
+        read.hour = number(time.lowerBound..<time.lowerBound + 2)
+        read.minute = number(time.lowerBound + 3..<time.lowerBound + 5)
+        read.second = number(time.lowerBound + 6..<time.lowerBound + 8)
+        read.year = -1
+        read.month = 1
+        read.day = 1
         if let date = fields.date, date.count == 10 {
-            let head = digitWord(date.lowerBound)
-            year = ((lane(head, 0) &* 10 &+ lane(head, 1)) &* 10 &+ lane(head, 2)) &* 10 &+ lane(head, 3)
-            month = lane(head, 5) &* 10 &+ lane(head, 6)
-            day = twoDigits(date.lowerBound + 8)
-        } else if let name = fields.month, let dayRange = fields.day {
-            month = HeaderCursor.monthNumber(UnsafeRawBufferPointer(rebasing: line[name])) ?? 1
-            day = number(dayRange.lowerBound, dayRange.count)
+            read.year = number(date.lowerBound..<date.lowerBound + 4)
+            read.month = number(date.lowerBound + 5..<date.lowerBound + 7)
+            read.day = number(date.lowerBound + 8..<date.lowerBound + 10)
+        } else if let name = fields.month, let day = fields.day {
+            read.month = Int32(HeaderParser.monthNumber(UnsafeRawBufferPointer(rebasing: line[name])) ?? 1)
+            read.day = number(day)
         }
-        var microsecond = 0
-        var digits = 0
         if let fraction = fields.frac {
-            digits = fraction.count
-            microsecond = number(fraction.lowerBound, digits)
-            // Scaled to six digits (a switch: an array of powers is checked for its first use on every call).
-            switch digits {
-            case 1: microsecond &*= 100_000
-            case 2: microsecond &*= 10_000
-            case 3: microsecond &*= 1000
-            case 4: microsecond &*= 100
-            case 5: microsecond &*= 10
-            default: break
-            }
+            var scaled = number(fraction)
+            for _ in fraction.count..<6 { scaled *= 10 }
+            read.microsecond = scaled
+            read.fraction_digits = Int32(fraction.count)
         }
-        var offset: Int?
         if let zone = fields.tz, zone.count >= 5 {
-            let sign = bytes[zone.lowerBound] == UInt8(ascii: "-") ? -1 : 1
-            let hours = twoDigits(zone.lowerBound + 1)
-            let minutes = twoDigits(zone.upperBound - 2)
+            let minutes = number(zone.upperBound - 2..<zone.upperBound)
             // +9999 is no offset (it read as +100:39): the time is damaged.
-            guard minutes < 60 else { return PackedTime() }
-            offset = sign * (hours * 60 + minutes)
+            read.damaged_zone = minutes >= 60 ? 1 : 0
+            read.has_offset = 1
+            let east = number(zone.lowerBound + 1..<zone.lowerBound + 3) * 60 + minutes
+            read.offset_minutes = line[zone.lowerBound] == UInt8(ascii: "-") ? -east : east
         }
-        return PackedTime(checkedYear: year, month: month, day: day, hour: hour, minute: minute, second: second,
-                          microsecond: microsecond, fractionDigits: digits, utcOffsetMinutes: offset)
+    }
+
+    /// 1 for `Jan` … 12 for `Dec` at the start of `bytes`.
+    private static func monthNumber(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        let names = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        return names.firstIndex { $0.utf8.elementsEqual(bytes.prefix(3)) }.map { $0 + 1 }
     }
 
     /// The number a pid or source line spells, as `decimal` reads it (nil past 18 digits). Every
@@ -317,25 +314,6 @@ public final class HeaderParser {
         var value = 0
         for index in range { value = value &* 10 &+ Int(base.load(fromByteOffset: index, as: UInt8.self) &- UInt8(ascii: "0")) }
         return value
-    }
-}
-
-extension PackedTime {
-    /// A header's time, or no time where it cannot exist (2014-13-45 99:99:99): such a header
-    /// still starts a record, without a time, since passing it on would order, window and time
-    /// events by nonsense. The checks of `LogTime.isValid`, on the integers (a fraction of at
-    /// most six digits is below a million, and each part was read from at most its digits).
-    @inline(__always)
-    init(checkedYear year: Int?, month: Int, day: Int, hour: Int, minute: Int, second: Int, microsecond: Int, fractionDigits: Int,
-         utcOffsetMinutes offset: Int?) {
-        guard (1...12).contains(month), day >= 1, day <= LogTime.daysIn(month: month, year: year),
-              hour < 24, minute < 60, second <= 60, (offset.map { abs($0) <= 14 * 60 } ?? true)
-        else {
-            self.init()
-            return
-        }
-        self.init(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
-                  microsecond: microsecond, fractionDigits: fractionDigits, utcOffsetMinutes: offset)
     }
 }
 
@@ -362,126 +340,51 @@ extension Substring {
     var trimmingLeadingSpaces: Substring { drop(while: { $0 == " " }) }
 }
 
-/// What follows a header, read byte by byte as `prefixPattern` reads it: an optional logging
-/// method with its source line, `-[Class method:](123): `, then an optional marker. Each
-/// part is taken whole or not at all, as the pattern's optional groups are (the pattern
-/// cannot backtrack into a shorter method or marker: the characters that end them cannot
-/// occur inside them). `HeaderParserTests` checks the two agree.
+/// What follows a header, as the loose reading (`LooseMarkers.afterHeader`) and NDJSON
+/// messages (`parsePrefix`) take it: the logging method and its source line, the marker, and
+/// where the message starts.
 struct Prefix {
     var method: Range<Int>?
     var sourceLine: Range<Int>?
     var marker: Marker?
     var end: Int
 
-    /// What the loose reading found instead, where this found no marker.
-    mutating func take(_ loose: LoosePrefix) {
-        method = loose.method
-        sourceLine = loose.sourceLine
-        marker = loose.marker
-        end = loose.end
+    init(_ read: cbytescan_prefix) {
+        method = TextPlace(read.method).range
+        sourceLine = TextPlace(read.source_line).range
+        marker = Marker(code: read.marker)
+        end = Int(read.end)
     }
+}
 
-    /// Nothing found: the message starts at `start`.
-    init(empty start: Int) {
-        method = nil
-        sourceLine = nil
-        marker = nil
-        end = start
-    }
-
+extension Marker {
+    /// The marker the C readers name by `code`; nil for none.
     @inline(__always)
-    init(_ bytes: UnsafeRawBufferPointer, from start: Int, oneLine: Bool = false) {
-        self.init(empty: start)
-        guard let bytes = LineBytes(bytes) else { return }
-        if let (method, line, after) = Prefix.method(bytes, start, oneLine: oneLine) {
-            self.method = method
-            sourceLine = line
-            end = after
-        }
-        if let (marker, after) = Prefix.marker(bytes, end) {
-            self.marker = marker
-            end = after
+    init?(code: Int32) {
+        switch code {
+        case Int32(CBYTESCAN_UBIQUITY): self = .ubiquity
+        case Int32(CBYTESCAN_CORE_DATA_ERROR): self = .coreDataError
+        case Int32(CBYTESCAN_STORE_MANAGER): self = .storeManager
+        case Int32(CBYTESCAN_CLOUDKIT): self = .cloudKit
+        default: return nil
         }
     }
+}
 
-    /// `(?:__\d+)?[-+]\[[^\]\n]{1,400}\](?:_block_invoke(?:_\d+)?)?\((\d+)\):[ ]?`
-    /// `oneLine`: the bytes hold no line feed, and none is looked for before the `]`: a header's
-    /// line never has one (the reader splits lines at them), and the second memchr cost some 27
-    /// instructions a record on the default mix (callgrind).
-    static func method(_ bytes: UnsafeRawBufferPointer, _ start: Int, oneLine: Bool = false) -> (Range<Int>, Range<Int>, Int)? {
-        LineBytes(bytes).flatMap { method($0, start, oneLine: oneLine) }
-    }
-
+extension TextPlace {
+    /// A place as the C readers give it (the same two offsets).
     @inline(__always)
-    private static func method(_ bytes: LineBytes, _ start: Int, oneLine: Bool) -> (Range<Int>, Range<Int>, Int)? {
-        var index = start
-        if has(bytes, index, "__") {
-            let digits = skipDigits(bytes, index + 2)
-            guard digits > index + 2 else { return nil }
-            index = digits
-        }
-        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+"),
-              bytes[index + 1] == UInt8(ascii: "[") else { return nil }
-        let nameStart = index + 2
-        // The first `]` among the next 401 bytes, with no line end before it (memchr, not a
-        // byte at a time: names run to dozens of bytes).
-        let base = bytes.start
-        guard nameStart < bytes.count else { return nil }
-        let window = min(bytes.count, nameStart + 401) - nameStart
-        guard let close = memchr(base + nameStart, Int32(UInt8(ascii: "]")), window) else { return nil }
-        index = base.distance(to: UnsafeRawPointer(close))
-        guard index > nameStart, oneLine || memchr(base + nameStart, 0x0A, index - nameStart) == nil else { return nil }
-        index += 1
-        if has(bytes, index, "_block_invoke") {
-            index += 13
-            if has(bytes, index, "_") {
-                let digits = skipDigits(bytes, index + 1)
-                if digits > index + 1 { index = digits }
-            }
-        }
-        let methodEnd = index
-        guard has(bytes, index, "(") else { return nil }
-        let lineStart = index + 1
-        index = skipDigits(bytes, lineStart)
-        guard index > lineStart, has(bytes, index, "):") else { return nil }
-        let line = lineStart..<index
-        index += 2
-        if has(bytes, index, " ") { index += 1 }
-        return (start..<methodEnd, line, index)
+    init(_ place: cbytescan_place) {
+        self.init()
+        lower = place.lower
+        upper = place.upper
     }
+}
 
-    /// `(?:CoreData:[ ]Ubiquity:[ \t]*)+`, `CoreData:[ ](?:(?:error|fault):[ ]?|(?=Illegal[ ]attempt[ ]))`
-    /// or `UbiquityStoreManager:[ ]?` (no two start alike). `CoreData: ` is compared once for
-    /// the three that start with it, where they were compared whole one after another.
-    @inline(__always)
-    private static func marker(_ bytes: LineBytes, _ start: Int) -> (Marker, Int)? {
-        if has(bytes, start, "UbiquityStoreManager:") {
-            return (.storeManager, has(bytes, start + 21, " ") ? start + 22 : start + 21)
-        }
-        guard has(bytes, start, "CoreData: ") else { return nil }
-        let after = start + 10
-        if has(bytes, after, "Ubiquity:") {
-            var index = after + 9
-            while true {
-                while index < bytes.count, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") { index += 1 }
-                guard has(bytes, index, "CoreData: Ubiquity:") else { return (.ubiquity, index) }
-                index += 19
-            }
-        }
-        if has(bytes, after, "error:") || has(bytes, after, "fault:") {
-            return (.coreDataError, has(bytes, after + 6, " ") ? after + 7 : after + 6)
-        }
-        if has(bytes, after, "Illegal attempt ") { return (.coreDataError, after) }
-        return nil
-    }
-
-    /// Whether `text` stands at `index` (see `LineBytes.has`).
-    @inline(__always)
-    private static func has(_ bytes: LineBytes, _ index: Int, _ text: StaticString) -> Bool { bytes.has(text, at: index) }
-
-    private static func skipDigits(_ bytes: LineBytes, _ start: Int) -> Int {
-        var index = start
-        while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10 { index += 1 }
-        return index
+extension cbytescan_place {
+    /// `range` as the C readers give places (`lower` -1: none).
+    init(_ range: Range<Int>?) {
+        let place = TextPlace(range)
+        self.init(lower: place.lower, upper: place.upper)
     }
 }

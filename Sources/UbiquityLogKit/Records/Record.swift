@@ -166,6 +166,13 @@ struct PackedTime: Sendable, Equatable {
         offset = utcOffsetMinutes.map { Int16(truncatingIfNeeded: $0) } ?? .min
     }
 
+    /// A time the header reader packed (`cbytescan_pack_time`): the same bits, checked there.
+    @inline(__always)
+    init(bits: UInt64, offset: Int16) {
+        self.bits = bits
+        self.offset = bits == 0 ? .min : offset
+    }
+
     /// `time` packed, or nil when a part does not fit.
     init?(_ time: LogTime) {
         guard (time.year.map { (0...16382).contains($0) } ?? true), (0...15).contains(time.month), (0...31).contains(time.day),

@@ -1,0 +1,776 @@
+// The header styles and what follows a header, read byte by byte in one pass over a line's
+// start: `HeaderParser.headerPattern` and `prefixPattern` are the definition, and
+// `HeaderParserTests` holds this to them on every fixture line and on thousands of bent
+// headers (style, every field, the time, where the header and the prefix end).
+//
+// Why C: the same readers in Swift (`HeaderFields`, `HeaderCursor`, `Prefix`, round 4) cost
+// 1,263 instructions a record on the default mix, a C reader of the same styles some 840.
+// What the Swift readers spent beyond the reading itself went around it: an intermediate
+// fields value and a prefix value made, filled through optional ranges and copied into the
+// record's head, calls between small readers the compiler would not inline, and bounds
+// kept on every step. Here every style is one function writing its fields straight into the
+// one struct the caller reads, called once a line (`HeaderParser.parse`, which owns the
+// unsafe side); see HeaderParser.swift for the counts it saved. A first port a byte at a
+// time cost more in C alone (930 a record on the default mix) than the Swift readers it
+// replaced (854, their wrapping aside; -q went from 8,033 to 8,104 a record): the steps that
+// read eight bytes as one word (dates, clocks, digits, blanks, the bytes before a stop) and a
+// table of byte classes took it to 807.
+//
+// Where a pattern's quantifiers could backtrack, the comment says why the first way the
+// pattern finds is the one taken here.
+#include "CByteScan.h"
+#include <string.h>
+
+typedef struct {
+    const uint8_t *b;
+    int64_t n;
+} line_t;
+
+// The small steps are inlined whatever their number of uses: called, a step costs more than it does.
+#define STEP static inline __attribute__((always_inline))
+
+/// What each byte may be, one bit per class: a load and a test a byte, where the comparisons
+/// the classes stand for cost up to a dozen instructions (`[0-9A-Fa-fx]` for a thread).
+enum { C_DIGIT = 1, C_HEX = 2, C_THREAD = 4, C_WORD = 8, C_SPACE = 16, C_UPPER = 32, C_LOWER = 64 };
+static const uint8_t classes[256] = {
+    ['0' ... '9'] = C_DIGIT | C_HEX | C_THREAD | C_WORD,
+    ['a' ... 'f'] = C_HEX | C_THREAD | C_WORD | C_LOWER,
+    ['g' ... 'w'] = C_WORD | C_LOWER,
+    ['x'] = C_THREAD | C_WORD | C_LOWER,
+    ['y' ... 'z'] = C_WORD | C_LOWER,
+    ['A' ... 'F'] = C_HEX | C_THREAD | C_WORD | C_UPPER,
+    ['G' ... 'Z'] = C_WORD | C_UPPER,
+    ['_'] = C_WORD,
+    // `\s` without Unicode: blank, tab, line feed, vertical tab, form feed, carriage return.
+    [' '] = C_SPACE, ['\t'] = C_SPACE, ['\n'] = C_SPACE, [0x0B] = C_SPACE, [0x0C] = C_SPACE, ['\r'] = C_SPACE,
+};
+
+STEP int is_class(uint8_t c, int mask) { return (classes[c] & mask) != 0; }
+STEP int is_digit(uint8_t c) { return (uint8_t)(c - '0') < 10; }
+STEP int is_blank_at(line_t l, int64_t i) { return i < l.n && (l.b[i] == ' ' || l.b[i] == '\t'); }
+STEP int byte_at(line_t l, int64_t i, uint8_t c) { return i >= 0 && i < l.n && l.b[i] == c; }
+
+/// Whether `text` (a literal: its length folds to a constant, and memcmp of a constant length
+/// to a few loads) stands at `i`.
+#define HAS(l, i, text) has_text((l), (i), (text), sizeof(text) - 1)
+STEP int has_text(line_t l, int64_t i, const char *text, int64_t count) {
+    return i >= 0 && i + count <= l.n && l.b[i] == (uint8_t)text[0] && memcmp(l.b + i, text, (size_t)count) == 0;
+}
+
+// Eight bytes at a time where eight are left, a byte at a time after: runs of digits, blanks
+// and the bytes before a stop are found with a few operations on a word.
+
+STEP uint64_t word_at(line_t l, int64_t i) {
+    uint64_t word;
+    memcpy(&word, l.b + i, 8);
+    return word;
+}
+
+STEP int64_t lowest_lane(uint64_t found) { return __builtin_ctzll(found) >> 3; }
+
+/// The high bit set in each lane of `word` that holds `c`, and perhaps in lanes after the
+/// first such: only the lowest lane set is sure (a lane's borrow reaches the lanes above it
+/// only from a lane that holds `c`). So the lowest lane set in several of these ORed is too.
+STEP uint64_t lanes_of(uint64_t word, uint8_t c) {
+    uint64_t differences = word ^ (0x0101010101010101ULL * c);
+    return (differences - 0x0101010101010101ULL) & ~differences & 0x8080808080808080ULL;
+}
+
+/// The high bit set in each lane that holds no digit, and perhaps after the first: each digit
+/// lane less '0' leaves 0–9, to which adding 0x76 leaves the top bit clear.
+STEP uint64_t non_digits(uint64_t word) {
+    uint64_t values = word ^ 0x3030303030303030ULL;
+    return (values | (values + 0x7676767676767676ULL)) & 0x8080808080808080ULL;
+}
+
+/// The high bit set in each lane that holds neither a blank nor a tab, exactly.
+STEP uint64_t non_blanks(uint64_t word) {
+    uint64_t blank = word ^ 0x2020202020202020ULL, tab = word ^ 0x0909090909090909ULL;
+    uint64_t non_zero_blank = (((blank & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | blank) & 0x8080808080808080ULL;
+    uint64_t non_zero_tab = (((tab & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | tab) & 0x8080808080808080ULL;
+    return non_zero_blank & non_zero_tab;
+}
+
+/// The end of a run of digits from `i`.
+STEP int64_t skip_digits(line_t l, int64_t i) {
+    for (; i + 8 <= l.n; i += 8) {
+        uint64_t found = non_digits(word_at(l, i));
+        if (found) return i + lowest_lane(found);
+    }
+    while (i < l.n && is_digit(l.b[i])) i++;
+    return i;
+}
+
+/// `[ \t]+` from `i`: its end, or `i` when there is none.
+STEP int64_t skip_blanks(line_t l, int64_t i) {
+    for (; i + 8 <= l.n; i += 8) {
+        uint64_t found = non_blanks(word_at(l, i));
+        if (found) return i + lowest_lane(found);
+    }
+    while (is_blank_at(l, i)) i++;
+    return i;
+}
+
+/// The first `c` from `i` on, if no line feed comes first; -1 otherwise.
+STEP int64_t first_of(line_t l, int64_t i, uint8_t c) {
+    for (; i + 8 <= l.n; i += 8) {
+        uint64_t word = word_at(l, i);
+        uint64_t found = lanes_of(word, c) | lanes_of(word, 0x0A);
+        if (found) {
+            i += lowest_lane(found);
+            return l.b[i] == c ? i : -1;
+        }
+    }
+    for (; i < l.n; i++) {
+        if (l.b[i] == c) return i;
+        if (l.b[i] == 0x0A) return -1;
+    }
+    return -1;
+}
+
+STEP void place(cbytescan_place *p, int64_t lower, int64_t upper) {
+    p->lower = (int32_t)lower;
+    p->upper = (int32_t)upper;
+}
+
+STEP void no_place(cbytescan_place *p) {
+    p->lower = -1;
+    p->upper = 0;
+}
+
+/// The number the first `digits` (1 to 8) lanes of `word` spell, each a digit: the digits
+/// moved to the top lanes (zeros before them), then added up in pairs, fours and eights.
+STEP int64_t decimal(uint64_t word, int64_t digits) {
+    uint64_t value = (word ^ 0x3030303030303030ULL) << (64 - 8 * digits);
+    value = ((value * 2561) >> 8) & 0x00FF00FF00FF00FFULL;
+    value = ((value * 6553601) >> 16) & 0x0000FFFF0000FFFFULL;
+    return (int64_t)((value * 42949672960001ULL) >> 32);
+}
+
+/// The value of up to 18 digits (`HeaderParser.number`); -1 for more, or none. Eight or fewer
+/// with eight bytes left (every pid) are read as one word.
+STEP int64_t number(line_t l, int64_t lower, int64_t upper) {
+    int64_t digits = upper - lower;
+    if (digits <= 0 || digits > 18) return -1;
+    if (digits <= 8 && lower + 8 <= l.n) return decimal(word_at(l, lower), digits);
+    int64_t value = 0;
+    for (int64_t i = lower; i < upper; i++) value = value * 10 + (l.b[i] - '0');
+    return value;
+}
+
+STEP int two(line_t l, int64_t i) { return (l.b[i] - '0') * 10 + (l.b[i + 1] - '0'); }
+
+/// Whether the eight bytes of `word` have a shape: `digit_lanes` 0xFF where a digit must
+/// stand, `literal` the other bytes (0 in the digit lanes). Each digit lane less '0' leaves
+/// 0–9 exactly for a digit, to which adding 0x76 leaves the top bit clear (what a lane of
+/// 0x8A or more carries into the next does not matter: the word is refused either way).
+STEP int shape(uint64_t word, uint64_t digit_lanes, uint64_t literal) {
+    if ((word & ~digit_lanes) != literal) return 0;
+    uint64_t values = (word ^ 0x3030303030303030ULL) & digit_lanes;
+    return ((values | (values + 0x7676767676767676ULL)) & digit_lanes & 0x8080808080808080ULL) == 0;
+}
+
+// `dd:dd:dd`, `dddd-dd-` and `dddd/dd/` as shapes (the first byte in the lowest lane).
+#define CLOCK_DIGITS 0xFFFF00FFFF00FFFFULL
+#define CLOCK_LITERAL (((uint64_t)':' << 16) | ((uint64_t)':' << 40))
+#define DATE_DIGITS 0x00FFFF00FFFFFFFFULL
+#define DATE_LITERAL(sep) (((uint64_t)(sep) << 32) | ((uint64_t)(sep) << 56))
+
+/// The digits of a word of a checked shape as two-digit numbers: each digit lane holds ten
+/// times its digit plus the next lane's.
+STEP uint64_t digit_pairs(uint64_t word, uint64_t digit_lanes) {
+    uint64_t values = (word ^ 0x3030303030303030ULL) & digit_lanes;
+    return values * 10 + (values >> 8);
+}
+
+STEP int lane(uint64_t word, int index) { return (int)((word >> (8 * index)) & 0xFF); }
+
+/// `dd:dd:dd` at `i` (which the caller has checked leaves eight bytes).
+STEP int clock_at(line_t l, int64_t i) { return shape(word_at(l, i), CLOCK_DIGITS, CLOCK_LITERAL); }
+
+/// `dddd` then `sep` `dd` `sep` `dd` from byte 0 (the caller has checked nineteen bytes are
+/// there): the date and clock start every record of the common styles, and a byte at a time
+/// they cost some hundred instructions a header, as words a dozen.
+STEP int date_at(line_t l, uint8_t sep) {
+    return shape(word_at(l, 0), DATE_DIGITS, DATE_LITERAL(sep)) && is_digit(l.b[8]) && is_digit(l.b[9]);
+}
+
+/// `(?:[.:,](?<frac>\d{1,6}))?` at `*at`: if a separator is there, its digits must be too.
+STEP int fraction(line_t l, int64_t *at, cbytescan_header *h) {
+    int64_t i = *at;
+    if (i >= l.n || !(l.b[i] == '.' || l.b[i] == ':' || l.b[i] == ',')) return 1;
+    i++;
+    int64_t start = i;
+    int32_t value = 0;
+    if (i + 8 <= l.n) {
+        // Eight bytes left (every header: a blank or a zone follows): the digits counted and
+        // read as one word, scaled to six digits by their place in it.
+        uint64_t word = word_at(l, i), found = non_digits(word);
+        if (found) {
+            int64_t digits = lowest_lane(found);
+            if (digits < 1 || digits > 6) return 0;
+            uint64_t kept = (word ^ 0x3030303030303030ULL) & ((1ULL << (8 * digits)) - 1);
+            h->microsecond = (int32_t)decimal((kept << 16) ^ 0x3030303030303030ULL, 8);
+            h->fraction_digits = (int32_t)digits;
+            *at = i + digits;
+            return 1;
+        }
+    }
+    while (i < l.n && is_digit(l.b[i]) && i - start < 7) value = value * 10 + (l.b[i++] - '0');
+    int64_t digits = i - start;
+    if (digits < 1 || digits > 6) return 0;
+    static const int32_t scale[7] = {1, 100000, 10000, 1000, 100, 10, 1};
+    h->microsecond = value * scale[digits];
+    h->fraction_digits = (int32_t)digits;
+    *at = i;
+    return 1;
+}
+
+/// The date and clock of a header that starts `dddd-dd-dd dd:dd:dd` (or with slashes), from
+/// the words they were checked in.
+STEP void date_and_clock(line_t l, cbytescan_header *h) {
+    uint64_t date = digit_pairs(word_at(l, 0), DATE_DIGITS), clock = digit_pairs(word_at(l, 11), CLOCK_DIGITS);
+    h->has_time = 1;
+    h->year = lane(date, 0) * 100 + lane(date, 2);
+    h->month = lane(date, 5);
+    h->day = two(l, 8);
+    h->hour = lane(clock, 0);
+    h->minute = lane(clock, 3);
+    h->second = lane(clock, 6);
+}
+
+/// `[+-]\d\d:?\d\d` at `*at`; the offset is set, or the time marked damaged (+9999).
+STEP int zone(line_t l, int64_t *at, cbytescan_header *h) {
+    int64_t i = *at;
+    int sign = l.b[i] == '-' ? -1 : 1;
+    i++;
+    if (!(i + 2 <= l.n && is_digit(l.b[i]) && is_digit(l.b[i + 1]))) return 0;
+    int hours = two(l, i);
+    i += 2;
+    if (i < l.n && l.b[i] == ':') i++;
+    if (!(i + 2 <= l.n && is_digit(l.b[i]) && is_digit(l.b[i + 1]))) return 0;
+    int minutes = two(l, i);
+    i += 2;
+    h->has_offset = 1;
+    h->offset_minutes = sign * (hours * 60 + minutes);
+    // +9999 is no offset (it read as +100:39): the time is damaged.
+    h->damaged_zone = minutes >= 60;
+    *at = i;
+    return 1;
+}
+
+/// After the `log show` styles' `:[ \t]`: past `(?:\([^)\n]{1,100}\)[ \t])?`.
+STEP int64_t after_subsystem(line_t l, int64_t start) {
+    if (!byte_at(l, start, '(')) return start;
+    int64_t close = first_of(l, start + 1, ')');
+    if (close < 0 || close - (start + 1) < 1 || close - (start + 1) > 100 || !is_blank_at(l, close + 1)) return start;
+    return close + 2;
+}
+
+/// `0x[0-9a-fA-F]+` at `*at`.
+STEP int hex(line_t l, int64_t *at) {
+    int64_t i = *at;
+    if (!(i + 1 < l.n && l.b[i] == '0' && l.b[i + 1] == 'x')) return 0;
+    i += 2;
+    int64_t start = i;
+    while (i < l.n && is_class(l.b[i], C_HEX)) i++;
+    if (i == start) return 0;
+    *at = i;
+    return 1;
+}
+
+/// `(?<process>[^\[\n]{1,200}?)\[(?<pid>\d+)\]` at `*at`: the process runs to the first `[` (it
+/// cannot hold one, so no later `[` is tried).
+STEP int process_and_pid(line_t l, int64_t *at, cbytescan_header *h) {
+    int64_t start = *at;
+    int64_t bracket = first_of(l, start, '[');
+    if (bracket < 0 || bracket - start < 1 || bracket - start > 200) return 0;
+    int64_t pid = bracket + 1;
+    int64_t end = skip_digits(l, pid);
+    if (end == pid || !byte_at(l, end, ']')) return 0;
+    place(&h->process, start, bracket);
+    place(&h->pid, pid, end);
+    h->pid_value = number(l, pid, end);
+    *at = end + 1;
+    return 1;
+}
+
+/// `log show` after the zone: `  0x2f1c  Default  0x0  412  0  Journal: ` (the second number optional).
+static int log_show(line_t l, int64_t at, cbytescan_header *h) {
+    int64_t i = skip_blanks(l, at);
+    if (i == at) return 0;
+    int64_t thread = i;
+    if (!hex(l, &i)) return 0;
+    int64_t thread_end = i;
+    int64_t next = skip_blanks(l, i);
+    if (next == i) return 0;
+    i = next;
+    // `[A-Z][a-z]+`
+    int64_t level = i;
+    if (!(i < l.n && is_class(l.b[i], C_UPPER))) return 0;
+    i++;
+    while (i < l.n && is_class(l.b[i], C_LOWER)) i++;
+    if (i == level + 1) return 0;
+    int64_t level_end = i;
+    next = skip_blanks(l, i);
+    if (next == i) return 0;
+    i = next;
+    if (!hex(l, &i)) return 0;
+    next = skip_blanks(l, i);
+    if (next == i) return 0;
+    int64_t pid = next;
+    i = skip_digits(l, pid);
+    if (i == pid) return 0;
+    int64_t pid_end = i;
+    int64_t after_pid = skip_blanks(l, i);
+    if (after_pid == i) return 0;
+    // `(?:\d+[ \t]+)?(?<process>[^:\n]{1,200}?):[ \t]`: the process runs to the first colon
+    // (it cannot hold one). The pattern tries starts from the latest back: after the
+    // optional number and its blanks, then giving those blanks back one at a time (down to
+    // one), then without the number, giving back the blanks before it. The first start that
+    // leaves 1 to 200 bytes before the colon wins; later ones only lengthen the process.
+    int64_t colon = first_of(l, after_pid, ':');
+    if (colon < 0 || !is_blank_at(l, colon + 1)) return 0;
+    int64_t latest = after_pid;
+    int64_t digits = skip_digits(l, after_pid);
+    if (digits > after_pid) {
+        int64_t blanks = skip_blanks(l, digits);
+        if (blanks > digits) {
+            latest = blanks;
+            // Giving back blanks helps only a colon right after them; one blank stays.
+            if (colon == latest && blanks - digits >= 2) latest -= 1;
+            if (colon == latest) latest = after_pid;
+        }
+    }
+    if (colon == latest && after_pid - pid_end >= 2) latest -= 1;
+    if (colon - latest < 1 || colon - latest > 200) return 0;
+    h->style = CBYTESCAN_LOG_SHOW;
+    place(&h->thread, thread, thread_end);
+    place(&h->level, level, level_end);
+    place(&h->pid, pid, pid_end);
+    h->pid_value = number(l, pid, pid_end);
+    place(&h->process, latest, colon);
+    h->end = (int32_t)after_subsystem(l, colon + 2);
+    return 1;
+}
+
+/// `log show --style syslog` after the zone: `  localhost Journal[412]: `.
+static int log_show_syslog(line_t l, int64_t at, cbytescan_header *h) {
+    int64_t i = skip_blanks(l, at);
+    if (i == at) return 0;
+    int64_t device = i;
+    while (i < l.n && !is_class(l.b[i], C_SPACE)) i++;
+    if (i == device) return 0;
+    int64_t device_end = i;
+    if (!(is_blank_at(l, i))) return 0;
+    i++;
+    if (!process_and_pid(l, &i, h)) return 0;
+    if (!byte_at(l, i, ':') || !is_blank_at(l, i + 1)) return 0;
+    h->style = CBYTESCAN_LOG_SHOW_SYSLOG;
+    place(&h->device, device, device_end);
+    h->end = (int32_t)after_subsystem(l, i + 2);
+    return 1;
+}
+
+/// Whether `line[start..<end]` (one or two letters) is a type code of `log`'s compact style:
+/// default, info, debug, error, fault, activity.
+STEP int is_compact_type(line_t l, int64_t start, int64_t end) {
+    uint8_t first = l.b[start];
+    if (end - start == 1) return first == 'I' || first == 'E' || first == 'F' || first == 'A';
+    if (end - start != 2) return 0;
+    uint8_t second = l.b[start + 1];
+    return (first == 'D' && (second == 'f' || second == 'b')) || (first == 'E' && second == 'r') || (first == 'F' && second == 't');
+}
+
+/// `log stream --style compact` prints the entry's type between the time and the process
+/// (`2025-06-03 10:15:42.118 Df Recipes[2210:8e41f] `), which NSLog's branch takes as the
+/// process's first word: the type is the header's level, the rest its process. A process with
+/// no blank second or third (nearly every one) is left at once.
+STEP void drop_compact_type(line_t l, cbytescan_header *h) {
+    int64_t start = h->process.lower, process_end = h->process.upper;
+    if (start < 0 || process_end - start <= 3 || !(l.b[start + 1] == ' ' || l.b[start + 2] == ' ')) return;
+    int64_t end = start;
+    while (end < process_end && end - start < 2 && l.b[end] >= 'A' && l.b[end] <= 'z') end++;
+    if (end < process_end && l.b[end] == ' ' && is_compact_type(l, start, end)) {
+        place(&h->level, start, end);
+        place(&h->process, end + 1, process_end);
+    }
+}
+
+void cbytescan_drop_compact_type(const uint8_t *bytes, size_t count, cbytescan_header *header) {
+    line_t l = {bytes, (int64_t)count};
+    if (header->style == CBYTESCAN_NSLOG) drop_compact_type(l, header);
+}
+
+/// NSLog after the time and its blank: `Journal[412:60b] `, the thread optional; then the
+/// compact style's type, if the process starts with one.
+static int nslog(line_t l, int64_t at, cbytescan_header *h) {
+    // `(?<process>[^\[\]\n:]{1,200}?)\[`: the first `[`, with no `]` or `:` before it.
+    int64_t start = at;
+    int64_t limit = l.n < start + 201 ? l.n : start + 201;
+    int64_t i = start;
+    for (; i + 8 <= limit; i += 8) {
+        uint64_t word = word_at(l, i);
+        uint64_t found = lanes_of(word, '[') | lanes_of(word, ']') | lanes_of(word, ':') | lanes_of(word, 0x0A);
+        if (found) {
+            i += lowest_lane(found);
+            goto stopped;
+        }
+    }
+    while (i < limit) {
+        uint8_t c = l.b[i];
+        if (c == '[' || c == ']' || c == ':' || c == 0x0A) break;
+        i++;
+    }
+stopped:
+    if (!(i < limit && l.b[i] == '[' && i > start)) return 0;
+    int64_t process_end = i;
+    int64_t pid = i + 1;
+    i = skip_digits(l, pid);
+    if (i == pid || i >= l.n) return 0;
+    int64_t pid_end = i;
+    // `(?::(?<thread>[0-9A-Fa-fx]{1,20}))?\]`: more than 20 thread bytes, and neither way reaches `]`.
+    int64_t thread = -1, thread_end = 0;
+    if (l.b[i] == ':') {
+        i++;
+        thread = i;
+        while (i < l.n && is_class(l.b[i], C_THREAD)) i++;
+        if (i - thread < 1 || i - thread > 20) return 0;
+        thread_end = i;
+    }
+    if (!byte_at(l, i, ']')) return 0;
+    i++;
+    if (byte_at(l, i, ' ')) i++;
+    h->style = CBYTESCAN_NSLOG;
+    place(&h->process, start, process_end);
+    place(&h->pid, pid, pid_end);
+    h->pid_value = number(l, pid, pid_end);
+    if (thread >= 0) place(&h->thread, thread, thread_end);
+    h->end = (int32_t)i;
+    drop_compact_type(l, h);
+    return 1;
+}
+
+/// The styles that start with `dddd-dd-dd` share the date, time, fraction and zone, read once.
+static int dated(line_t l, cbytescan_header *h) {
+    uint8_t separator = l.b[10];
+    if (!(separator == ' ' || separator == 'T') || !clock_at(l, 11)) return 0;
+    int64_t at = 19;
+    uint8_t fraction_separator = at < l.n ? l.b[at] : 0;
+    // `(?:[.:,](?<frac>\d{1,6}))?(?<tz>[+-]\d\d:?\d\d)?`, both optional for NSLog; `log show`
+    // styles need both, the fraction after a dot.
+    if (!fraction(l, &at, h)) return 0;
+    if (at < l.n && (l.b[at] == '+' || l.b[at] == '-')) {
+        // A sign that starts no zone: no style goes on from it.
+        if (!zone(l, &at, h)) return 0;
+        if (fraction_separator == '.' && (log_show(l, at, h) || log_show_syslog(l, at, h))) {
+            date_and_clock(l, h);
+            return 1;
+        }
+    }
+    if (separator != ' ' || !byte_at(l, at, ' ') || !nslog(l, at + 1, h)) return 0;
+    date_and_clock(l, h);
+    return 1;
+}
+
+/// A logger's own time: `2014/03/02 09:14:07:318 `.
+static int logger(line_t l, cbytescan_header *h) {
+    if (!(l.n >= 19 && date_at(l, '/') && l.b[10] == ' ' && clock_at(l, 11))) return 0;
+    int64_t at = 19;
+    if (!fraction(l, &at, h) || !byte_at(l, at, ' ')) return 0;
+    h->style = CBYTESCAN_LOGGER;
+    h->end = (int32_t)(at + 1);
+    date_and_clock(l, h);
+    return 1;
+}
+
+/// 1 for `Jan` … 12 for `Dec`, spelt by three bytes; 0 for none.
+STEP int month_number(const uint8_t *b) {
+    switch ((uint32_t)b[0] << 16 | (uint32_t)b[1] << 8 | (uint32_t)b[2]) {
+    case 0x4A616E: return 1;
+    case 0x466562: return 2;
+    case 0x4D6172: return 3;
+    case 0x417072: return 4;
+    case 0x4D6179: return 5;
+    case 0x4A756E: return 6;
+    case 0x4A756C: return 7;
+    case 0x417567: return 8;
+    case 0x536570: return 9;
+    case 0x4F6374: return 10;
+    case 0x4E6F76: return 11;
+    case 0x446563: return 12;
+    default: return 0;
+    }
+}
+
+/// Device console: `Mar  2 09:14:07 iPad Journal[412] <Warning>: `, the level optional.
+static int syslog_style(line_t l, cbytescan_header *h) {
+    if (l.n < 3) return 0;
+    int month = month_number(l.b);
+    if (month == 0) return 0;
+    // `[ ]{1,2}(?<day>\d{1,2})[ ]`: a third blank, or a third digit, and no way through.
+    int64_t i = 3;
+    if (!byte_at(l, i, ' ')) return 0;
+    i++;
+    if (byte_at(l, i, ' ')) i++;
+    int64_t day = i;
+    i = skip_digits(l, day);
+    if (i - day < 1 || i - day > 2 || !byte_at(l, i, ' ')) return 0;
+    int day_number = i - day == 1 ? l.b[day] - '0' : two(l, day);
+    int64_t time = i + 1;
+    if (!(time + 9 <= l.n && clock_at(l, time) && l.b[time + 8] == ' ')) return 0;
+    i = time + 9;
+    int64_t device = i;
+    while (i < l.n && !is_class(l.b[i], C_SPACE)) i++;
+    if (i == device || !byte_at(l, i, ' ')) return 0;
+    int64_t device_end = i;
+    i++;
+    if (!process_and_pid(l, &i, h)) return 0;
+    // `(?:[ ]<(?<level>\w+)>)?:[ ]`: without the level, `:` would have to stand where its blank is.
+    int64_t level = -1, level_end = 0;
+    if (byte_at(l, i, ' ')) {
+        if (!byte_at(l, i + 1, '<')) return 0;
+        i += 2;
+        level = i;
+        while (i < l.n && is_class(l.b[i], C_WORD)) i++;
+        if (i == level || !byte_at(l, i, '>')) return 0;
+        level_end = i;
+        i++;
+    }
+    if (!byte_at(l, i, ':') || !byte_at(l, i + 1, ' ')) return 0;
+    h->style = CBYTESCAN_SYSLOG;
+    place(&h->device, device, device_end);
+    if (level >= 0) place(&h->level, level, level_end);
+    h->end = (int32_t)(i + 2);
+    h->has_time = 1;
+    h->year = -1;
+    h->month = month;
+    h->day = day_number;
+    h->hour = two(l, time);
+    h->minute = two(l, time + 3);
+    h->second = two(l, time + 6);
+    return 1;
+}
+
+/// No header: `(?=(?:__\d+)?[-+]\[|CoreData:[ ]|UbiquityStoreManager:[ ])`, an empty match.
+static int bare(line_t l, cbytescan_header *h) {
+    int64_t i = 0;
+    if (!(HAS(l, 0, "CoreData: ") || HAS(l, 0, "UbiquityStoreManager: "))) {
+        if (HAS(l, 0, "__")) {
+            i = skip_digits(l, 2);
+            if (i == 2) return 0;
+        }
+        if (!(byte_at(l, i, '-') || byte_at(l, i, '+')) || !byte_at(l, i + 1, '[')) return 0;
+    }
+    // A syslog header refused after its process was read leaves no field behind.
+    no_place(&h->process);
+    no_place(&h->pid);
+    h->pid_value = -1;
+    h->style = CBYTESCAN_BARE;
+    h->end = 0;
+    return 1;
+}
+
+/// `(?:__\d+)?[-+]\[[^\]\n]{1,400}\](?:_block_invoke(?:_\d+)?)?\((\d+)\):[ ]?` at `start`.
+/// `one_line`: no line feed is looked for before the `]` (a header's line has none).
+static int method(line_t l, int64_t start, int one_line, cbytescan_prefix *p) {
+    int64_t i = start;
+    if (HAS(l, i, "__")) {
+        int64_t digits = skip_digits(l, i + 2);
+        if (digits == i + 2) return 0;
+        i = digits;
+    }
+    if (!(i + 1 < l.n && (l.b[i] == '-' || l.b[i] == '+') && l.b[i + 1] == '[')) return 0;
+    int64_t name = i + 2;
+    if (name >= l.n) return 0;
+    int64_t window = (l.n < name + 401 ? l.n : name + 401) - name;
+    const uint8_t *close = memchr(l.b + name, ']', (size_t)window);
+    if (close == NULL) return 0;
+    i = close - l.b;
+    if (i == name || (!one_line && memchr(l.b + name, 0x0A, (size_t)(i - name)) != NULL)) return 0;
+    i++;
+    if (HAS(l, i, "_block_invoke")) {
+        i += 13;
+        if (byte_at(l, i, '_')) {
+            int64_t digits = skip_digits(l, i + 1);
+            if (digits > i + 1) i = digits;
+        }
+    }
+    int64_t method_end = i;
+    if (!byte_at(l, i, '(')) return 0;
+    int64_t line = i + 1;
+    i = skip_digits(l, line);
+    if (i == line || !HAS(l, i, "):")) return 0;
+    place(&p->method, start, method_end);
+    place(&p->source_line, line, i);
+    p->source_line_value = number(l, line, i);
+    i += 2;
+    if (byte_at(l, i, ' ')) i++;
+    p->end = (int32_t)i;
+    return 1;
+}
+
+/// `(?:CoreData:[ ]Ubiquity:[ \t]*)+`, `CoreData:[ ](?:(?:error|fault):[ ]?|(?=Illegal[ ]attempt[ ]))`
+/// or `UbiquityStoreManager:[ ]?` at `p->end`.
+STEP void marker(line_t l, cbytescan_prefix *p) {
+    int64_t start = p->end;
+    if (HAS(l, start, "UbiquityStoreManager:")) {
+        p->marker = CBYTESCAN_STORE_MANAGER;
+        p->end = (int32_t)(byte_at(l, start + 21, ' ') ? start + 22 : start + 21);
+        return;
+    }
+    if (!HAS(l, start, "CoreData: ")) return;
+    int64_t after = start + 10;
+    if (HAS(l, after, "Ubiquity:")) {
+        int64_t i = after + 9;
+        for (;;) {
+            i = skip_blanks(l, i);
+            if (!HAS(l, i, "CoreData: Ubiquity:")) break;
+            i += 19;
+        }
+        p->marker = CBYTESCAN_UBIQUITY;
+        p->end = (int32_t)i;
+    } else if (HAS(l, after, "error:") || HAS(l, after, "fault:")) {
+        p->marker = CBYTESCAN_CORE_DATA_ERROR;
+        p->end = (int32_t)(byte_at(l, after + 6, ' ') ? after + 7 : after + 6);
+    } else if (HAS(l, after, "Illegal attempt ")) {
+        p->marker = CBYTESCAN_CORE_DATA_ERROR;
+        p->end = (int32_t)after;
+    }
+}
+
+/// `CloudKitToken.find`: where `CoreData+CloudKit:` starts within 256 bytes of `start`, found
+/// by its `+`; -1 when it is not there (or, unless `one_line`, only after a line feed).
+STEP int64_t cloudkit_token(line_t l, int64_t start, int one_line) {
+    if (start >= l.n) return -1;
+    int64_t length = l.n - start < 256 ? l.n - start : 256;
+    if (length < 18) return -1;
+    int64_t at = start + 8;
+    int64_t last_plus = start + length - 10;
+    while (at <= last_plus) {
+        const uint8_t *hit = memchr(l.b + at, '+', (size_t)(last_plus - at + 1));
+        if (hit == NULL) return -1;
+        int64_t found = hit - l.b - 8;
+        if (memcmp(l.b + found, "CoreData+CloudKit:", 18) == 0) {
+            return one_line || memchr(l.b + start, 0x0A, (size_t)(found - start)) == NULL ? found : -1;
+        }
+        at = hit - l.b + 1;
+    }
+    return -1;
+}
+
+int64_t cbytescan_cloudkit_token_find(const uint8_t *bytes, size_t count, size_t start, int one_line) {
+    line_t l = {bytes, (int64_t)count};
+    return cloudkit_token(l, (int64_t)start, one_line);
+}
+
+/// `CloudKitToken.looseMethod`: `-[Class selector]` (or `[Class selector]`) and any suffix
+/// without blanks before `(line): `.
+static int loose_method(line_t l, int64_t start, cbytescan_prefix *p) {
+    if (start + 2 >= l.n) return 0;
+    int64_t i = start;
+    if (l.b[i] == '-' || l.b[i] == '+') i++;
+    if (l.b[i] != '[') return 0;
+    i++;
+    int64_t limit = l.n < start + 400 ? l.n : start + 400;
+    while (i < limit && l.b[i] != ']' && l.b[i] != 0x0A) i++;
+    if (!(i < limit && l.b[i] == ']')) return 0;
+    while (i < limit && l.b[i] != '(' && l.b[i] != ' ' && l.b[i] != 0x0A) i++;
+    if (!(i < limit && l.b[i] == '(')) return 0;
+    int64_t method_end = i;
+    int64_t line = i + 1;
+    i = skip_digits(l, line);
+    if (!(i > line && i + 1 < l.n && l.b[i] == ')' && l.b[i + 1] == ':')) return 0;
+    place(&p->method, start, method_end);
+    place(&p->source_line, line, i);
+    p->source_line_value = number(l, line, i);
+    i += 2;
+    if (byte_at(l, i, ' ')) i++;
+    p->end = (int32_t)i;
+    return 1;
+}
+
+void cbytescan_take_cloudkit_token(const uint8_t *bytes, size_t count, int one_line, cbytescan_prefix *p) {
+    line_t l = {bytes, (int64_t)count};
+    if (!(p->marker == CBYTESCAN_NO_MARKER || p->marker == CBYTESCAN_CORE_DATA_ERROR)) return;
+    int64_t token = cloudkit_token(l, p->end, one_line);
+    if (token < 0) return;
+    p->marker = CBYTESCAN_CLOUDKIT;
+    int64_t after = skip_blanks(l, token + 18);
+    p->end = (int32_t)after;
+    if (!method(l, after, one_line, p)) loose_method(l, after, p);
+}
+
+void cbytescan_prefix_read(const uint8_t *bytes, size_t count, size_t start, int one_line, cbytescan_prefix *p) {
+    line_t l = {bytes, (int64_t)count};
+    no_place(&p->method);
+    no_place(&p->source_line);
+    p->source_line_value = -1;
+    p->marker = CBYTESCAN_NO_MARKER;
+    p->end = (int32_t)start;
+    if ((int64_t)start > l.n) return;
+    method(l, (int64_t)start, one_line, p);
+    marker(l, p);
+    cbytescan_take_cloudkit_token(bytes, count, one_line, p);
+}
+
+/// `LogTime.daysIn`: a February without a year may have 29 days.
+STEP int days_in(int month, int year) {
+    switch (month) {
+    case 2: return year < 0 || (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)) ? 29 : 28;
+    case 4: case 6: case 9: case 11: return 30;
+    default: return 31;
+    }
+}
+
+STEP void pack_time(cbytescan_header *h) {
+    h->time_bits = 0;
+    h->time_offset = INT16_MIN;
+    int offset = h->offset_minutes;
+    // The checks of `LogTime.isValid` (`PackedTime.init(checkedYear:…)`): a header whose time
+    // cannot exist still starts a record, without a time.
+    if (!h->has_time || h->damaged_zone || h->month < 1 || h->month > 12 || h->day < 1 || h->day > days_in(h->month, h->year) ||
+        h->hour >= 24 || h->minute >= 60 || h->second > 60 || (h->has_offset && (offset > 14 * 60 || offset < -14 * 60)))
+        return;
+    uint64_t bits = 1ULL << 63;
+    bits |= (uint64_t)(h->year + 1) << 49;
+    bits |= (uint64_t)h->month << 45;
+    bits |= (uint64_t)h->day << 40;
+    bits |= (uint64_t)h->hour << 35;
+    bits |= (uint64_t)h->minute << 29;
+    bits |= (uint64_t)h->second << 23;
+    bits |= (uint64_t)h->microsecond << 3;
+    bits |= (uint64_t)h->fraction_digits;
+    h->time_bits = bits;
+    if (h->has_offset) h->time_offset = (int16_t)offset;
+}
+
+void cbytescan_pack_time(cbytescan_header *h) { pack_time(h); }
+
+int cbytescan_header_read(const uint8_t *bytes, size_t count, cbytescan_header *h) {
+    line_t l = {bytes, (int64_t)count};
+    if (count == 0) return 0;
+    no_place(&h->process);
+    no_place(&h->pid);
+    no_place(&h->thread);
+    no_place(&h->device);
+    no_place(&h->level);
+    h->pid_value = -1;
+    h->has_time = 0;
+    h->microsecond = 0;
+    h->fraction_digits = 0;
+    h->has_offset = 0;
+    h->damaged_zone = 0;
+    int found;
+    if (!is_digit(l.b[0])) {
+        found = syslog_style(l, h) || bare(l, h);
+    } else if (l.n >= 19 && date_at(l, '-')) {
+        found = dated(l, h);
+    } else {
+        found = logger(l, h);
+    }
+    if (!found) return 0;
+    pack_time(h);
+    cbytescan_prefix_read(bytes, count, (size_t)h->end, 1, &h->prefix);
+    return 1;
+}
