@@ -303,3 +303,29 @@ struct SplitMix64: RandomNumberGenerator {
         }
     }
 }
+
+/// `CloudKitErrors.report(in:)` reads a message where it stands in a larger buffer (a record
+/// inside its batch), no longer copied into an array of its own: on every mirroring rule's
+/// sample, set between bytes that hold errors of their own, the report is the one of the text
+/// alone, and of the text as a String.
+@Suite struct CloudKitReportInPlaceTests {
+    @Test func aReportReadInPlaceIsTheReportOfTheTextAlone() {
+        let around = Array("Error Domain=NSCocoaErrorDomain Code=134400 <CKError 0x1: \"Quota Exceeded\" (25/2035); \"x\"> 7 \"Batch Request Failed\" CKError's omited ".utf8)
+        var reports = 0
+        for rule in CloudKitRules.all {
+            for sample in rule.samples {
+                let text = Array(sample.utf8)
+                let whole = around + text + around
+                let inPlace = whole.withUnsafeBytes { CloudKitErrors.report(in: UnsafeRawBufferPointer(rebasing: $0[around.count..<around.count + text.count])) }
+                let alone = text.withUnsafeBytes { CloudKitErrors.report(in: $0) }
+                #expect(inPlace == alone, "\(sample)")
+                #expect(alone == CloudKitErrors.report(in: sample), "\(sample)")
+                if !alone.isEmpty { reports += 1 }
+            }
+        }
+        #expect(reports > 10, "the samples hold failures of many sorts")
+        // Bytes that are not UTF-8 are read as their text shows them.
+        let invalid: [UInt8] = Array("<CKError 0x1: \"Zone Not Found\" (26/2036); \"Zone '".utf8) + [0xFF] + Array("' does not exist\">".utf8)
+        #expect(invalid.withUnsafeBytes { CloudKitErrors.report(in: $0) } == CloudKitErrors.report(in: ByteText.string(invalid)))
+    }
+}
