@@ -172,6 +172,8 @@ final class RunStages {
     // Used by the reader's thread alone, never in overlapping accesses: Swift's run-time
     // exclusivity check on each access is left out.
     @exclusivity(unchecked) private var batch: Batch?
+    /// `batch`, unretained (see `currentBatch`); nil when `batch` is.
+    @exclusivity(unchecked) private var filling: Unmanaged<Batch>?
     /// Emptied batches, for the reader's thread to fill again.
     @exclusivity(unchecked) private var spare: [Batch] = []
     private let toClassifier: Handoff<Parcel>?
@@ -263,9 +265,11 @@ final class RunStages {
                 lender.withRecord(entry) { record in run.throughStages(record) }
                 return
             }
-            let batch = currentBatch()
-            batch.append(entry)  // step 1
-            if batch.count >= batchRecords || batch.bytes >= RunStages.batchBytes { passOn() }
+            let full = currentBatch()._withUnsafeGuaranteedRef { batch in
+                batch.append(entry)  // step 1
+                return batch.count >= batchRecords || batch.bytes >= RunStages.batchBytes
+            }
+            if full { passOn() }
         }
     }
 
@@ -276,9 +280,11 @@ final class RunStages {
             throughStages(record)
             return
         }
-        let batch = currentBatch()
-        batch.append(record)  // step 1
-        if batch.count >= batchRecords || batch.bytes >= RunStages.batchBytes { passOn() }
+        let full = currentBatch()._withUnsafeGuaranteedRef { batch in
+            batch.append(record)  // step 1
+            return batch.count >= batchRecords || batch.bytes >= RunStages.batchBytes
+        }
+        if full { passOn() }
     }
 
     /// The three stages at once, on the caller's thread: one call into the run for all
@@ -289,12 +295,16 @@ final class RunStages {
         run.throughStages(record)
     }
 
-    /// The batch being filled.
-    private func currentBatch() -> Batch {
-        if let batch { return batch }
+    /// The batch being filled, lent without a retain (`batch` holds it until `passOn`):
+    /// returned as a reference, it was retained and released for every record, some 40
+    /// instructions a record (callgrind, three threads, 3 MB default mix, -q).
+    private func currentBatch() -> Unmanaged<Batch> {
+        if let filling { return filling }
         let batch = emptyBatch()
         self.batch = batch
-        return batch
+        let filling = Unmanaged.passUnretained(batch)
+        self.filling = filling
+        return filling
     }
 
     /// A batch to fill: one handed back (emptied here, step 5), else a new one.
@@ -319,6 +329,7 @@ final class RunStages {
         }
         guard let batch else { return }
         self.batch = nil
+        filling = nil
         toClassifier.push(.batch(batch))
     }
 
