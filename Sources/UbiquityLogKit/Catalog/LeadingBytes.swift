@@ -636,9 +636,14 @@ enum LeadingBytes {
         /// The quantifier at `position` (none: once): where it ends, with a lazy or possessive
         /// mark, and the least and most times it lets the item match (`Int.max`: no bound).
         func quantifier(at position: Int) -> (end: Int, least: Int, most: Int) {
+            // Most items have none (asked after each literal byte of every pattern at start-up).
+            guard position < bytes.count else { return (position, 1, 1) }
+            switch bytes[position] {
+            case UInt8(ascii: "?"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "{"): break
+            default: return (position, 1, 1)
+            }
             var reader = Reader(bytes: bytes)
             reader.index = position
-            guard position < bytes.count else { return (position, 1, 1) }
             switch bytes[position] {
             case UInt8(ascii: "?"): _ = reader.skipQuantifier(); return (reader.index, 0, 1)
             case UInt8(ascii: "*"): _ = reader.skipQuantifier(); return (reader.index, 0, Int.max)
