@@ -8,9 +8,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// The offset of the first byte in `bytes[0..<count]` that a JSON string must escape (below
-/// 0x20, `"`, `\`) or that parselogs escapes (DEL, 0x7F); `count` when there is none.
-size_t cbytescan_json_escape(const uint8_t *bytes, size_t count);
+/// Bits `cbytescan_json_write` sets in `*seen`: a byte at or above 0x80 (the bytes may not be
+/// UTF-8: the caller checks them), and a `#` (the text may hold `##[`, a GitHub workflow command).
+#define CBYTESCAN_SEEN_NON_ASCII 1u
+#define CBYTESCAN_SEEN_HASH 2u
+
+/// Writes `bytes[0..<count]` into `out` as the inside of a JSON string, escaped as
+/// `JSONText` escapes (`\"`, `\\`, `\n`, `\r`, `\t`, `\b`, `\f`, any other byte below
+/// 0x20 and DEL as `\u00xx`; every other byte as it is), and returns how many bytes it wrote.
+/// `out` has room for `count * 6 + 16` bytes (every byte a six-byte `\u00xx`, and a block of
+/// sixteen stored whole past the last byte written); those past the returned count may be
+/// written over with anything. The `CBYTESCAN_SEEN_…` bits of what the bytes hold are
+/// or-ed into `*seen`.
+size_t cbytescan_json_write(uint8_t *out, const uint8_t *bytes, size_t count, unsigned *seen);
 
 /// The offset of the first byte in `bytes[0..<count]` at or above 0x80 (the first that is
 /// not ASCII); `count` when there is none.

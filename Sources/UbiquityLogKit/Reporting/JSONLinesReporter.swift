@@ -34,76 +34,113 @@ public final class JSONLinesReporter: Reporter {
     /// check on each access is left out.)
     @exclusivity(unchecked) private var json = JSONText()
     /// The input's name as a JSON string, made again only when the input changes.
-    private var input: (name: String, json: [UInt8])?
+    private var input: (name: String, json: Piece)?
     /// By kind ordinal: `,"kind":…,"category":…,"severity":…`, the same for every record of a
     /// kind. (Read for every record by the writing thread alone: no run-time exclusivity check.)
-    @exclusivity(unchecked) private var kindMembers: [[UInt8]?] = []
+    @exclusivity(unchecked) private var kindMembers: [Piece?] = []
+    /// `,"process":"Journal"` by the process's bytes: a log's few processes are each made once.
+    /// (Kept for the last process alone, made again whenever it changed, it cost some 440
+    /// instructions a record on ~420-byte records, where processes interleave, 190 on the
+    /// default mix; looked up here, some 250 and 190. Callgrind, one thread.)
+    private let processMembers = Recurring<Piece>(longest: 128)
+
+    /// JSON text made once and written for many records, and whether it holds a `#` (see
+    /// `JSONText.seen`).
+    private struct Piece {
+        var bytes: [UInt8]
+        var hasHash: Bool
+
+        init(_ text: JSONText) {
+            bytes = text.bytes
+            hasHash = text.seen & CBYTESCAN_SEEN_HASH != 0
+        }
+    }
 
     public func report(_ item: ClassifiedRecord) {
         begin()
-        let record = item.record
-        let event = item.event
-        // The members every record has, in a fixed order, are written as literal text around
-        // their values (no key or comma is worked out per record); the fields object and
-        // anything nested go through JSONText's objects.
-        let time = record.time, pid = record.pid
-        let process = processJSON(record)
-        let input = inputJSON(record.input)
-        let kind = kindJSON(event.kind)
-        let fields = event.fields
-        // The matched line is found before the closures below, which then do not capture
-        // `item`: a struct (see `ClassifiedRecord`), captured it was copied, its event with it.
-        let plainLine = Headline.plainMatchedLine(item)
-        let matchedLine = plainLine == nil ? Headline.matchedLine(item) : ""
-        out.line { buffer in
-            json.writing(into: &buffer) { json in
-                json.recordHead(input: input, line: record.firstLine, lines: record.lineCount, time: time, process: process, pid: pid, kind: kind)
-                if let plainLine {
-                    plainLine.withUnsafeBufferPointer { json.string(utf8: $0) }
-                } else {
-                    json.string(matchedLine)
-                }
-                if record.isTruncated { json.raw(#","truncated":true"#) }
-                if record.revision.amendsAnEarlierShowing { json.raw(#","amended":true"#) }
-                json.object(fields, opening: #","fields":{"#)
-                json.rawMember(record.text)
+        // The record is written by one method that reads the item through a pointer: values
+        // worked out before the closures and captured by them (the pieces, the fields, the
+        // matched line, the record), and the event copied to read its kind and fields, were
+        // each retained and released (930 instructions a ~420-byte record more, 820 a record
+        // of the default mix; scripts/bench-instructions).
+        withUnsafePointer(to: item) { item in
+            out.line { buffer in
+                json.writing(into: &buffer) { json in write(item.pointee, into: &json) }
+                // Only a line with a `#` can hold a workflow command (`##[`): JSON escapes
+                // every line end, and starts with `{`, not `::`. The strings were looked at for
+                // `#` as they were escaped; the line is looked at again only when one had one
+                // (finding none in the written line cost some 180 instructions a ~420-byte record).
+                return json.seen & CBYTESCAN_SEEN_HASH != 0
             }
         }
     }
 
-    private func inputJSON(_ name: String) -> [UInt8] {
+    /// The members every record has, in a fixed order, are written as literal text around
+    /// their values (no key or comma is worked out per record); the fields object and
+    /// anything nested go through JSONText's objects.
+    private func write(_ item: borrowing ClassifiedRecord, into json: inout JSONText) {
+        let record = item.record
+        let input = inputJSON(record.input)
+        let process = processJSON(record)
+        switch item.classification.event {
+        case .message(let kind, let fields):
+            writeHead(record, input, process, kindJSON(kind), into: &json)
+            writeMessage(item, into: &json)
+            writeRest(record, fields, into: &json)
+        default:
+            let event = item.event
+            writeHead(record, input, process, kindJSON(event.kind), into: &json)
+            writeMessage(item, into: &json)
+            writeRest(record, event.fields, into: &json)
+        }
+        // The pieces' `#`s, as their strings' were gathered when they were made.
+        if input.hasHash || process?.hasHash == true { json.seen |= CBYTESCAN_SEEN_HASH }
+    }
+
+    private func writeHead(_ record: Record, _ input: Piece, _ process: Piece?, _ kind: Piece, into json: inout JSONText) {
+        if kind.hasHash { json.seen |= CBYTESCAN_SEEN_HASH }
+        json.recordHead(input: input.bytes, line: record.firstLine, lines: record.lineCount, time: record.time, process: process?.bytes, pid: record.pid, kind: kind.bytes)
+    }
+
+    private func writeMessage(_ item: borrowing ClassifiedRecord, into json: inout JSONText) {
+        if let plainLine = Headline.plainMatchedLine(copy item) {
+            plainLine.withUnsafeBufferPointer { json.string(utf8: $0) }
+        } else {
+            json.string(Headline.matchedLine(copy item))
+        }
+    }
+
+    private func writeRest(_ record: Record, _ fields: [Field], into json: inout JSONText) {
+        if record.isTruncated { json.raw(#","truncated":true"#) }
+        if record.revision.amendsAnEarlierShowing { json.raw(#","amended":true"#) }
+        json.object(fields, opening: #","fields":{"#)
+        json.rawMember(record.text)
+    }
+
+    private func inputJSON(_ name: String) -> Piece {
         if let input, input.name == name { return input.json }
         var text = JSONText()
         text.string(name)
-        let bytes = text.bytes
-        input = (name, bytes)
-        return bytes
+        let piece = Piece(text)
+        input = (name, piece)
+        return piece
     }
-
-    /// `,"process":"Journal"`, made again only when the process changes: a record's process
-    /// (`bytes`, where its header has them) is compared with the last one's bytes, and made
-    /// into a String only when they differ.
-    private var process: (bytes: KeptText, name: String, json: [UInt8])?
 
     /// Nil for a record whose header names no process.
-    private func processJSON(_ record: Record) -> [UInt8]? {
-        guard let same = record.has(.process, sameAs: process?.bytes ?? KeptText()) else { return nil }
-        if same, let process { return process.json }
-        guard let name = record.string(.process) else { return nil }
-        let json: [UInt8]
-        if let process, process.name == name {
-            json = process.json
-        } else {
-            var text = JSONText()
-            text.raw(#","process":"#)
-            text.string(name)
-            json = text.bytes
+    private func processJSON(_ record: Record) -> Piece? {
+        record.withBytes(of: .process) { bytes in
+            bytes.map { bytes in
+                processMembers.value(bytes) {
+                    var text = JSONText()
+                    text.raw(#","process":"#)
+                    text.string(ByteText.string(bytes))
+                    return Piece(text)
+                }
+            }
         }
-        process = (record.kept(.process), name, json)
-        return json
     }
 
-    private func kindJSON(_ kind: EventKind) -> [UInt8] {
+    private func kindJSON(_ kind: EventKind) -> Piece {
         if kind.ordinal < kindMembers.count, let known = kindMembers[kind.ordinal] { return known }
         var text = JSONText()
         text.raw(#","kind":"#)
@@ -115,9 +152,9 @@ public final class JSONLinesReporter: Reporter {
         if kind.ordinal >= kindMembers.count {
             kindMembers += Array(repeating: nil, count: kind.ordinal - kindMembers.count + 1)
         }
-        let bytes = text.bytes
-        kindMembers[kind.ordinal] = bytes
-        return bytes
+        let piece = Piece(text)
+        kindMembers[kind.ordinal] = piece
+        return piece
     }
 
     public func flush() { out.flush() }
@@ -246,6 +283,11 @@ enum JSON {
 /// gives members in order; the commas between them are this type's business.
 struct JSONText {
     private var buffer = ByteBuffer()
+    /// What the strings written held, `CBYTESCAN_SEEN_…` bits (see `quoted`), since this was
+    /// last set to 0: a line without a `#` holds no `##[`, and needs no look for one.
+    var seen: UInt32 = 0
+    /// The bits of `seen` and of `quoted`'s result, by name.
+    static let seenNonASCII = CBYTESCAN_SEEN_NON_ASCII, seenHash = CBYTESCAN_SEEN_HASH
     /// Per open object or array: whether a member has been written (the next needs a comma).
     private var hasMember: [Bool] = []
 
@@ -410,6 +452,7 @@ struct JSONText {
         // Empty after every whole object (each open has its close): emptied only if not, as
         // `removeAll(keepingCapacity:)` cost some 50 instructions a record even on nothing.
         if !hasMember.isEmpty { hasMember.removeAll(keepingCapacity: true) }
+        seen = 0
         body(&self)
         swap(&buffer, &target)
     }
@@ -478,13 +521,7 @@ struct JSONText {
         case .span(let bytes):
             // Written from the record's bytes where they are UTF-8 (no String made for it);
             // else as the text `ByteText.string` makes of them, `\xNN` for the odd bytes.
-            if !bytes.withUnsafeBufferPointer({ buffer in
-                guard ByteText.isValidUTF8(UnsafeRawBufferPointer(buffer)) else { return false }
-                string(utf8: buffer)
-                return true
-            }) {
-                string(ByteText.string(bytes))
-            }
+            bytes.withUnsafeBufferPointer { string(maybeUTF8: $0) }
         case .int(let number): int(number)
         case .bool(let flag): bool(flag)
         case .list(let items):
@@ -524,20 +561,24 @@ struct JSONText {
     }
 
     /// A record's last member, `,"raw":` and its text as `data` writes it, and the record's
-    /// closing brace. The literal pieces around the text are each appended in one, as is the
-    /// fields object's opening: appended apart (`,"fields":`, `{`, `,"raw":`, `{"text":`, `}`,
-    /// `}`), each a check of room and of the storage's owner, they cost some 150 instructions a
-    /// record more (callgrind, 3 MB default mix).
+    /// closing brace. The text is written as a string at once, and written again as
+    /// `{"bytes":…}` in the rare record whose bytes are not UTF-8: checked first, the whole
+    /// text was read twice (see `cbytescan_json_write`). The literal pieces around the text
+    /// are each appended in one, as is the fields object's opening: appended apart
+    /// (`,"fields":`, `{`, `,"raw":`, `{"text":`, `}`, `}`), each a check of room and of the
+    /// storage's owner, they cost some 150 instructions a record more (callgrind, 3 MB
+    /// default mix).
     mutating func rawMember(_ text: RecordText) {
         text.withUnsafeBufferPointer { data in
-            if ByteText.isValidUTF8(UnsafeRawBufferPointer(data)) {
-                raw(#","raw":{"text":"#)
-                string(utf8: data)
-                raw("}}")
-            } else {
+            let start = buffer.count
+            raw(#","raw":{"text":"#)
+            if quoted(data) & CBYTESCAN_SEEN_NON_ASCII != 0, !ByteText.isValidUTF8(UnsafeRawBufferPointer(data)) {
+                buffer.removeLast(buffer.count - start)
                 raw(#","raw":"#)
                 self.data(data)
                 raw("}")
+            } else {
+                raw("}}")
             }
         }
     }
@@ -561,47 +602,36 @@ struct JSONText {
         text.withUTF8 { string(utf8: $0) }
     }
 
-    /// A string literal of valid UTF-8. Runs that need no escape are copied whole: record
-    /// text is most of what --format jsonl writes, and `cbytescan_json_escape` finds the
-    /// next byte to escape sixteen bytes at a time (eight at a time with bit tricks in Swift
-    /// cost about twice the instructions, counted by callgrind).
+    /// A string literal of valid UTF-8 (`cbytescan_json_write`).
     mutating func string(utf8 source: UnsafeBufferPointer<UInt8>) {
-        guard let base = source.baseAddress else { return raw(#""""#) }
-        // Written through a pointer into room for the worst case (every byte a six-byte
-        // `\u00XX`): appending each run and escape checked the room and the storage's owner.
-        buffer.write(atMost: source.count * 6 + 2) { out in
+        quoted(source)
+    }
+
+    /// `source` as a string literal, escaped in one pass in C (see `cbytescan_json_write`),
+    /// through a pointer into room for the worst case (every byte a six-byte `\u00XX`).
+    /// Returns what the text held, `CBYTESCAN_SEEN_…` bits (also gathered in `seen`): a
+    /// caller that has not checked its bytes are UTF-8 checks them only when one was not ASCII.
+    @discardableResult
+    mutating func quoted(_ source: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        var found: UInt32 = 0
+        buffer.write(atMost: source.count * 6 + 18) { out in
             out[0] = UInt8(ascii: "\"")
             var written = 1
-            var runStart = 0
-            let count = source.count
-            while true {
-                let index = runStart + cbytescan_json_escape(base + runStart, count - runStart)
-                (out + written).initialize(from: base + runStart, count: index - runStart)
-                written += index - runStart
-                guard index < count else { break }
-                runStart = index + 1
-                let byte = base[index]
-                out[written] = 0x5C
-                switch byte {
-                case 0x22, 0x5C: out[written + 1] = byte
-                case 0x0A: out[written + 1] = UInt8(ascii: "n")
-                case 0x0D: out[written + 1] = UInt8(ascii: "r")
-                case 0x09: out[written + 1] = UInt8(ascii: "t")
-                case 0x08: out[written + 1] = UInt8(ascii: "b")
-                case 0x0C: out[written + 1] = UInt8(ascii: "f")
-                default:
-                    let hex: StaticString = "0123456789abcdef"
-                    out[written + 1] = UInt8(ascii: "u")
-                    out[written + 2] = UInt8(ascii: "0")
-                    out[written + 3] = UInt8(ascii: "0")
-                    out[written + 4] = hex.utf8Start[Int(byte >> 4)]
-                    out[written + 5] = hex.utf8Start[Int(byte & 0x0F)]
-                    written += 4
-                }
-                written += 2
-            }
+            if let base = source.baseAddress { written += cbytescan_json_write(out + 1, base, source.count, &found) }
             out[written] = UInt8(ascii: "\"")
             return written + 1
+        }
+        seen |= found
+        return found
+    }
+
+    /// Bytes that are usually UTF-8, as a string literal: written at once, and written again
+    /// as `ByteText.string` makes them (`\\xNN` for the odd bytes) where they prove not to be.
+    mutating func string(maybeUTF8 source: UnsafeBufferPointer<UInt8>) {
+        let start = buffer.count
+        if quoted(source) & CBYTESCAN_SEEN_NON_ASCII != 0, !ByteText.isValidUTF8(UnsafeRawBufferPointer(source)) {
+            buffer.removeLast(buffer.count - start)
+            string(ByteText.string(source))
         }
     }
 

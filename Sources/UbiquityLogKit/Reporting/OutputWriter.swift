@@ -84,12 +84,13 @@ public final class OutputWriter {
 
     /// Writes the line `body` appends to the buffer it is given, and a newline: the line is
     /// built where it goes, not built apart and copied (for a record of 4 MiB of control bytes,
-    /// written as `\u0001` each, the copy was a second buffer of the line's 12 MB).
-    func line(writing body: (inout ByteBuffer) -> Void) {
+    /// written as `\u0001` each, the copy was a second buffer of the line's 12 MB). `body`
+    /// returns false when it knows the line holds no workflow command (`GitHubEscaping.mayCommand`
+    /// is false), true when it may: only then is the line looked at again.
+    func line(writing body: (inout ByteBuffer) -> Bool) {
         guard !isClosed else { return }
         let start = buffer.count
-        body(&buffer)
-        if workflowCommands != .passed {
+        if body(&buffer), workflowCommands != .passed {
             let written = buffer.withBytes { bytes -> String? in
                 let line = UnsafeBufferPointer(rebasing: bytes[start...])
                 return GitHubEscaping.mayCommand(line) ? String(decoding: line, as: UTF8.self) : nil
