@@ -80,7 +80,7 @@ import TestSupport
 
     @Test func escapingIsWhatItWasOnRandomBytes() {
         var generator = SeededGenerator(state: 30)
-        for round in 0..<3_000 {
+        for round in 0..<2_000 {
             let bytes = Self.randomBytes(&generator)
             let offset = round % 37
             let valid = Self.isUTF8(bytes)
@@ -116,7 +116,7 @@ import TestSupport
     /// five apart) at every place: the whole blocks, the last block read again over the end, the
     /// padded short ones, and an escape in the last block of each.
     @Test func everyPlaceOfAnEscapeAroundTheBlocks() {
-        for length in 0...100 {
+        for length in 0...72 {
             var cases: [[UInt8]] = [Array(repeating: UInt8(ascii: "a"), count: length)]
             for position in 0..<length {
                 for special: UInt8 in [0x22, 0x0A, 0x01, 0x7F] {
@@ -128,7 +128,7 @@ import TestSupport
                 }
             }
             for bytes in cases {
-                for offset in [0, 1, 15] {
+                for offset in [0, 7] {
                     var json = JSONText()
                     Self.withinLarger(bytes, offset: offset) { json.string(utf8: $0) }
                     if json.bytes != Self.referenceString(bytes) {

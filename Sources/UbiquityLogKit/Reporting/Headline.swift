@@ -232,6 +232,12 @@ public enum Headline {
     /// `matchedLine`'s bytes when they are its text as they stand (valid UTF-8, not a store
     /// manager's error to rewrite), else nil: JSON Lines writes them without making a String.
     static func plainMatchedLine(_ item: ClassifiedRecord) -> RecordText? {
+        matchedLineBytes(item, checkingUTF8: true)
+    }
+
+    /// `plainMatchedLine`, or without `checkingUTF8` the bytes it would be if they are UTF-8:
+    /// JSON Lines escapes them and checks them only where a byte is not ASCII.
+    static func matchedLineBytes(_ item: ClassifiedRecord, checkingUTF8: Bool) -> RecordText? {
         let text = item.record.text
         guard let start = item.classification.matchStart, start < text.count else { return nil }
         // On the bytes (memchr for the line's end): every JSON line and most timeline lines
@@ -244,7 +250,7 @@ public enum Headline {
             // `Bytes.hasPrefix`, not `starts(with:)` on the literal's UTF-8 view: the generic
             // walk through a String's view cost some 200 instructions a record.
             guard !Bytes.hasPrefix(bytes, first..<end, storeManagerError),
-                  ByteText.isValidUTF8(UnsafeRawBufferPointer(rebasing: bytes[first..<end])) else { return nil }
+                  !checkingUTF8 || ByteText.isValidUTF8(UnsafeRawBufferPointer(rebasing: bytes[first..<end])) else { return nil }
             return first..<end
         }
         return line.map { text[$0] }

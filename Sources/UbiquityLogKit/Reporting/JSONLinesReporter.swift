@@ -102,12 +102,14 @@ public final class JSONLinesReporter: Reporter {
         json.recordHead(input: input.bytes, line: record.firstLine, lines: record.lineCount, time: record.time, process: process?.bytes, pid: record.pid, kind: kind.bytes)
     }
 
+    /// The matched line as it stands, checked to be UTF-8 only when a byte of it is not ASCII
+    /// (checked first, some 100 instructions a record), else as `Headline.matchedLine` makes it.
     private func writeMessage(_ item: borrowing ClassifiedRecord, into json: inout JSONText) {
-        if let plainLine = Headline.plainMatchedLine(copy item) {
-            plainLine.withUnsafeBufferPointer { json.string(utf8: $0) }
-        } else {
-            json.string(Headline.matchedLine(copy item))
+        if let line = Headline.matchedLineBytes(item, checkingUTF8: false),
+           line.withUnsafeBufferPointer({ json.quotedIfUTF8($0) }) {
+            return
         }
+        json.string(Headline.matchedLine(item))
     }
 
     private func writeRest(_ record: Record, _ fields: [Field], into json: inout JSONText) {
@@ -628,11 +630,18 @@ struct JSONText {
     /// Bytes that are usually UTF-8, as a string literal: written at once, and written again
     /// as `ByteText.string` makes them (`\\xNN` for the odd bytes) where they prove not to be.
     mutating func string(maybeUTF8 source: UnsafeBufferPointer<UInt8>) {
+        if !quotedIfUTF8(source) { string(ByteText.string(source)) }
+    }
+
+    /// `source` as a string literal if it is UTF-8, checked only when a byte is not ASCII;
+    /// false, and nothing written, if it is not.
+    mutating func quotedIfUTF8(_ source: UnsafeBufferPointer<UInt8>) -> Bool {
         let start = buffer.count
-        if quoted(source) & CBYTESCAN_SEEN_NON_ASCII != 0, !ByteText.isValidUTF8(UnsafeRawBufferPointer(source)) {
+        guard quoted(source) & CBYTESCAN_SEEN_NON_ASCII == 0 || ByteText.isValidUTF8(UnsafeRawBufferPointer(source)) else {
             buffer.removeLast(buffer.count - start)
-            string(ByteText.string(source))
+            return false
         }
+        return true
     }
 
     mutating func int(_ number: Int) {
