@@ -147,8 +147,12 @@ public enum Headline {
     }
 
     /// `of(item)` as UTF-8, for `use`: a message's matched line straight from the record's
-    /// bytes when it stands as it is (most of the timeline's lines), else `of(item)`'s text.
-    static func withUTF8<Result>(_ item: ClassifiedRecord, _ use: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    /// bytes when it stands as it is (most of the timeline's lines), else `of(item)`'s text,
+    /// made once for each message `cache` finds again (a composed headline, an error's with its
+    /// cause, costs some 5,000 instructions: made for every line, the timeline cost 133
+    /// instructions a record more on the default mix, 52 on ~420-byte records, whose messages
+    /// repeat less; scripts/bench-instructions).
+    static func withUTF8<Result>(_ item: ClassifiedRecord, cache: inout HeadlineCache, _ use: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         switch item.event {
         case .cloudCorruptionDetected:
             if let plain = plainMatchedLine(item) { return plain.withUnsafeBufferPointer(use) }
@@ -162,7 +166,7 @@ public enum Headline {
         default:
             break
         }
-        var text = of(item)
+        var text = cache.headline(of: item)
         return text.withUTF8(use)
     }
 
