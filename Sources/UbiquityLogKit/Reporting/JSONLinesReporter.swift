@@ -528,9 +528,11 @@ struct JSONText {
         case .bool(let flag): bool(flag)
         case .list(let items):
             buffer.append(UInt8(ascii: "["))
-            for index in items.indices {
-                if index > 0 { buffer.append(UInt8(ascii: ",")) }
-                self.value(items[index])
+            items.withUnsafeBufferPointer { items in
+                for index in items.indices {
+                    if index > 0 { buffer.append(UInt8(ascii: ",")) }
+                    self.value(items[index])
+                }
             }
             buffer.append(UInt8(ascii: "]"))
         case .object(let fields): object(fields)
@@ -548,11 +550,15 @@ struct JSONText {
     /// before it: a record's `,"fields":{` in one piece (see `rawMember`).
     mutating func object(_ fields: [Field], opening: StaticString = "{") {
         buffer.append(opening)
-        for index in fields.indices {
-            if index > 0 { buffer.append(UInt8(ascii: ",")) }
-            string(fields[index].name)
-            buffer.append(UInt8(ascii: ":"))
-            value(fields[index].value)
+        // Read in place through the array's storage: a field read out of the array by its
+        // index was copied for the calls, its name and value retained and released.
+        fields.withUnsafeBufferPointer { fields in
+            for index in fields.indices {
+                if index > 0 { buffer.append(UInt8(ascii: ",")) }
+                string(fields[index].name)
+                buffer.append(UInt8(ascii: ":"))
+                value(fields[index].value)
+            }
         }
         buffer.append(UInt8(ascii: "}"))
     }

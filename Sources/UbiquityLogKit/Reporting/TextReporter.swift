@@ -123,9 +123,7 @@ public final class TextReporter: Reporter {
         if colour != nil { lineText.append(string: style.closing) }
         if severity >= .warning { appendPlace(record) }
         lineText.withBytes { out.line(bytes: $0) }
-        if severity == .error, let hint = Explanation.hint(for: item.event) {
-            out.line(style.dim("      hint: \(hint.text) (parselogs explain \(hint.topic))"))
-        }
+        if severity == .error, let hint = Explanation.hint(for: item.event) { hintLine(hint) }
 
         if options.verbosity >= 1 {
             for change in item.event.objectChanges {
@@ -182,6 +180,20 @@ public final class TextReporter: Reporter {
         lineText.append(UInt8(ascii: "."))
         Self.appendDecimal(Int(tenths % 10), to: &lineText)
         lineText.append(" s later ----------------------------------------")
+        if style.enabled { lineText.append(string: style.closing) }
+        lineText.withBytes { out.line(bytes: $0) }
+    }
+
+    /// `      hint: TEXT (parselogs explain TOPIC)`, dimmed, under an error's line: written as
+    /// bytes, as the line above it is.
+    private func hintLine(_ hint: (text: String, topic: String)) {
+        lineText.removeAll()
+        if style.enabled { lineText.append("\u{1B}[2m") }
+        lineText.append("      hint: ")
+        lineText.append(string: hint.text)
+        lineText.append(" (parselogs explain ")
+        lineText.append(string: hint.topic)
+        lineText.append(UInt8(ascii: ")"))
         if style.enabled { lineText.append(string: style.closing) }
         lineText.withBytes { out.line(bytes: $0) }
     }
