@@ -256,6 +256,10 @@ size_t cbytescan_json_write(uint8_t *out, const uint8_t *bytes, size_t count, un
     return json_write_16(out, bytes, count, seen);
 }
 
+size_t cbytescan_json_write_narrow(uint8_t *out, const uint8_t *bytes, size_t count, unsigned *seen) {
+    return json_write_16(out, bytes, count, seen);
+}
+
 // The bytes after the last whole block of sixteen, looked at one at a time, cost some seven
 // instructions a byte; they are one more block: the last sixteen bytes read again (those
 // before `index` already found clean, so any bit set is past it), or, where there are fewer

@@ -3,6 +3,7 @@
 // text written before it is known to be UTF-8. Held here to the escaping it replaced, written
 // out byte by byte, on seeded random bytes: control bytes, quotes, backslashes, DEL, `#`,
 // valid UTF-8 of every length and bytes that are not UTF-8, at every length around the blocks.
+import CByteScan
 import Foundation
 import Testing
 import TestSupport
@@ -137,6 +138,29 @@ import TestSupport
                     }
                 }
             }
+        }
+    }
+
+    /// The blocks of sixteen are what a processor without AVX2 runs on every text; where this
+    /// one has AVX2 they run only on texts shorter than thirty-two, so they are held here to the
+    /// dispatching function on the same texts, long ones included.
+    @Test func theNarrowBlocksWriteWhatTheDispatcherWrites() {
+        var generator = SeededGenerator(state: 31)
+        for round in 0..<2_000 {
+            var bytes = Self.randomBytes(&generator)
+            if round % 2 == 0 { bytes += bytes + bytes }
+            if bytes.isEmpty { continue }
+            let room = bytes.count * 6 + 16
+            var wide = [UInt8](repeating: 0, count: room), narrow = wide
+            var wideSeen: UInt32 = 0, narrowSeen: UInt32 = 0
+            let wrote = bytes.withUnsafeBufferPointer { source in
+                (wide.withUnsafeMutableBufferPointer { cbytescan_json_write($0.baseAddress!, source.baseAddress!, source.count, &wideSeen) },
+                 narrow.withUnsafeMutableBufferPointer { cbytescan_json_write_narrow($0.baseAddress!, source.baseAddress!, source.count, &narrowSeen) })
+            }
+            #expect(wrote.0 == wrote.1, "\(bytes)")
+            #expect(wide[..<wrote.0] == narrow[..<wrote.1], "\(bytes)")
+            #expect([0x22] + Array(narrow[..<wrote.1]) + [0x22] == Self.referenceString(bytes), "\(bytes)")
+            #expect(wideSeen == narrowSeen, "\(bytes)")
         }
     }
 

@@ -22,6 +22,10 @@
 /// or-ed into `*seen`.
 size_t cbytescan_json_write(uint8_t *out, const uint8_t *bytes, size_t count, unsigned *seen);
 
+/// `cbytescan_json_write` held to blocks of sixteen whatever the processor has: for tests, so
+/// that the path a processor without AVX2 takes is checked on one with it.
+size_t cbytescan_json_write_narrow(uint8_t *out, const uint8_t *bytes, size_t count, unsigned *seen);
+
 /// The offset of the first byte in `bytes[0..<count]` at or above 0x80 (the first that is
 /// not ASCII); `count` when there is none.
 size_t cbytescan_non_ascii(const uint8_t *bytes, size_t count);
