@@ -30,9 +30,6 @@ public final class LogRun {
     /// Updated by the summarising stage alone, one record at a time: Swift's run-time
     /// exclusivity check on each access is left out.
     @exclusivity(unchecked) private var builder = SummaryBuilder()
-    /// The findings' headlines, made once for each message (see `HeadlineCache`); used by the
-    /// summarising stage alone, like `builder`.
-    @exclusivity(unchecked) private var headlines = HeadlineCache()
     /// Set when reading should stop early (the output's reader went away). Called on the
     /// thread that summarises.
     /// (Set before the run, read for every record by the summarising stage alone: Swift's
@@ -210,8 +207,8 @@ public final class LogRun {
             // trackers read (see `SummaryBuilder.count`).
             if !revision.isPreview, let tracked = builder.count(record, classification.event) {
                 withUnsafePointer(to: classification) { lent in
-                    builder.track(record, classification.event, tracked, rule: classification.rule.map(ObjectIdentifier.init),
-                                  message: { headlines.headline(of: ClassifiedRecord(record: record, classification: lent.pointee)) })
+                    builder.track(record, classification.event, tracked,
+                                  message: { Headline.of(ClassifiedRecord(record: record, classification: lent.pointee)) })
                 }
             }
             guard filter != nil || !recordReaders.isEmpty else { return }

@@ -214,72 +214,6 @@ struct CloudKitTracker {
             kept = packed
         }
     }
-    /// What the facts of a failure's message say, worked out once for each message: its cause,
-    /// and for each stage it is told under its sentence and its causes' sentences with the
-    /// records they name (`note`). These read nothing but the record's facts, which its rule
-    /// made of its message, so a record that repeats a message (by its rule, kind and bytes)
-    /// has the earlier one's: logs repeat their failures (the 3 MB default mix: 142 failure
-    /// records, 48 distinct messages), and a failure's sentences, its CKErrors read again and
-    /// its cause parsed from its name cost some 9,000 instructions. The state they change
-    /// (requests, failures, the causes' counts) is changed for every record as before.
-    final class Reading {
-        let rule: ObjectIdentifier
-        let kind: Int
-        let message: [UInt8]
-        /// nil: not read yet.
-        var cause: CloudKitCause??
-        var sentences: [(stage: String, text: String)] = []
-        var noted: [(stage: String, byText: [(text: String, records: [String])])] = []
-
-        init(rule: ObjectIdentifier, kind: Int, message: [UInt8]) {
-            self.rule = rule
-            self.kind = kind
-            self.message = message
-        }
-    }
-    /// The readings, each in the slot its message's bytes pick (`MessageSlots`), where a later
-    /// one replaces it; messages of at most `longestReadMessage` bytes.
-    private var readings: [Reading?] = []
-    private static let readingSlots = 64
-    private static let longestReadMessage = 4096
-
-    /// The reading of `record`'s message (made now, empty, when none is kept for it); nil for
-    /// a record no rule recognised, or too long to keep.
-    private mutating func reading(of record: Record, kind: EventKind, rule: ObjectIdentifier?) -> Reading? {
-        guard let rule else { return nil }
-        let text = record.text
-        let bodyStart = min(record.bodyStart, text.count)
-        return text.withUnsafeBytes { whole -> Reading? in
-            let message = UnsafeRawBufferPointer(rebasing: whole[bodyStart...])
-            guard message.count <= CloudKitTracker.longestReadMessage else { return nil }
-            if readings.isEmpty { readings = Array(repeating: nil, count: CloudKitTracker.readingSlots) }
-            let slot = MessageSlots.slot(message, rule: rule, more: kind.ordinal, slots: CloudKitTracker.readingSlots)
-            if let known = readings[slot], known.rule == rule, known.kind == kind.ordinal,
-               known.message.withUnsafeBytes({ MessageSlots.same($0, message) }) {
-                return known
-            }
-            let made = Reading(rule: rule, kind: kind.ordinal, message: Array(message))
-            readings[slot] = made
-            return made
-        }
-    }
-
-    /// The cause a failure's facts name, read once for its message.
-    private static func cause(_ facts: Facts, _ reading: Reading?) -> CloudKitCause? {
-        if let known = reading?.cause { return known }
-        let cause = facts.string("cause").flatMap(CloudKitCause.init(rawValue:))
-        reading?.cause = .some(cause)
-        return cause
-    }
-
-    /// `sentence(cause, stage:, facts)`, made once for a message and a stage.
-    private static func sentence(_ cause: CloudKitCause, stage: String, _ facts: Facts, _ reading: Reading?) -> String {
-        if let reading, let known = reading.sentences.first(where: { $0.stage == stage }) { return known.text }
-        let text = sentence(cause, stage: stage, facts)
-        reading?.sentences.append((stage, text))
-        return text
-    }
-
     private var group = 0
     /// Each group's state, by group (groups are numbered from 0 as they are met); a group
     /// without records of its own holds an empty state (no input). A state stays in its place:
@@ -364,9 +298,7 @@ struct CloudKitTracker {
         if echo { story.echoes += 1 }
     }
 
-    /// `rule`: the rule that recognised the record (nil: none, or not known), by which its
-    /// failure's reading is kept (see `Reading`).
-    mutating func add(_ record: Record, _ event: Event, rule: ObjectIdentifier? = nil) {
+    mutating func add(_ record: Record, _ event: Event) {
         let kind = event.kind
         guard kind.family == .cloudKit else { return }
         story.records += 1
@@ -425,20 +357,18 @@ struct CloudKitTracker {
         case .other:
             break
         }
-        if let stage = facts.string("stage"), facts.bool("success") != true {
-            failure(kind, stage: stage, facts: facts, record: record, reading: reading(of: record, kind: kind, rule: rule))
-        } else if kind.severity >= .warning, facts.value("cause") != nil, case let reading = reading(of: record, kind: kind, rule: rule),
-                  let cause = CloudKitTracker.cause(facts, reading) {
-            note(cause, kind: kind, stage: "sync", facts: facts, line: line, reading: reading)
+        if let stage = facts.string("stage"), facts.bool("success") != true { failure(kind, stage: stage, facts: facts, record: record) }
+        else if kind.severity >= .warning, let cause = facts.string("cause").flatMap(CloudKitCause.init(rawValue:)) {
+            note(cause, kind: kind, stage: "sync", facts: facts, line: line)
         } else if kind.severity == .error {
             state.addFailure(stage: kind.id, cause: nil, kind: kind, line: line, text: kind.summary)
         }
     }
 
     /// A record that reports a failure (or a request's end without success).
-    private mutating func failure(_ kind: EventKind, stage: String, facts: Facts, record: Record, reading: Reading?) {
+    private mutating func failure(_ kind: EventKind, stage: String, facts: Facts, record: Record) {
         let line = record.firstLine
-        let cause = CloudKitTracker.cause(facts, reading)
+        let cause = facts.string("cause").flatMap(CloudKitCause.init(rawValue:))
         var type = stage
         if stage == "request" || facts.string("requestID") != nil, facts.string("success") != nil || facts.bool("success") != nil {
             type = finish(facts, record, line) { tally in
@@ -447,15 +377,15 @@ struct CloudKitTracker {
         } else if stage == "request", let requestType = facts.string("requestType") {
             type = requestType
         }
-        if stage == "setup" { setup(facts, "failed", line: line, cause: cause.map { CloudKitTracker.sentence($0, stage: "setup", facts, reading) }) }
+        if stage == "setup" { setup(facts, "failed", line: line, cause: cause.map { CloudKitTracker.sentence($0, stage: "setup", facts) }) }
         if stage == "recovery", kind == .cloudKitRecoveryAttempted { return }
         if let cause {
             if cause.impact == .transient { state.addThrottle(line); story.throttleCleared = false }
             // The record's sentence, made once for its failure and, where its facts name no
             // entries of their own, for its cause: made twice, some 10 instructions a record on
             // the default mix (callgrind, 3 MB, -q; 1,000 a failure so told).
-            let text = CloudKitTracker.sentence(cause, stage: type, facts, reading)
-            note(cause, kind: kind, stage: type, facts: facts, line: line, sentence: text, reading: reading)
+            let text = CloudKitTracker.sentence(cause, stage: type, facts)
+            note(cause, kind: kind, stage: type, facts: facts, line: line, sentence: text)
             state.addFailure(stage: type, cause: cause, kind: kind, line: line, text: text)
         } else if kind.severity >= .warning {
             state.addFailure(stage: type, cause: nil, kind: kind, line: line, text: kind.summary)
@@ -463,26 +393,10 @@ struct CloudKitTracker {
     }
 
     /// `sentence`: the record's own sentence for `cause` at `stage`, when the caller has it.
-    private mutating func note(_ cause: CloudKitCause, kind: EventKind, stage: String, facts: Facts, line: Int, sentence: String? = nil,
-                               reading: Reading?) {
+    private mutating func note(_ cause: CloudKitCause, kind: EventKind, stage: String, facts: Facts, line: Int, sentence: String? = nil) {
         // Harmless ones (a duplicate request dropped, a conflict merged) are no failure cause.
         guard cause.impact > .benign else { return }
-        let byText = CloudKitTracker.causeSentences(cause, stage: stage, facts: facts, sentence: sentence, reading)
-        for (text, records) in byText {
-            if let index = story.causes.indices.first(where: { story.causes[$0].text == text }) {
-                story.causes[index].reports += 1
-                story.causes[index].records.formUnion(records)
-            } else if story.causes.count < RunSummary.maxKeptFindings {
-                story.causes.append(CloudKitStory.Cause(cause: cause, text: text, reports: 1, records: Set(records), input: state.input, line: line, kind: kind))
-            }
-        }
-    }
-
-    /// The sentences of a failure's causes and the records each names, once for a message and
-    /// a stage: each record type and field a schema gap names is a cause of its own.
-    private static func causeSentences(_ cause: CloudKitCause, stage: String, facts: Facts, sentence: String?,
-                                       _ reading: Reading?) -> [(text: String, records: [String])] {
-        if let reading, let known = reading.noted.first(where: { $0.stage == stage }) { return known.byText }
+        // Each record type and field a schema gap names is a cause of its own.
         var byText: [(text: String, records: [String])] = []
         for entry in facts.entries(of: cause) {
             let text = CloudKitTracker.sentence(cause, stage: stage, entry.facts)
@@ -492,9 +406,15 @@ struct CloudKitTracker {
                 byText.append((text, entry.record.map { [$0] } ?? []))
             }
         }
-        if byText.isEmpty { byText = [(sentence ?? CloudKitTracker.sentence(cause, stage: stage, facts, reading), [])] }
-        reading?.noted.append((stage, byText))
-        return byText
+        if byText.isEmpty { byText = [(sentence ?? CloudKitTracker.sentence(cause, stage: stage, facts), [])] }
+        for (text, records) in byText {
+            if let index = story.causes.indices.first(where: { story.causes[$0].text == text }) {
+                story.causes[index].reports += 1
+                story.causes[index].records.formUnion(records)
+            } else if story.causes.count < RunSummary.maxKeptFindings {
+                story.causes.append(CloudKitStory.Cause(cause: cause, text: text, reports: 1, records: Set(records), input: state.input, line: line, kind: kind))
+            }
+        }
     }
 
     private mutating func setup(_ facts: Facts, _ outcome: String, line: Int, cause: String?) {

@@ -405,7 +405,7 @@ public struct SummaryBuilder {
 
     /// Counts `record`, and has the summary's trackers read it when they need to.
     public mutating func add(_ record: Record, _ event: Event, message: @autoclosure () -> String) {
-        if let tracked = count(record, event) { track(record, event, tracked, rule: nil, message: message) }
+        if let tracked = count(record, event) { track(record, event, tracked, message: message) }
     }
 
     /// What `track` needs of a record that `count` found to need more than counts.
@@ -527,8 +527,7 @@ public struct SummaryBuilder {
     /// the kinds `Acts.tracked` names (`count` said so). Kept out of `count`, whose routine
     /// records need none of it.
     @inline(never)
-    /// `rule`: the rule that recognised the record, if one did (see `CloudKitTracker.add`).
-    mutating func track(_ record: Record, _ event: Event, _ tracked: Tracked, rule: ObjectIdentifier?, message: () -> String) {
+    mutating func track(_ record: Record, _ event: Event, _ tracked: Tracked, message: () -> String) {
         let acts = tracked.acts, group = tracked.group
         let kind = event.kind
         if acts.contains(.storeLoads) { loads.add(record, event) }
@@ -536,7 +535,7 @@ public struct SummaryBuilder {
         // A family's records are told by its own tracker, which gives its own verdict.
         if acts.contains(.cloudKit) {
             cloudKit.switchGroup(to: group, input: record.input)
-            cloudKit.add(record, event, rule: rule)
+            cloudKit.add(record, event)
         }
 
         switch event {

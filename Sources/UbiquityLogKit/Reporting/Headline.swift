@@ -147,12 +147,8 @@ public enum Headline {
     }
 
     /// `of(item)` as UTF-8, for `use`: a message's matched line straight from the record's
-    /// bytes when it stands as it is (most of the timeline's lines), else `of(item)`'s text,
-    /// made once for each message `cache` finds again (a composed headline, an error's with its
-    /// cause, costs some 5,000 instructions: made for every line, the timeline cost 133
-    /// instructions a record more on the default mix, 52 on ~420-byte records, whose messages
-    /// repeat less; scripts/bench-instructions).
-    static func withUTF8<Result>(_ item: ClassifiedRecord, cache: inout HeadlineCache, _ use: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    /// bytes when it stands as it is (most of the timeline's lines), else `of(item)`'s text.
+    static func withUTF8<Result>(_ item: ClassifiedRecord, _ use: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         switch item.event {
         case .cloudCorruptionDetected:
             if let plain = plainMatchedLine(item) { return plain.withUnsafeBufferPointer(use) }
@@ -166,7 +162,7 @@ public enum Headline {
         default:
             break
         }
-        var text = cache.headline(of: item)
+        var text = of(item)
         return text.withUTF8(use)
     }
 
@@ -269,99 +265,5 @@ public enum Headline {
         let cause = line[line.index(line.startIndex, offsetBy: 13)..<causeEnd.lowerBound]
         let message = line[reason.upperBound...].prefix(while: { $0 != "}" && $0 != ";" })
         return "\(message) (cause: \(cause))"
-    }
-}
-
-/// Headlines the summary made for findings, found again by what they are made of: the rule
-/// that recognised the record, where in the message it matched, and the message's bytes. A
-/// recognised record's headline reads nothing else of it (its event is the rule's reading of
-/// the message; the header is not read), so a record that repeats an earlier one's message
-/// has that one's headline, and it is made once: logs repeat their warnings and errors (the
-/// 3 MB default mix: 593 headlines asked for, 109 distinct), and a finding's headline costs
-/// some 3,400 instructions (an error's one-line form, the matched line, the log named).
-///
-/// Records no rule recognised (their headline names the logging method, from the header) and
-/// echoes are not kept. Bounded: `slots` headlines, of messages of at most `longestMessage`
-/// bytes, each in the slot its key picks, where a later one replaces it. (A slot table, not a
-/// dictionary: the dictionary's look-ups and growth cost some 700 instructions a headline.)
-struct HeadlineCache {
-    private struct Made {
-        var rule: ObjectIdentifier
-        var matchOffset: Int
-        var message: [UInt8]
-        var headline: String
-    }
-
-    private var made: [Made?] = []
-    static let slots = 256
-    static let longestMessage = 4096
-
-    mutating func headline(of item: ClassifiedRecord) -> String {
-        guard let rule = item.classification.rule else { return Headline.of(item) }
-        let ruleID = ObjectIdentifier(rule)
-        let record = item.record
-        let text = record.text
-        let bodyStart = min(record.bodyStart, text.count)
-        let matchOffset = item.classification.matchStart.map { $0 - bodyStart } ?? -1
-        return text.withUnsafeBytes { whole -> String in
-            let message = UnsafeRawBufferPointer(rebasing: whole[bodyStart...])
-            guard message.count <= HeadlineCache.longestMessage else { return Headline.of(item) }
-            if made.isEmpty { made = Array(repeating: nil, count: HeadlineCache.slots) }
-            let slot = HeadlineCache.slot(message, rule: ruleID, matchOffset: matchOffset)
-            if let known = made[slot], known.rule == ruleID, known.matchOffset == matchOffset,
-               known.message.withUnsafeBytes({ HeadlineCache.same($0, message) }) {
-                return known.headline
-            }
-            let headline = Headline.of(item)
-            made[slot] = Made(rule: ruleID, matchOffset: matchOffset, message: Array(message), headline: headline)
-            return headline
-        }
-    }
-
-    private static func same(_ one: UnsafeRawBufferPointer, _ other: UnsafeRawBufferPointer) -> Bool {
-        MessageSlots.same(one, other)
-    }
-
-    /// The slot of a message: a hash of its length, its first and last 32 bytes (which tell
-    /// most messages apart; `same` compares them whole), the rule and the match's place.
-    private static func slot(_ bytes: UnsafeRawBufferPointer, rule: ObjectIdentifier, matchOffset: Int) -> Int {
-        MessageSlots.slot(bytes, rule: rule, more: matchOffset, slots: slots)
-    }
-}
-
-/// Where a message's bytes go in a table of `slots` slots (a power of two): for the tables
-/// that keep what was worked out of a message once (`HeadlineCache`, `CloudKitTracker`'s
-/// readings), each entry compared whole before it is used.
-enum MessageSlots {
-    /// A hash of the message's length, its first and last 32 bytes (which tell most messages
-    /// apart), the rule and `more`.
-    static func slot(_ bytes: UnsafeRawBufferPointer, rule: ObjectIdentifier, more: Int, slots: Int) -> Int {
-        let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
-        var hash = UInt64(UInt(bitPattern: rule.hashValue)) &* multiplier ^ UInt64(bitPattern: Int64(more)) ^ UInt64(bytes.count) << 32
-        func mix(_ word: UInt64) {
-            hash = (hash ^ word) &* multiplier
-            hash ^= hash >> 29
-        }
-        let count = bytes.count
-        if let base = bytes.baseAddress {
-            if count >= 8 {
-                // Words from the start and from the end, overlapping in a short message.
-                for index in 0..<min(4, count / 8) {
-                    mix(base.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self))
-                    mix(base.loadUnaligned(fromByteOffset: count - 8 - index * 8, as: UInt64.self))
-                }
-            } else {
-                var tail: UInt64 = 0
-                for index in 0..<count { tail = tail << 8 | UInt64(base.load(fromByteOffset: index, as: UInt8.self)) }
-                mix(tail)
-            }
-        }
-        return Int(truncatingIfNeeded: hash >> 32) & (slots - 1)
-    }
-
-    static func same(_ one: UnsafeRawBufferPointer, _ other: UnsafeRawBufferPointer) -> Bool {
-        guard one.count == other.count else { return false }
-        guard let first = one.baseAddress, let second = other.baseAddress else { return true }
-        return memcmp(first, second, one.count) == 0
     }
 }

@@ -43,8 +43,6 @@ public final class TextReporter: Reporter {
     /// The input's name as a warning's place shows it (`safe`), made again only when the
     /// input changes.
     @exclusivity(unchecked) private var shownInput: (name: String, bytes: [UInt8])?
-    /// The headlines composed for lines, found again by their message (see `HeadlineCache`).
-    @exclusivity(unchecked) private var headlines = HeadlineCache()
     /// Each severity's tag (`tag`), made once: debug, info, warning, error.
     private let tags: [[UInt8]]
     /// Gaps longer than this (microseconds) get a rule.
@@ -119,7 +117,7 @@ public final class TextReporter: Reporter {
         }
         let colour = style.code(for: severity)
         if let colour { lineText.append(string: style.opening(colour)) }
-        Headline.withUTF8(item, cache: &headlines) { ByteText.appendTerminalSafe($0, to: &lineText) }
+        Headline.withUTF8(item) { ByteText.appendTerminalSafe($0, to: &lineText) }
         if colour != nil { lineText.append(string: style.closing) }
         if severity >= .warning { appendPlace(record) }
         lineText.withBytes { out.line(bytes: $0) }
