@@ -165,6 +165,43 @@ final class RecordKeeper: Reporter {
         }
     }
 
+    /// A record is a range of the chunk its lines were read into when they lie one after
+    /// another there, and a copy otherwise (`RecordAssembler`): both give the same records. The
+    /// same lines, copied before they reach the assembler, take the copying path alone. CR LF
+    /// line ends (moved together by the reader), overlong lines, the caps, and (with the large
+    /// input) lines cut by a chunk's end.
+    @Test(arguments: seeds.prefix(120))
+    func recordsAreTheSameAsRangesAndAsCopies(seed: UInt64) throws {
+        var generator = SeededGenerator(state: seed)
+        var bytes = RandomLog.make(&generator)
+        if seed % 2 == 0 { bytes = bytes.flatMap { $0 == 0x0A ? [0x0D, 0x0A] : [$0] } }
+        if seed % 10 == 0 {
+            // Over two of the reader's chunks (1 MiB each).
+            while bytes.count < 2_300_000 { bytes += RandomLog.make(&generator) + [0x0A] }
+        }
+        let chunkSize = seed % 10 == 0 ? Int.random(in: 1000...70_000, using: &generator) : Int.random(in: 1...64, using: &generator)
+        let lineLimits = LineReader.Limits(chunkSize: chunkSize, maxLineLength: 200)
+        let recordLimits = RecordAssembler.Limits(maxLines: 9, maxBytes: 600)
+
+        func assemble(copyingLines: Bool) throws -> [[String]] {
+            let reader = LineReader(limits: lineLimits)
+            let assembler = RecordAssembler(input: "random.log", limits: recordLimits)
+            var source = MemorySource(bytes, chunkSize: chunkSize)
+            var records: [[String]] = []
+            try reader.readLines(from: &source) { line in
+                let closed = copyingLines
+                    ? Array(line.bytes).withUnsafeBytes { assembler.append(Line(bytes: $0, number: line.number, isTruncated: line.isTruncated)) }
+                    : assembler.append(line)
+                if let closed { records.append(RecordKeeper.snapshot(closed)) }
+            }
+            if let last = assembler.finish() { records.append(RecordKeeper.snapshot(last)) }
+            return records
+        }
+        let ranges = try assemble(copyingLines: false)
+        #expect(!ranges.isEmpty || bytes.isEmpty)
+        #expect(ranges == (try assemble(copyingLines: true)), "seed \(seed), chunks of \(chunkSize)")
+    }
+
     /// What the text and JSON Lines reporters write for `bytes`.
     private func render(_ bytes: [UInt8], threads: Bool = true, batchRecords: Int = 512) throws -> [UInt8] {
         let file = tmpfile()

@@ -525,6 +525,29 @@ import TestSupport
         #expect(records[5_000].text.count > 2_000_000 && !records[5_000].isTruncated)
     }
 
+    /// A record whose lines lie one after another where they were read is that range, not a
+    /// copy: its text starts where its first line was handed out. With CR LF line ends too, as
+    /// the reader moves each line over the CR before it.
+    @Test(arguments: ["\n", "\r\n"])
+    func aRecordIsTheRangeItsLinesWereReadInto(lineEnd: String) throws {
+        let text = ["2014-03-02 09:14:07.318 Journal[412:60b] CoreData: Ubiquity:  first", "\tmore", "\tand more",
+                    "2014-03-02 09:14:08.318 Journal[412:60b] CoreData: Ubiquity:  second", "\tlast"].joined(separator: lineEnd)
+        let reader = LineReader()
+        let assembler = RecordAssembler(input: "t")
+        var source = MemorySource(text, chunkSize: 7)
+        var starts: [UnsafeRawPointer?] = []  // where each record's first line was handed out
+        var records: [Record] = []
+        try reader.readLines(from: &source) { line in
+            let closed = assembler.append(line)
+            if let closed { records.append(closed) }
+            if line.number == 1 || closed != nil { starts.append(line.bytes.baseAddress) }
+        }
+        records += [try #require(assembler.finish())]
+        #expect(records.map(\.textString) == ["2014-03-02 09:14:07.318 Journal[412:60b] CoreData: Ubiquity:  first\n\tmore\n\tand more",
+                                               "2014-03-02 09:14:08.318 Journal[412:60b] CoreData: Ubiquity:  second\n\tlast"])
+        #expect(records.map { $0.text.withUnsafeBytes(\.baseAddress) } == starts)
+    }
+
     @Test func aPreviewKeepsItsBytesWhenItsRecordMovesOnToAFreshChunk() throws {
         let assembler = RecordAssembler(input: "t")
         func line(_ text: String, _ number: Int) -> Record? {

@@ -1,5 +1,11 @@
-// Splits a byte source into lines: read(2) into one large reusable buffer, memchr for the
-// newlines, byte slices out. No String per line, and every input line is counted once.
+// Splits a byte source into lines: read(2) into large reusable chunks of memory, memchr for
+// the newlines, byte ranges out. No String per line, and every input line is counted once.
+//
+// The chunks a line is read into are the ones records keep (`TextChunk`; the lifetime rule is
+// in RecordText.swift): the assembler shows a record whose lines lie one after another in a
+// chunk as a range of that chunk, so a record's bytes are not copied on their way from read(2)
+// to the reporters. Hence this reader never writes over bytes it has handed out: it reads on
+// after them, and a line that a chunk's end cuts goes to the start of a fresh chunk.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -16,11 +22,24 @@ public struct Line {
     public let number: Int
     /// The line was longer than the reader keeps; `bytes` holds its start only.
     public let isTruncated: Bool
+    /// The reader's chunk `bytes` lie in (nil for a line made elsewhere). Where two lines the
+    /// reader hands out in turn lie one byte apart in the same chunk, that byte is a newline,
+    /// so a record of both is the range from the first's start to the second's end (see
+    /// `RecordAssembler`). Unmanaged: the reader keeps it alive for the call, and a strong
+    /// reference was retained and released for every line (some 90 instructions a record).
+    let chunk: Unmanaged<TextChunk>?
+
+    init(bytes: UnsafeRawBufferPointer, number: Int, isTruncated: Bool, chunk: Unmanaged<TextChunk>? = nil) {
+        self.bytes = bytes
+        self.number = number
+        self.isTruncated = isTruncated
+        self.chunk = chunk
+    }
 }
 
 public final class LineReader {
     public struct Limits: Sendable {
-        /// Bytes asked of each read(2).
+        /// Bytes asked of each read(2), at most.
         public var chunkSize: Int
         /// Longest line kept whole; the rest of a longer line is read and dropped.
         public var maxLineLength: Int
@@ -32,17 +51,14 @@ public final class LineReader {
     }
 
     public let limits: Limits
-    private let buffer: UnsafeMutableRawBufferPointer
+    /// The chunks lines are read into, reused once no record holds them.
+    private var chunks = TextChunks()
     /// Lines handed out so far in the current input.
     public private(set) var linesRead = 0
 
     public init(limits: Limits = Limits()) {
         self.limits = limits
-        // Room for a whole kept line plus its newline and a full chunk after it.
-        self.buffer = .allocate(byteCount: limits.maxLineLength + 1 + limits.chunkSize, alignment: 16)
     }
-
-    deinit { buffer.deallocate() }
 
     /// What to do when a live input goes quiet: after `milliseconds` without input,
     /// `handler` runs once (then the reader blocks until input comes: no busy loop).
@@ -53,6 +69,19 @@ public final class LineReader {
             self.milliseconds = milliseconds
             self.handler = handler
         }
+    }
+
+    /// Where reading stands in the current chunk (offsets from its base).
+    private struct Cursor {
+        /// The first byte of the current (unfinished) line, as read.
+        var start = 0
+        /// The end of the bytes read.
+        var end = 0
+        /// Where the current line's bytes go when handed out: `start` itself, unless lines
+        /// before it in this chunk ended in CR LF. Each CR dropped moves the lines after it
+        /// one byte towards the chunk's start, with a newline after each, so that a record's
+        /// lines still lie one after another (a copy of each line, on CR LF input only).
+        var out = 0
     }
 
     /// Reads `source` to its end, calling `body` for each line in order. A last line
@@ -66,32 +95,37 @@ public final class LineReader {
         _ body: (Line) throws -> Void
     ) throws {
         linesRead = 0
-        guard let base = buffer.baseAddress else { return }
-        var start = 0          // first byte of the current (unfinished) line
-        var end = 0            // end of valid data
+        var chunk = chunks.fresh(roomFor: 0)
+        var at = Cursor()
         var skippingRest = false  // inside an overlong line already handed out
         var idleHandled = false
 
         while true {
-            if start > 0 {
-                // Keep the unfinished line at the front so the buffer never grows.
-                if end > start { memmove(base, base + start, end - start) }
-                end -= start
-                start = 0
+            if at.end == chunk.capacity {
+                // The chunk is full: the unfinished line moves to a fresh one, where reading
+                // goes on. The bytes before it stay as they are, for the records that show them.
+                let partial = skippingRest ? 0 : at.end - at.start
+                // Room for at least as much again: a line longer than a chunk is copied a
+                // bounded number of times on its way to `maxLineLength`.
+                let fresh = chunks.fresh(roomFor: partial + max(partial, min(limits.chunkSize, 1 << 16)))
+                fresh.base.initialize(from: chunk.base + at.start, count: partial)
+                fresh.used = partial
+                chunk = fresh
+                at = Cursor(start: 0, end: partial, out: 0)
             }
             if let idle, !idleHandled, !source.waitForInput(milliseconds: idle.milliseconds) {
                 try idle.handler()
                 idleHandled = true
             }
-            let room = buffer.count - end
             let count: Int
             do {
-                count = try source.read(into: UnsafeMutableRawBufferPointer(start: base + end, count: min(room, limits.chunkSize)))
+                count = try source.read(into: UnsafeMutableRawBufferPointer(
+                    start: chunk.base + at.end, count: min(chunk.capacity - at.end, limits.chunkSize)))
             } catch {
                 // Keep what arrived of the line the failure cut, and name that line.
                 var located = error
-                if end > start, !skippingRest {
-                    try emit(base, from: start, to: end, truncated: false, body)
+                if at.end > at.start, !skippingRest {
+                    try emit(chunk, &at, to: at.end, truncated: false, body)
                     located.line = linesRead
                 } else {
                     located.line = linesRead + 1
@@ -100,43 +134,71 @@ public final class LineReader {
             }
             if count == 0 { break }
             idleHandled = false
-            var scan = end
-            end += count
+            var scan = at.end
+            at.end += count
+            chunk.used = at.end
 
-            while scan < end, let found = memchr(base + scan, 0x0A, end - scan) {
-                let newline = base.distance(to: found)
+            while scan < at.end, let found = memchr(chunk.base + scan, 0x0A, at.end - scan) {
+                let newline = UnsafeMutableRawPointer(chunk.base).distance(to: found)
                 if skippingRest {
                     skippingRest = false
+                    at.start = newline + 1
+                    at.out = at.start
                 } else {
-                    try emit(base, from: start, to: newline, truncated: false, body)
+                    try emit(chunk, &at, to: newline, truncated: false, body)
                 }
-                start = newline + 1
-                scan = start
+                scan = at.start
             }
 
             if skippingRest {
-                start = end  // drop what is left of the overlong line
-            } else if end - start > limits.maxLineLength {
-                try emit(base, from: start, to: start + limits.maxLineLength, truncated: true, body)
+                at.start = at.end  // drop what is left of the overlong line
+                at.out = at.end
+            } else if at.end - at.start > limits.maxLineLength {
+                try emit(chunk, &at, to: at.start + limits.maxLineLength, truncated: true, body)
                 skippingRest = true
-                start = end
+                at.start = at.end
+                at.out = at.end
             }
             try chunkEnd()
         }
-        if end > start, !skippingRest {
-            try emit(base, from: start, to: end, truncated: false, body)
+        if at.end > at.start, !skippingRest {
+            try emit(chunk, &at, to: at.end, truncated: false, body)
         }
     }
 
+    /// Hands out the line from `at.start` to `end` (a newline, the end of the input, or the
+    /// length cap), and moves `at` past it and its newline.
+    @inline(__always)
     private func emit(
-        _ base: UnsafeMutableRawPointer, from start: Int, to end: Int, truncated: Bool,
+        _ chunk: TextChunk, _ at: inout Cursor, to end: Int, truncated: Bool,
         _ body: (Line) throws -> Void
     ) throws {
+        let base = chunk.base
         // A line that arrived whole in one chunk can still be over the limit: cut it alike.
-        let truncated = truncated || end - start > limits.maxLineLength
-        var stop = truncated ? start + limits.maxLineLength : end
-        if !truncated, stop > start, base.load(fromByteOffset: stop - 1, as: UInt8.self) == 0x0D { stop -= 1 }
+        let truncated = truncated || end - at.start > limits.maxLineLength
+        var stop = truncated ? at.start + limits.maxLineLength : end
+        var droppedCR = false
+        if !truncated, stop > at.start, base[stop - 1] == 0x0D {
+            stop -= 1
+            droppedCR = true
+        }
+        let count = stop - at.start
+        let moved = at.out != at.start
+        if moved {
+            UnsafeMutableRawPointer(base + at.out).copyMemory(from: base + at.start, byteCount: count)
+        }
         linesRead += 1
-        try body(Line(bytes: UnsafeRawBufferPointer(start: base + start, count: stop - start), number: linesRead, isTruncated: truncated))
+        try body(Line(bytes: UnsafeRawBufferPointer(start: base + at.out, count: count), number: linesRead,
+                      isTruncated: truncated, chunk: .passUnretained(chunk)))
+        at.start = end + 1
+        if truncated {
+            // The rest of the line is not kept: the next line lies where it was read.
+            at.out = at.start
+        } else {
+            // A newline after the line where it was handed out, unless its own is there. (No
+            // record shows that byte yet: the record this line joins ends with the line.)
+            if moved || droppedCR { base[at.out + count] = 0x0A }
+            at.out += count + 1
+        }
     }
 }

@@ -1,5 +1,11 @@
 // Groups lines into records: a line that starts a record closes the one before it; every
 // other line continues the open record. A record's size is capped so memory stays bounded.
+//
+// A record is nearly always a range of the chunk its lines were read into (`Line.chunk`): its
+// lines lie there one after another, a newline between each, so continuing it moves its end
+// and nothing is copied. The bytes are copied, into a chunk of the assembler's own, only for
+// a record whose lines do not lie so: one that a chunk's end cut (about once a megabyte), one
+// after a line cut at `maxLineLength`, lines made elsewhere than a `LineReader` (tests).
 
 public final class RecordAssembler {
     public struct Limits: Sendable {
@@ -21,14 +27,19 @@ public final class RecordAssembler {
     // Only the reader's thread uses an assembler, and no access to these overlaps another:
     // the run-time exclusivity check Swift makes on each access to a class's property cost
     // more than the work on short lines.
-    /// Where records are written: each record's bytes follow the one before in a chunk, and a
-    /// record is handed out as a range of the chunk, not a copy (see `RecordText`).
+    /// The assembler's own chunks, for the records it copies: each record's bytes follow the
+    /// one before, and a record is handed out as a range of the chunk (see `RecordText`).
     @exclusivity(unchecked) private var chunks = TextChunks()
-    /// The chunk the open record is written into, from `openStart` to its `used`.
+    /// The own chunk copies are written into, once one is needed.
+    @exclusivity(unchecked) private var own: TextChunk?
+    /// The chunk the open record lies in, from `openStart` to `openEnd`: a reader's chunk, or
+    /// `own` (then `openEnd` is its `used`, and lines are copied after it).
     @exclusivity(unchecked) private var chunk: TextChunk
+    private var isCopied = false
     /// The chunk of the last record closed as an entry, kept alive until the entry is handed on.
     @exclusivity(unchecked) private var closedChunk: TextChunk
     private var openStart = 0
+    private var openEnd = 0
     @exclusivity(unchecked) private var header: RecordHead?
     /// Where the parser puts the header of a line that starts a record, until the open record
     /// is closed.
@@ -48,13 +59,13 @@ public final class RecordAssembler {
         self.input = input
         self.parser = parser
         self.limits = limits
-        chunk = chunks.fresh(roomFor: 0)
+        chunk = TextChunk(capacity: 1)
         closedChunk = chunk
         closedEntry = RecordEntry(chunk: chunk)
     }
 
     /// Bytes the open record holds so far.
-    private var openCount: Int { chunk.used - openStart }
+    private var openCount: Int { openEnd - openStart }
 
     /// A record the assembler closed: as an entry (nearly always), or as an object when its
     /// header's texts are given rather than read from its text (see `open`).
@@ -103,11 +114,20 @@ public final class RecordAssembler {
             truncated = true
             return nil
         }
-        makeRoom(1 + line.bytes.count)
-        chunk.base[chunk.used] = 0x0A
-        chunk.used += 1
-        keep(line.bytes)
         keptLines += 1
+        if !isCopied, line.chunk != nil, openEnd + 1 < chunk.capacity,
+           line.bytes.baseAddress == UnsafeRawPointer(chunk.base + openEnd + 1) {
+            // The line follows the record's end, after the newline between them (see
+            // `Line.chunk`). It starts inside the record's chunk, which is alive, so it is a
+            // line of that chunk: no reference compared, none retained.
+            openEnd += 1
+            openEnd += kept(line.bytes.count)
+            return nil
+        }
+        if isCopied { makeRoom(1 + line.bytes.count) } else { copyOpenRecord(extra: 1 + line.bytes.count) }
+        chunk.base[openEnd] = 0x0A
+        openEnd += 1
+        copy(line.bytes)
         return nil
     }
 
@@ -140,8 +160,6 @@ public final class RecordAssembler {
             closed = .object(Record(input: input, firstLine: firstLine, lineCount: lineCount, text: openText, head: header,
                                     givenTexts: givenTexts, bodyStart: bodyStart, isTruncated: truncated, revision: revision))
         }
-        // The next record's bytes follow this one's, which stay as they are.
-        openStart = chunk.used
         lineCount = 0
         return closed
     }
@@ -169,7 +187,6 @@ public final class RecordAssembler {
         lineCount = 1
         keptLines = 1
         truncated = line.isTruncated
-        openStart = chunk.used
         // The header's texts are places in the record's text, whose first line is this one:
         // where the byte cap cuts the line before a text ends, the texts are made now instead.
         givenTexts = nil
@@ -177,18 +194,62 @@ public final class RecordAssembler {
             givenTexts = head.texts(in: line.bytes)
             header = RecordHead(style: head.style, marker: head.marker, clock: head.clock, pid: head.pid, sourceLine: head.sourceLine)
         }
-        makeRoom(line.bytes.count)
-        keep(line.bytes)
+        if let lineChunk = line.chunk, let start = line.bytes.baseAddress {
+            // The record is the line where it was read (a reference retained once a chunk).
+            if Unmanaged.passUnretained(chunk).toOpaque() != lineChunk.toOpaque() { chunk = lineChunk.takeUnretainedValue() }
+            isCopied = false
+            openStart = UnsafeRawPointer(chunk.base).distance(to: start)
+            openEnd = openStart
+            openEnd += kept(line.bytes.count)
+        } else {
+            startCopy()
+            makeRoom(line.bytes.count)
+            copy(line.bytes)
+        }
     }
 
-    /// Makes room for `extra` more bytes of the open record in the chunk. When the chunk is
+    /// How many of `count` more bytes the open record keeps, under the byte cap.
+    @inline(__always)
+    private func kept(_ count: Int) -> Int {
+        let room = limits.maxBytes - openCount
+        guard count > room else { return count }
+        truncated = true
+        return max(0, room)
+    }
+
+    /// Makes the open record, empty, a copy in the own chunk: its bytes will follow the bytes
+    /// written there before, which stay as they are.
+    private func startCopy() {
+        let target = own ?? chunks.fresh(roomFor: 0)
+        own = target
+        if chunk !== target { chunk = target }
+        isCopied = true
+        openStart = target.used
+        openEnd = openStart
+    }
+
+    /// Copies the open record, from the chunk its first lines were read into, to the own chunk
+    /// with room for `extra` more bytes.
+    @inline(never)
+    private func copyOpenRecord(extra: Int) {
+        let source = chunk
+        let start = openStart
+        let count = openCount
+        startCopy()
+        makeRoom(count + extra)
+        (chunk.base + openEnd).initialize(from: source.base + start, count: count)
+        openEnd += count
+        chunk.used = openEnd
+    }
+
+    /// Makes room for `extra` more bytes of the open record in the own chunk. When the chunk is
     /// full, the open record moves to the start of a fresh one (the records before it stay
     /// where they are, with whoever holds them); a record bigger than a chunk gets a chunk of
     /// its own that grows by doubling, up to the record's cap.
     @inline(__always)
     private func makeRoom(_ extra: Int) {
-        let extra = min(extra, limits.maxBytes + 1)  // `keep` drops what is past the cap
-        if chunk.used + extra > chunk.capacity { moveOpenRecord(extra) }
+        let extra = min(extra, limits.maxBytes + 1)  // `copy` drops what is past the cap
+        if openEnd + extra > chunk.capacity { moveOpenRecord(extra) }
     }
 
     @inline(never)
@@ -197,20 +258,20 @@ public final class RecordAssembler {
         let fresh = chunks.fresh(roomFor: count + extra + min(count, limits.maxBytes))
         fresh.base.initialize(from: chunk.base + openStart, count: count)
         fresh.used = count
+        own = fresh
         chunk = fresh
         openStart = 0
+        openEnd = count
     }
 
-    /// Writes `bytes` after the open record's, up to the byte cap; room was made for them.
-    private func keep(_ bytes: UnsafeRawBufferPointer) {
-        let room = limits.maxBytes - openCount
-        var count = bytes.count
-        if count > room {
-            truncated = true
-            count = max(0, room)
+    /// Writes `bytes` after the open record's in the own chunk, up to the byte cap; room was
+    /// made for them.
+    private func copy(_ bytes: UnsafeRawBufferPointer) {
+        let count = kept(bytes.count)
+        if count > 0, let source = bytes.baseAddress {
+            UnsafeMutableRawPointer(chunk.base + openEnd).copyMemory(from: source, byteCount: count)
+            openEnd += count
         }
-        guard count > 0, let source = bytes.baseAddress else { return }
-        UnsafeMutableRawPointer(chunk.base + chunk.used).copyMemory(from: source, byteCount: count)
-        chunk.used += count
+        chunk.used = openEnd
     }
 }
