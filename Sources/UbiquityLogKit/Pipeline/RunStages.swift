@@ -25,8 +25,8 @@
 //      back to the classifier.
 //   4. The classifier empties `outcomes`, so the events die on the thread that made them, and
 //      hands the batch back to the reader's thread.
-//   5. The reader's thread empties `records` and `chunks`, so the assembler's chunks are let
-//      go of where they were made (and found free again to reuse); the batch, with its
+//   5. The reader's thread empties `records` and `chunks`, so the chunks records lie in are
+//      let go of where they were made (and found free again to reuse); the batch, with its
 //      buffers' capacity, is filled again.
 //
 // A stage sees a record as a `Record` object all the same: its `RecordLender` lends it one

@@ -386,8 +386,8 @@ public final class Record: @unchecked Sendable {
     /// Whether a preview of this record was shown before (see `Revision`).
     @exclusivity(unchecked) public private(set) var revision: Revision
 
-    /// The record's lines joined by LF, line ends removed; bytes as read, where the assembler
-    /// wrote them (see `RecordText` for how long they live).
+    /// The record's lines joined by LF, line ends removed; bytes as read, where they were read
+    /// into (see `RecordText` for how long they live).
     public var text: RecordText { RecordText(chunk: chunk, origin: origin, bounds: textStart..<textEnd) }
 
     init(input: String, firstLine: Int, lineCount: Int, text: RecordText, head: RecordHead?, givenTexts: HeaderTexts?, bodyStart: Int,

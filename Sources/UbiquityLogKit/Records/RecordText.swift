@@ -1,7 +1,9 @@
-// A record's bytes, where the assembler wrote them: a range of a shared block of memory (a
+// A record's bytes, where read(2) put them: a range of a shared block of memory (a
 // `TextChunk`), not an array of its own. Copying each record's text out of the assembler into
 // an array cost an allocation, a copy and a free per record, and the array travelled through
-// three threads to die on the first.
+// three threads to die on the first. The line reader reads into the chunks, and the assembler
+// shows a record as the range its lines lie in (copying into a chunk of its own only the rare
+// record whose lines do not lie one after another: see `RecordAssembler`).
 //
 // The lifetime of a record's bytes, for the whole run (reader → classifier → summary →
 // reporters, on one thread or three):
@@ -11,22 +13,22 @@
 //   thread holds it and for however long (a test keeping every record, a reporter keeping one
 //   to the end). Nothing else keeps them; a stage that keeps something past the record's call
 //   keeps a copy (a String, an Array) or the record itself.
-// - The bytes of a record never change once it is handed out: the assembler only appends past
-//   the end of the chunk's written part, and writes a chunk from its start again only when
-//   nothing but the assembler holds it (`TextChunks.fresh`). So a record's bytes can be read
-//   on any thread without a lock: they were written before the record was handed over through
-//   the pipeline's queues, whose lock orders the writes before the reads.
+// - The bytes of a record never change once it is handed out: the reader (and the assembler,
+//   in its own chunks) only writes past the bytes it handed out, and writes a chunk from its
+//   start again only when nothing but its pool holds it (`TextChunks.fresh`). So a record's
+//   bytes can be read on any thread without a lock: they were written before the record was
+//   handed over through the pipeline's queues, whose lock orders the writes before the reads.
 // - In the run's stages a record is an entry of its batch, which holds each of its chunks
 //   once, and the batch goes back to the reading thread when the later stages are done with
-//   it (see `RunStages`), and lets go of its chunks there: the assembler finds them free
-//   again to reuse, without a malloc or a page fault per megabyte. (A stage's lent `Record`
+//   it (see `RunStages`), and lets go of its chunks there: the reader finds them free again
+//   to reuse, without a malloc or a page fault per megabyte. (A stage's lent `Record`
 //   holds the chunk of the last record it was lent, until it is lent one in another.)
 
-/// A block of record bytes written by one assembler, read by any thread (see above).
+/// A block of record bytes written by one reader (or assembler), read by any thread (see above).
 final class TextChunk: @unchecked Sendable {
     let base: UnsafeMutablePointer<UInt8>
     let capacity: Int
-    /// Bytes written so far, from `base`; the assembler's thread alone reads or changes it.
+    /// Bytes written so far, from `base`; the reading thread alone reads or changes it.
     var used = 0
 
     init(capacity: Int) {
@@ -157,7 +159,7 @@ extension RecordText: ExpressibleByArrayLiteral {
     public init(arrayLiteral elements: UInt8...) { self.init(elements) }
 }
 
-/// The chunks one assembler writes records into, reused once nothing else holds them.
+/// The chunks one reader (or assembler) writes into, reused once nothing else holds them.
 struct TextChunks {
     /// A chunk's usual size: a batch's worth of records (see `RunStages.batchBytes`).
     static let standardCapacity = 1 << 20
