@@ -170,7 +170,7 @@ public struct LogGenerator: Sendable {
         var source = MemorySource(text)
         try? run.process(&source, name: "sample")
         let summary = run.finish()
-        return ["\(summary.records)", "\(summary.ubiquityRecords)", "\(summary.unhandled)"]
+        return ["\(summary.records)", "\(summary.syncRecords)", "\(summary.unhandled)"]
             + summary.countsByKind.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
     }
 

@@ -73,7 +73,7 @@ import UbiquityLogKit
         let withDumps = try summarize([(name: "long.log", text: text)])
         let without = try summarize([(name: "long.log", text: bases)])
         #expect(withDumps.records == without.records)
-        #expect(withDumps.ubiquityRecords == without.ubiquityRecords)
+        #expect(withDumps.syncRecords == without.syncRecords)
         #expect(withDumps.unhandled == 0 && without.unhandled == 0)
         #expect(withDumps.countsByKind == without.countsByKind)
     }
@@ -93,6 +93,6 @@ import UbiquityLogKit
             .replacing("%S", with: LogGenerator.stores[0]).replacing("%C", with: "4C1F2E3D-5A6B-4C7D-8E9F-0A1B2C3D4E5F") + "\n"
         let summary = try summarize([(name: "app.log", text: text)])
         #expect(summary.records == 1)
-        #expect(summary.ubiquityRecords == 0)
+        #expect(summary.syncRecords == 0)
     }
 }

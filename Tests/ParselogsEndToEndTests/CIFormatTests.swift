@@ -67,8 +67,9 @@ import Glibc
         #expect(lines.count == 1)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(object["type"] as? String == "summary")
-        #expect(object["importFailures"] as? Int == 1)
-        #expect(object["corruptionReports"] as? Int == 1)
+        let ubiquity = (object["families"] as? [String: Any])?["ubiquity"] as? [String: Any]
+        #expect(ubiquity?["importFailures"] as? Int == 1)
+        #expect(ubiquity?["corruptionReports"] as? Int == 1)
     }
 
     @Test func markdownSummaryLeadsWithTheVerdictAndListsIncidentsWithHints() throws {
@@ -243,8 +244,9 @@ import Glibc
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(late.stdout.utf8)) as? [String: Any])
         #expect(summary["outsideTimeWindow"] as? Int == 20)  // all but the 9 records from 09:15:02 on
         #expect(summary["records"] as? Int == 29, "every record is still counted as read")
-        #expect((summary["storeLoads"] as? [String: Any])?["attempted"] as? Int == 0, "the load before 09:15 is not analysed")
-        #expect(summary["importFailures"] as? Int == 1)
+        let ubiquity = (summary["families"] as? [String: Any])?["ubiquity"] as? [String: Any]
+        #expect((ubiquity?["storeLoads"] as? [String: Any])?["attempted"] as? Int == 0, "the load before 09:15 is not analysed")
+        #expect(ubiquity?["importFailures"] as? Int == 1)
         #expect(late.status == 1)
 
         let early = try Binary.run(["-q", "--until", "2014-03-02 09:14:31", example])

@@ -33,7 +33,7 @@ import TestSupport
         #expect(result.stderr == "")
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(summary["verdict"] as? String == item.verdict)
-        let cloudKit = try #require(summary["cloudKit"] as? [String: Any], "the summary tells the CloudKit story")
+        let cloudKit = try #require((summary["families"] as? [String: Any])?["cloudkit"] as? [String: Any], "the summary tells the CloudKit story")
         #expect((cloudKit["records"] as? Int ?? 0) > 0)
         if let evidence = item.evidence {
             let verdicts = summary["verdicts"] as? [[String: Any]] ?? []
@@ -47,7 +47,7 @@ import TestSupport
     @Test func schemaGapsAreCountedPerFieldWithTheRecordsTheyBlock() throws {
         let result = try Binary.run(["--format", "json", "fixtures/cloudkit/schema-not-deployed.log"])
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        let causes = try #require((summary["cloudKit"] as? [String: Any])?["causes"] as? [[String: Any]])
+        let causes = try #require(((summary["families"] as? [String: Any])?["cloudkit"] as? [String: Any])?["causes"] as? [[String: Any]])
         let rating = try #require(causes.first { ($0["text"] as? String)?.contains("CD_rating") == true })
         // Four distinct records across three reports (one record failed in both exports).
         #expect(rating["records"] as? Int == 4)

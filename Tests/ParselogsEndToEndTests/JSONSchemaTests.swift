@@ -75,7 +75,7 @@ struct SchemaValidator {
     @Test func theValidatorRejectsWhatTheSchemaForbids() throws {
         let validator = SchemaValidator(root: try Self.schema())
         let bad: [String] = [
-            #"{"type":"begin","schema":"parselogs-jsonl/2","tool":"x"}"#,
+            #"{"type":"begin","schema":"parselogs-jsonl/3","tool":"x"}"#,
             #"{"type":"record","input":"a","line":0,"lines":1,"time":null,"kind":"app","category":"app","severity":"info","message":"","fields":{},"raw":{"text":""}}"#,
             #"{"type":"record","input":"a","line":1,"lines":1,"time":null,"kind":"app","category":"weather","severity":"info","message":"","fields":{},"raw":{"text":""}}"#,
             #"{"type":"record","input":"a","line":1,"lines":1,"time":null,"kind":"app","category":"app","severity":"info","message":"","fields":{},"raw":{"text":"","bytes":""}}"#,

@@ -38,7 +38,7 @@ import TestSupport
         #expect(records.allSatisfy { $0["line"] as? Int == 1 }, "no line of the record became a record of its own")
         let summary = try #require(objects.last)
         #expect(summary["records"] as? Int == 1)
-        #expect(summary["importFailures"] as? Int == 1)
+        #expect(((summary["families"] as? [String: Any])?["ubiquity"] as? [String: Any])?["importFailures"] as? Int == 1)
         #expect(summary["verdict"] as? String == "broken")
     }
 }

@@ -44,7 +44,7 @@ import TestSupport
         }
         var summary = RunSummary()
         summary.unhandled = 6
-        summary.ubiquityRecords = 6
+        summary.syncRecords = 6
         reporter.finish(summary)
         let text = output.text
         #expect(text.contains("2×  Frobnicated alpha widgets."))

@@ -58,6 +58,6 @@ import TestSupport
         #expect(story.stores.count == cap)
         #expect(story.teardowns.count == cap)
         #expect(story.account.count == cap)
-        #expect(story.rows.first?.value.contains("set-up: \(rounds) succeeded, 0 failed") == true, "\(story.rows.first?.value ?? "")")
+        #expect(story.rows(in: RunSummary()).first?.value.contains("set-up: \(rounds) succeeded, 0 failed") == true, "\(story.rows(in: RunSummary()).first?.value ?? "")")
     }
 }

@@ -13,7 +13,7 @@ import TestSupport
 
     @Test func aCleanCloudLoadIsHealthy() throws {
         let summary = try run([("a.log", [usm("14:07.000", "Will load cloud store."), usm("14:08.000", "Successfully loaded cloud store.")])])
-        #expect(summary.incidents.isEmpty)
+        #expect(summary.ubiquity.incidents.isEmpty)
         #expect(summary.verdict == .healthy)
         #expect(summary.verdicts == [InputVerdict(input: "a.log", verdict: .healthy, evidence: [])])
     }
@@ -26,8 +26,8 @@ import TestSupport
             usm("14:08.000", "Will load cloud store."),
             usm("14:09.000", "Successfully loaded cloud store."),
         ])])
-        try #require(summary.incidents.count == 1)
-        let incident = summary.incidents[0]
+        try #require(summary.ubiquity.incidents.count == 1)
+        let incident = summary.ubiquity.incidents[0]
         #expect(incident.outcome == .recovered)
         #expect(incident.problems.map(\.line) == [2, 3])
         #expect(incident.recovery?.line == 5)
@@ -44,8 +44,8 @@ import TestSupport
             usm("15:44.812", "Cloud content corruption detected (device store is healthy)."),
             usm("15:44.813", "Handling cloud corruption with default strategy: Wait for a remote rebuild."),
         ])])
-        #expect(summary.incidents.map(\.outcome) == [.waiting])
-        #expect(summary.incidents.first?.opening.kind == .importFailed)
+        #expect(summary.ubiquity.incidents.map(\.outcome) == [.waiting])
+        #expect(summary.ubiquity.incidents.first?.opening.kind == .importFailed)
         #expect(summary.verdict == .broken)
         #expect(summary.verdicts[0].evidence == ["c.log:3 import-failed: Import failed for log ?: NSCocoaErrorDomain 134302: Could not read the transaction log, waiting for another device to rebuild the cloud content"])
         #expect(SummaryText.verdictLines(summary) == ["Verdict: broken", "  " + summary.verdicts[0].evidence[0]])
@@ -61,8 +61,8 @@ import TestSupport
             usm("15:47.000", "Will load cloud store."),
             usm("15:48.000", "Successfully loaded cloud store."),
         ])])
-        #expect(summary.incidents.map(\.outcome) == [.recovered])
-        #expect(summary.incidents.first?.recovery?.kind == .storeUUIDChanged)
+        #expect(summary.ubiquity.incidents.map(\.outcome) == [.recovered])
+        #expect(summary.ubiquity.incidents.first?.recovery?.kind == .storeUUIDChanged)
         #expect(summary.verdict == .degraded)
     }
 
@@ -73,7 +73,7 @@ import TestSupport
             usm("14:07.200", "Will load local store."),
             usm("14:07.900", "Successfully loaded local store."),
         ])])
-        #expect(summary.incidents.isEmpty, "a warning alone is no incident")
+        #expect(summary.ubiquity.incidents.isEmpty, "a warning alone is no incident")
         #expect(summary.verdict == .degraded)
         #expect(summary.verdicts[0].evidence.first?.hasPrefix("e.log:2 cloud-store-unavailable") == true)
     }
@@ -85,7 +85,7 @@ import TestSupport
         ])
         #expect(summary.verdicts.map(\.verdict) == [.broken, .healthy])
         #expect(summary.verdict == .broken)
-        #expect(summary.incidents.map(\.input) == ["iphone.log"], "an incident does not run on into the next input")
+        #expect(summary.ubiquity.incidents.map(\.input) == ["iphone.log"], "an incident does not run on into the next input")
         let lines = SummaryText.lines(summary)
         #expect(lines.contains("    iphone.log: 1 import failure; 1 corruption report; 1 incident (unresolved); broken"))
         #expect(lines.contains("    ipad.log: 1 load (1 succeeded); healthy"))
@@ -113,7 +113,7 @@ extension IncidentTests {
         var lines = Array(repeating: recovered, count: RunSummary.maxKeptFindings).flatMap { $0 }
         lines.append(importFailure)
         let summary = try run([("g.log", lines)])
-        #expect(summary.incidents.count == RunSummary.maxKeptFindings)
+        #expect(summary.ubiquity.incidents.count == RunSummary.maxKeptFindings)
         #expect(summary.verdict == .broken, "the unrecovered incident after the kept ones still decides")
     }
 }

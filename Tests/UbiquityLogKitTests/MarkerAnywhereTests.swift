@@ -53,7 +53,7 @@ import TestSupport
         }
         let summary = try summarize([("paste.log", text)])
         #expect(summary.verdict == .broken)
-        #expect(summary.importFailureCount == 1)
+        #expect(summary.ubiquity.importFailureCount == 1)
     }
 
     /// Store manager messages through a logger's header styles, with the prefix, re-prefixed, or

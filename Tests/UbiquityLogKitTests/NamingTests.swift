@@ -27,12 +27,12 @@ import TestSupport
         let writer = Self.ios7.replacingOccurrences(of: "09:14:07.318", with: "09:10:00.000")
             + "-[_PFUbiquityRecordsExporter managedObjectContextDidSave:](446): CoreData: Ubiquity:  <_PFUbiquityRecordsExporter: 0x15d6a0f0>\n Successfully wrote transaction log: <PFUbiquityTransactionEntryLight: 0x15e52e80>\n\ttransactionNumber: 7\n\ttransactionLogLocation: <PFUbiquityLocation: 0x1>: \(Self.root)/\(Self.otherPeer)/JournalStore/6F0D/\(Self.logFile)"
         let summary = try summarize([("ipad.log", writer), ("iphone.log", failing)])
-        let story = try #require(summary.transactionLogs.first { $0.name == Self.logFile })
+        let story = try #require(summary.ubiquity.transactionLogs.first { $0.name == Self.logFile })
         #expect(story.peer == Self.otherPeer)
         #expect(story.transaction == 7)
         #expect(story.imports.map(\.outcome) == [.failed])
-        #expect(summary.correlations.contains { $0.hasPrefix("\(Self.logFile) failed to import on iphone.log:1; ipad.log wrote it") })
-        #expect(!summary.transactionLogs.contains { $0.name.hasPrefix("<") })
+        #expect(summary.ubiquity.correlations.contains { $0.hasPrefix("\(Self.logFile) failed to import on iphone.log:1; ipad.log wrote it") })
+        #expect(!summary.ubiquity.transactionLogs.contains { $0.name.hasPrefix("<") })
     }
 
     /// A problem that prints the log as its object shows the log's file when the record
@@ -50,8 +50,8 @@ import TestSupport
     @Test func aDescriptionAloneNamesNoLog() throws {
         let log = Self.ios7 + "-[_PFUbiquityRecordImportOperation main](402): CoreData: Ubiquity:  Error loading comparison metadata for transaction log: <PFUbiquityTransactionLog: 0x1d5e3f20>"
         let summary = try summarize([("a.log", log)])
-        #expect(summary.importFailureCount == 1)
-        #expect(summary.transactionLogs.isEmpty)
+        #expect(summary.ubiquity.importFailureCount == 1)
+        #expect(summary.ubiquity.transactionLogs.isEmpty)
     }
 
     /// Unhandled records show the logging method and the words, not the description of the
@@ -80,7 +80,7 @@ import TestSupport
         ])
         var summary = RunSummary()
         summary.unhandled = 4
-        summary.ubiquityRecords = 4
+        summary.syncRecords = 4
         reporter.finish(summary)
         #expect(output.text.contains("2×  Frobnicating <n> widgets for the importer\n"))
         #expect(output.text.contains("1×  -[PFUbiquityWidget frobnicate:]: frobnicated <n> sprockets\n"))

@@ -56,8 +56,8 @@ import TestSupport
         let (summary, objects, text) = try run([Self.failureStart, Self.failureRest + Self.next], threads: threads)
         #expect(summary.records == 2, "the failure is one record, counted once")
         #expect(summary.lines == 6)
-        #expect(summary.importFailureCount == 1)
-        let failure = try #require(summary.importFailures.first)
+        #expect(summary.ubiquity.importFailureCount == 1)
+        let failure = try #require(summary.ubiquity.importFailures.first)
         #expect(failure.message.contains("DAC8E3F1-2B4A-4C6D-8E9F-0A1B2C3D4E5F.1.cdt"), "\(failure.message)")
         #expect(!failure.message.contains("log ?"))
         let records = objects.filter { $0["type"] as? String == "record" }
@@ -70,7 +70,7 @@ import TestSupport
         #expect(records[2]["kind"] as? String == "store-load-started")
         let jsonSummary = try #require(objects.last)
         #expect(jsonSummary["records"] as? Int == 2)
-        #expect(jsonSummary["importFailures"] as? Int == 1)
+        #expect(((jsonSummary["families"] as? [String: Any])?["ubiquity"] as? [String: Any])?["importFailures"] as? Int == 1)
         #expect(text.contains("DAC8E3F1-2B4A-4C6D-8E9F-0A1B2C3D4E5F.1.cdt"))
     }
 
@@ -90,7 +90,7 @@ import TestSupport
         let parts = [Self.failureStart, lines[0] + lines[1], lines[2] + lines[3], Self.next]
         let (summary, objects, _) = try run(parts, threads: false)
         #expect(summary.records == 2)
-        #expect(summary.importFailureCount == 1)
+        #expect(summary.ubiquity.importFailureCount == 1)
         let records = objects.filter { $0["type"] as? String == "record" }
         #expect(records.map { $0["lines"] as? Int } == [1, 3, 5, 1])
         #expect(records.map { $0["amended"] as? NSNumber == true } == [false, true, true, false])

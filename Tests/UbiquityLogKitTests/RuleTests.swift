@@ -360,7 +360,7 @@ import TestSupport
         }
         var summary = RunSummary()
         summary.unhandled = 3
-        summary.ubiquityRecords = 4
+        summary.syncRecords = 4
         reporter.finish(summary)
         #expect(output.text == """
             3 unhandled records of 4 sync records, in 2 templates

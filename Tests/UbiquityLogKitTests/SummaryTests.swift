@@ -21,15 +21,15 @@ import TestSupport
         let summary = try summarize([("a.log", log)])
         #expect(summary.lines == 11)
         #expect(summary.records == 10)
-        #expect(summary.ubiquityRecords == 9)
+        #expect(summary.syncRecords == 9)
         #expect(summary.unhandled == 1)
         // Two store manager attempts, and one add-store failure outside any attempt.
-        #expect(summary.storeLoads.attempted == 3)
-        #expect(summary.storeLoads.succeeded == [.local: 1])
-        #expect(summary.storeLoads.failed == [.cloud: 1, .unknown: 1])
-        #expect(summary.importFailures.map(\.line) == [7])
-        #expect(summary.importFailures.first?.message == "Import failed for log c.1.cdt: NSCocoaErrorDomain 134302: x")
-        #expect(summary.corruptionReports.map(\.line) == [9])
+        #expect(summary.ubiquity.storeLoads.attempted == 3)
+        #expect(summary.ubiquity.storeLoads.succeeded == [.local: 1])
+        #expect(summary.ubiquity.storeLoads.failed == [.cloud: 1, .unknown: 1])
+        #expect(summary.ubiquity.importFailures.map(\.line) == [7])
+        #expect(summary.ubiquity.importFailures.first?.message == "Import failed for log c.1.cdt: NSCocoaErrorDomain 134302: x")
+        #expect(summary.ubiquity.corruptionReports.map(\.line) == [9])
         // Errors: two add-store failures, the load failure, the import failure, the corruption.
         #expect(summary.errors == 5)
     }
@@ -388,7 +388,7 @@ import TestSupport
     @Test func evidenceIsCappedWithACount() throws {
         let failure = "2014-03-02 09:14:06.000 J[1:2] CoreData: Ubiquity:  Import operation encountered an error: Error Domain=NSCocoaErrorDomain Code=134302 \"x\" UserInfo=0x1 {}\n"
         let summary = try summarize([("a.log", String(repeating: failure, count: 15))])
-        #expect(summary.importFailureCount == 15)
+        #expect(summary.ubiquity.importFailureCount == 15)
         let lines = SummaryText.lines(summary)
         #expect(lines.filter { $0.hasPrefix("    a.log:") && $0.contains("  import-failed  ") }.count == 10, "evidence rows, not the incident or verdict lines")
         #expect(lines.contains("    … and 5 more (all are in --format jsonl)"))

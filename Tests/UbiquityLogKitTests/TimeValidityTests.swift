@@ -41,6 +41,6 @@ import TestSupport
             2014-03-02 09:14:20.000 Journal[412:60b] UbiquityStoreManager: Will load cloud store.
             2014-03-02 09:14:20.500 Journal[412:60b] UbiquityStoreManager: Successfully loaded cloud store.
             """)])
-        #expect(summary.storeLoadAttempts.map(\.durationMilliseconds) == [nil, 500])
+        #expect(summary.ubiquity.storeLoadAttempts.map(\.durationMilliseconds) == [nil, 500])
     }
 }

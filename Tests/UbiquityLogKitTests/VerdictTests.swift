@@ -68,7 +68,7 @@ import TestSupport
         #expect(kbd.verdict == .broken, "the app's load success does not recover the daemon's failure")
         #expect(!kbd.isJudged)
         #expect(kbd.evidence.first?.hasPrefix("console.log:3 kbd[87] store-load-failed") == true, "evidence names its process")
-        #expect(summary.storeLoadAttempts.map { "\($0.process ?? "") \($0.outcome)" } == ["kbd failed", "Journal succeeded"])
+        #expect(summary.ubiquity.storeLoadAttempts.map { "\($0.process ?? "") \($0.outcome)" } == ["kbd failed", "Journal succeeded"])
         let journal = try #require(summary.processes.first { $0.process == "Journal" })
         #expect(journal.verdict == .healthy && journal.isJudged && journal.pids == [412])
         #expect(SummaryText.verdictLines(summary).contains("  kbd[87]: broken, not judged: a system daemon (--process kbd judges it)"))

@@ -4,34 +4,17 @@ import PCRE2
 public struct Catalog: Sendable {
     public let rules: [Rule]
     public let channels: [CompiledChannel]
+    /// The families the catalogue reads: their trackers tell a run's stories.
+    public let families: [Family]
 
-    /// The families of logs the project reads, each with its rules and explanations.
+    /// The families of logs the project reads: one line each.
     public static let families: [Family] = [
-        Family(.ubiquity, rules: StoreRules.all + ExportRules.all + ImportRules.all + BaselineRules.all + SetupRules.all + StoreManagerRules.all
-               + BaselineLifecycleRules.all + ImportOperationRules.all + TransactionLogRules.all + FileAndMetadataRules.all
-               + SetupAssistantRules.all,
-               guidance: Guidance.byKind),
-        Family(.cloudKit, rules: CloudKitRules.all, guidance: CloudKitGuidance.byKind, ownKinds: [.cloudKitEcho]),
+        .ubiquity,
+        .cloudKit,
     ]
 
     /// Every rule the project ships, in the order they are tried at one position (earlier wins).
     public static let standardRules: [Rule] = families.flatMap(\.rules)
-
-    /// A family of logs: its rules and what `explain` says about its kinds.
-    public struct Family: Sendable {
-        public let id: LogFamily
-        public let rules: [Rule]
-        let guidance: [String: Guidance]
-        /// Kinds the family makes outside its rules (see `CloudKitEcho`).
-        public let ownKinds: [EventKind]
-
-        init(_ id: LogFamily, rules: [Rule], guidance: [String: Guidance], ownKinds: [EventKind] = []) {
-            self.id = id
-            self.rules = rules
-            self.guidance = guidance
-            self.ownKinds = ownKinds
-        }
-    }
 
     /// Kinds no rule produces: the classifier's own verdicts.
     public static let builtInKinds: [EventKind] = [.unhandled, .app, .coreDataError]
@@ -48,7 +31,14 @@ public struct Catalog: Sendable {
         try Catalog(rules: standardRules)
     }
 
-    public init(rules: [Rule]) throws(CatalogError) {
+    /// The catalogue of `families`' rules.
+    public init(families: [Family]) throws(CatalogError) {
+        try self.init(rules: families.flatMap(\.rules), families: families)
+    }
+
+    /// A catalogue of `rules`, whose records are summarised by `families`' trackers.
+    public init(rules: [Rule], families: [Family] = Catalog.families) throws(CatalogError) {
+        self.families = families
         var seen = Set<String>()
         for rule in rules where !seen.insert(rule.id).inserted {
             throw CatalogError(ruleID: rule.id, reason: "two rules have this id")
@@ -65,7 +55,7 @@ public struct Catalog: Sendable {
     /// Every kind the catalogue can produce, rule kinds first, each once.
     public var kinds: [EventKind] {
         var seen = Set<EventKind>()
-        return (rules.flatMap(\.kinds) + Catalog.families.flatMap(\.ownKinds) + Catalog.builtInKinds).filter { seen.insert($0).inserted }
+        return (rules.flatMap(\.kinds) + families.flatMap(\.ownKinds) + Catalog.builtInKinds).filter { seen.insert($0).inserted }
     }
 }
 

@@ -40,15 +40,6 @@ public enum Category: String, Sendable, CaseIterable {
     case recovery    // the delegate's recovery from errors
 }
 
-/// Which logging code a kind belongs to: each family brings its rules, kinds, explanations
-/// and its part of the summary (see the catalogue's `families`).
-public enum LogFamily: String, Sendable, CaseIterable {
-    /// Core Data's iCloud ubiquity logging, its `CoreData: error:` lines, UbiquityStoreManager.
-    case ubiquity
-    /// Core Data's CloudKit mirroring (NSPersistentCloudKitContainer, SwiftData).
-    case cloudKit = "cloudkit"
-}
-
 /// From which verbosity level the text timeline shows an event.
 public enum Tier: Int, Sendable, Comparable {
     /// Shown by default: loads, switches, failures, corruption, one line per import/export.
@@ -74,9 +65,10 @@ public final class EventKind: Sendable, Hashable, CustomStringConvertible {
     public let summary: String
     /// Small and dense, the same for kinds of one id: an index for per-kind counts.
     public let ordinal: Int
-    public let family: LogFamily
+    /// The family whose records make it.
+    public let family: FamilyID
 
-    public init(_ id: String, _ category: Category, _ severity: Severity, _ tier: Tier, _ summary: String, family: LogFamily = .ubiquity) {
+    public init(_ id: String, _ category: Category, _ severity: Severity, _ tier: Tier, _ summary: String, family: FamilyID = .ubiquity) {
         self.id = id
         self.family = family
         self.category = category

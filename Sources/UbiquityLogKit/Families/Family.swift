@@ -1,47 +1,60 @@
-// The families of sync records a verdict stands on, and the processes of a device that keep
-// sync stores of their own. A family brings its count of records and of records no rule
-// recognised to each process's verdict: none of any family is no evidence; mostly
-// unrecognised is unknown. A new family adds a case here and to `of(marker:event:)`.
+// A family of logs: the records one sync stack prints, the rules that read them, the kinds they
+// make and what `explain` says of those, and the tracker that tells their story in a run's
+// summary. Each family is declared in its own folder; the engine reads them from the
+// catalogue's list (`Catalog.families`) and names none of them.
 
-public struct SyncFamily: Sendable, Hashable {
-    /// Stable id, as in the JSON summary's `families`.
-    public let id: String
+/// A family's stable id: its member in the JSON summary and its name in `families` lists.
+public struct FamilyID: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+}
+
+/// Everything a family brings: a value, so that a run (or a test) can be given any list of them.
+public struct Family: Sendable {
+    public let id: FamilyID
     /// How its records are named in a verdict: `3 of 4 ubiquity records not recognised`.
     public let recordNoun: String
-    /// Dense, from 0: an index for per-family counts.
-    public let index: Int
+    /// Its rules, in the order they are tried at one position (earlier wins).
+    public let rules: [Rule]
+    /// What `explain` says of its kinds beyond their one-line meaning, by kind id.
+    public let guidance: [String: Guidance]
+    /// Kinds the family makes outside its rules.
+    public let ownKinds: [EventKind]
+    /// Kinds below a warning whose facts its tracker reads (those of warnings and errors are
+    /// read whatever their family).
+    public let factKinds: [EventKind]
+    /// A tracker for one run: it follows the family's records and tells the family's story.
+    public let makeTracker: @Sendable () -> any FamilyTracker
 
-    /// Core Data's ubiquity logging, its `CoreData: error:` lines and UbiquityStoreManager's
-    /// messages: one story, told by three writers.
-    public static let ubiquity = SyncFamily(id: "ubiquity", recordNoun: "ubiquity", index: 0)
-
-    /// Core Data's CloudKit mirroring (NSPersistentCloudKitContainer, SwiftData) and the
-    /// CloudKit framework's and daemons' lines around it.
-    public static let cloudKit = SyncFamily(id: "cloudkit", recordNoun: "CloudKit mirroring", index: 1)
-
-    public static let all: [SyncFamily] = [.ubiquity, .cloudKit]
-
-    /// The index in `all` of a classified record's family; nil for the app's own lines. An
-    /// index, not the family: it is asked for every record, and a family's texts would be
-    /// retained and released each time.
-    static func index(marker: Marker?, event: Event) -> Int? {
-        if case .app = event { return nil }
-        switch marker {
-        case .cloudKit?: return SyncFamily.cloudKit.index
-        case .ubiquity?, .coreDataError?, .storeManager?: return SyncFamily.ubiquity.index
-        // Lines without a marker are the CloudKit framework's and daemons' when a rule of that
-        // family recognised them.
-        case nil: return event.kind.family == .cloudKit ? SyncFamily.cloudKit.index : SyncFamily.ubiquity.index
-        }
+    public init(id: FamilyID, recordNoun: String, rules: [Rule], guidance: [String: Guidance] = [:], ownKinds: [EventKind] = [],
+                factKinds: [EventKind] = [], makeTracker: @escaping @Sendable () -> any FamilyTracker) {
+        self.id = id
+        self.recordNoun = recordNoun
+        self.rules = rules
+        self.guidance = guidance
+        self.ownKinds = ownKinds
+        self.factKinds = factKinds
+        self.makeTracker = makeTracker
     }
 }
 
 /// A family's share of one process's records.
 public struct FamilyRecords: Sendable, Equatable {
-    public var family: SyncFamily
+    public var family: FamilyID
+    /// How its records are named in a verdict (the family's `recordNoun`).
+    public var recordNoun: String
     public var records = 0
     /// Records of the family no rule recognised.
     public var unhandled = 0
+
+    public init(family: FamilyID, recordNoun: String, records: Int = 0, unhandled: Int = 0) {
+        self.family = family
+        self.recordNoun = recordNoun
+        self.records = records
+        self.unhandled = unhandled
+    }
 
     /// Whether too few of its records were understood to vouch for the process: at least half
     /// unrecognised. Half, not most: with 1 of 2 records unread, nothing seen says the store is
@@ -49,10 +62,10 @@ public struct FamilyRecords: Sendable, Equatable {
     public var isMostlyUnrecognised: Bool { records > 0 && unhandled * 2 >= records }
 }
 
-/// System processes of iOS and macOS that keep ubiquitous or CloudKit-backed stores of their
-/// own, or log around them, and so show up in a device console beside the app under test.
-/// Their records are summarised and judged, but their verdict does not decide the run's unless
-/// `--process` names them.
+/// System processes of iOS and macOS that keep sync-backed stores of their own, or log around
+/// them, and so show up in a device console beside the app under test. Their records are
+/// summarised and judged, but their verdict does not decide the run's unless `--process` names
+/// them.
 public enum SystemProcesses {
     public static let daemons: Set<String> = [
         "kbd", "dasd", "SpringBoard", "backboardd", "kernel", "launchd", "cloudd", "bird", "ubd", "accountsd",

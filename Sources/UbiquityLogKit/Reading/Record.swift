@@ -17,7 +17,7 @@ public enum HeaderStyle: String, Sendable, CaseIterable {
 }
 
 /// Which logging code printed a record, told by the marker at the start of its message.
-public enum Marker: String, Sendable {
+public enum Marker: String, Sendable, CaseIterable {
     /// `CoreData: Ubiquity:` — Core Data's iCloud code.
     case ubiquity
     /// `CoreData: error:` — Core Data's own error lines.
@@ -27,6 +27,24 @@ public enum Marker: String, Sendable {
     /// `CoreData+CloudKit:` — Core Data's CloudKit mirroring (NSPersistentCloudKitContainer,
     /// SwiftData), wherever the line puts the token (see `CloudKitToken`).
     case cloudKit = "cloudkit"
+
+    /// Dense, from 0: for tables by marker.
+    var ordinal: Int {
+        switch self {
+        case .ubiquity: 0
+        case .coreDataError: 1
+        case .storeManager: 2
+        case .cloudKit: 3
+        }
+    }
+
+    /// The family whose records carry the marker.
+    public var family: FamilyID {
+        switch self {
+        case .ubiquity, .coreDataError, .storeManager: .ubiquity
+        case .cloudKit: .cloudKit
+        }
+    }
 }
 
 /// A header with its texts as Strings: what `Record.header` and `HeaderParser.parse(_:)` give

@@ -60,7 +60,7 @@ public final class UnhandledReporter: Reporter {
             let (left, right) = (templates[lhs.element]?.count ?? 0, templates[rhs.element]?.count ?? 0)
             return left != right ? left > right : lhs.offset < rhs.offset
         }
-        out.line("\(summary.unhandled) unhandled record\(summary.unhandled == 1 ? "" : "s") of \(summary.ubiquityRecords) sync records, in \(ranked.count) template\(ranked.count == 1 ? "" : "s")")
+        out.line("\(summary.unhandled) unhandled record\(summary.unhandled == 1 ? "" : "s") of \(summary.syncRecords) sync records, in \(ranked.count) template\(ranked.count == 1 ? "" : "s")")
         for (_, key) in ranked {
             guard let template = templates[key] else { continue }  // every key in `order` has one
             out.line()

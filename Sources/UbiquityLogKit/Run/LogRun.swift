@@ -29,7 +29,7 @@ public final class LogRun {
     private let limits: Limits
     /// Updated by the summarising stage alone, one record at a time: Swift's run-time
     /// exclusivity check on each access is left out.
-    @exclusivity(unchecked) private var builder = SummaryBuilder()
+    @exclusivity(unchecked) private var builder: SummaryBuilder
     /// Set when reading should stop early (the output's reader went away). Called on the
     /// thread that summarises.
     /// (Set before the run, read for every record by the summarising stage alone: Swift's
@@ -66,11 +66,12 @@ public final class LogRun {
     public init(catalog: Catalog, reporters: [Reporter], limits: Limits = Limits()) {
         // Facts are made for the kinds the summary or a reporter reads (see `Classifier.init`).
         self.classifier = Classifier(catalog: catalog, readsFacts: { kind in
-            SummaryBuilder.readsFacts(of: kind) || reporters.contains { $0.readsFacts(of: kind) }
+            SummaryBuilder.readsFacts(of: kind, families: catalog.families) || reporters.contains { $0.readsFacts(of: kind) }
         }, readsDetails: { kind in
             SummaryBuilder.readsDetails(of: kind) || reporters.contains { $0.readsDetails(of: kind) }
         })
         self.reporters = reporters
+        builder = SummaryBuilder(families: catalog.families)
         recordReaders = reporters.filter(\.readsRecords)
         self.limits = limits
         self.reader = LineReader(limits: limits.lines)

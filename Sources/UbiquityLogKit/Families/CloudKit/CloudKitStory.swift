@@ -282,8 +282,10 @@ struct CloudKitTracker {
     /// For a mirroring kind below a warning whose records `add` only counts when they carry no
     /// facts (no role, or an echo's), whether it counts them as echoes; nil for the others.
     /// (With facts, a record may report a failure by its `stage`: it goes through `add`.)
-    static func countsOnly(_ kind: EventKind) -> Bool? {
-        let role = kind.ordinal < roleTable.count ? roleTable[kind.ordinal] : .other
+    static func countsOnly(_ kind: EventKind) -> Bool? { countsOnly(ordinal: kind.ordinal) }
+
+    static func countsOnly(ordinal: Int) -> Bool? {
+        let role = ordinal < roleTable.count ? roleTable[ordinal] : .other
         switch role {
         case .other: return false
         case .echo: return true
@@ -544,14 +546,6 @@ struct CloudKitTracker {
             if kept.count == 3 { break }
         }
         return kept
-    }
-
-    /// A process's verdict from its other records with its mirroring records' own: the worse
-    /// one, its evidence first.
-    static func merge(_ verdict: (verdict: Verdict, evidence: [String]), _ own: (verdict: Verdict, evidence: [String])?) -> (verdict: Verdict, evidence: [String]) {
-        guard let own else { return verdict }
-        if own.verdict > verdict.verdict { return (own.verdict, own.evidence + (verdict.verdict == .healthy ? [] : verdict.evidence)) }
-        return (verdict.verdict, verdict.evidence + own.evidence)
     }
 
     /// What a record says failed, before its cause: `set-up failed`, `export blocked`, ….

@@ -1,9 +1,8 @@
-// The CloudKit story in words (rows of the text and Markdown summaries) and as JSON (the
-// summary's `cloudKit` member). Reporters add these rows and this member when the run holds
-// mirroring records, and nothing otherwise.
+// The CloudKit story in words (rows of the text and Markdown summaries) and as JSON (its
+// member of the summary's `families`), shown when the run holds mirroring records.
 
-extension CloudKitStory {
-    var rows: [SummaryText.Row] {
+extension CloudKitStory: FamilyStory {
+    public func rows(in summary: RunSummary) -> [SummaryText.Row] {
         func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
         let started = requests.reduce(0) { $0 + $1.started }
         var value = "\(counted(records, "record")); set-up: \(setupsSucceeded) succeeded, \(setupsFailed) failed; \(counted(started, "request"))"
@@ -43,9 +42,8 @@ extension CloudKitStory {
         return rows
     }
 
-    var fields: [Field] {
+    public var fields: [Field] {
         var fields = FieldList()
-        fields.add("records", records)
         fields.add("echoes", echoes)
         fields.add("stores", .list(stores.map { store in
             var parts = FieldList()

@@ -55,17 +55,7 @@ public enum MarkdownSummary {
             }
             lines.append("")
         }
-        if !summary.incidents.isEmpty {
-            lines += ["### Incidents", "", "| where | opened by | outcome | what to do |", "|---|---|---|---|"]
-            for incident in summary.incidents.prefix(maxListed) {
-                let place = "\(incident.input):\(incident.opening.line)" + (summary.hasSeveralSyncProcesses ? " " + ProcessSummary.name(incident.process, pids: incident.opening.pid.map { [$0] } ?? []) : "")
-                let recovery = incident.recovery.map { " (line \($0.line), \($0.kind.id))" } ?? ""
-                let hint = Explanation.hint(for: incident.opening.kind).map { "\($0) (`parselogs explain \(incident.opening.kind.id)`)" } ?? ""
-                lines.append("| \(MarkdownEscaping.code(place)) | \(MarkdownEscaping.code(incident.opening.kind.id)) | \(incident.outcome.rawValue)\(MarkdownEscaping.text(recovery)) | \(MarkdownEscaping.text(hint)) |")
-            }
-            if summary.incidents.count > maxListed { lines += ["", "… and \(summary.incidents.count - maxListed) more."] }
-            lines.append("")
-        }
+        for family in summary.families { lines += family.story.markdownSections(in: summary, listing: maxListed) }
         lines += ["### Summary", "", "| | |", "|---|---|"]
         for row in SummaryText.rows(summary) {
             lines.append("| \(MarkdownEscaping.text(row.label)) | \(MarkdownEscaping.text(row.value)) |")

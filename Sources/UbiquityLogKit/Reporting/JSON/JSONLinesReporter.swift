@@ -4,7 +4,7 @@ import CByteScan
 
 public final class JSONLinesReporter: Reporter {
     /// The schema id in the `begin` message; bumped when a change could break a consumer.
-    public static let schema = "parselogs-jsonl/1"
+    public static let schema = "parselogs-jsonl/2"
 
     private let out: OutputWriter
     private let tool: String
@@ -192,38 +192,14 @@ public enum JSONSummary {
         object.add("type", "summary")
         object.add("lines", summary.lines)
         object.add("records", summary.records)
-        object.add("ubiquityRecords", summary.ubiquityRecords)
+        object.add("syncRecords", summary.syncRecords)
         object.add("unhandled", summary.unhandled)
         object.add("matchLimitHits", summary.matchLimitHits)
         object.add("truncatedRecords", summary.truncatedRecords)
         object.add("outsideTimeWindow", summary.outsideTimeWindow)
         object.add("otherProcesses", summary.otherProcesses)
-        var loads = JSONObject()
-        loads.add("attempted", summary.storeLoads.attempted)
-        loads.add("succeeded", summary.storeLoads.totalSucceeded)
-        loads.add("failed", summary.storeLoads.totalFailed)
-        for location in StoreLocation.allCases {
-            var pair = JSONObject()
-            pair.add("succeeded", summary.storeLoads.succeeded[location] ?? 0)
-            pair.add("failed", summary.storeLoads.failed[location] ?? 0)
-            loads.addRaw(location.rawValue, pair.text)
-        }
-        loads.addRaw("attempts", "[" + summary.storeLoadAttempts.map { JSON.object($0.fields) }.joined(separator: ",") + "]")
-        object.addRaw("storeLoads", loads.text)
-        object.addRaw("localStorageSwitches", "[" + summary.localStorageSwitches.map { JSON.object($0.fields) }.joined(separator: ",") + "]")
-        object.addRaw("transactions", exportedImported(summary.transactionsExported, summary.transactionsImported))
-        object.addRaw("objectChanges", exportedImported(summary.objectChangesExported, summary.objectChangesImported))
-        object.add("importFailures", summary.importFailureCount)
-        object.add("corruptionReports", summary.corruptionReportCount)
-        object.addRaw("transactionLogs", "[" + summary.transactionLogs.map { JSON.object($0.fields) }.joined(separator: ",") + "]")
-        object.addRaw("entities", JSON.object(summary.entities.sorted { $0.key < $1.key }.map { entity in
-            Field(entity.key, .object([Field("exported", .int(entity.value.exported)), Field("imported", .int(entity.value.imported))]))
-        }))
-        object.addRaw("devices", "[" + summary.devices.map { JSON.object($0.fields) }.joined(separator: ",") + "]")
-        object.addRaw("correlations", "[" + summary.correlations.map(JSON.quote).joined(separator: ",") + "]")
-        object.addRaw("incidents", "[" + summary.incidents.map { JSON.object($0.fields) }.joined(separator: ",") + "]")
         object.addRaw("processes", "[" + summary.processes.map { JSON.object($0.fields) }.joined(separator: ",") + "]")
-        if let cloudKit = summary.cloudKit { object.addRaw("cloudKit", JSON.object(cloudKit.fields)) }
+        object.addRaw("families", JSON.object(summary.families.map { Field($0.id.rawValue, .object($0.fields)) }))
         object.add("verdict", summary.verdict.rawValue)
         if let reason = summary.verdictReason { object.add("verdictReason", reason) }
         object.addRaw("verdicts", "[" + summary.verdicts.map { JSON.object($0.fields) }.joined(separator: ",") + "]")
@@ -239,13 +215,6 @@ public enum JSONSummary {
         }.joined(separator: ",") + "]")
         return object.text
     }
-}
-
-private func exportedImported(_ exported: Int, _ imported: Int) -> String {
-    var pair = JSONObject()
-    pair.add("exported", exported)
-    pair.add("imported", imported)
-    return pair.text
 }
 
 /// JSON text per RFC 8259, written by hand: the output is small objects, and this keeps

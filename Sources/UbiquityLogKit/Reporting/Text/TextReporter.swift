@@ -329,54 +329,14 @@ public enum SummaryText {
         for failure in summary.unreadableInputs {
             rows.append(Row(label: "unreadable", value: failure.description))
         }
-        let loads = summary.storeLoads
-        rows.append(Row(label: "store loads", value: "\(loads.attempted) attempted, \(loads.totalSucceeded) succeeded\(byLocation(loads.succeeded)), \(loads.totalFailed) failed\(byLocation(loads.failed))",
-                        details: summary.storeLoadAttempts.map { describe($0, namingProcess: summary.hasSeveralSyncProcesses) }))
-        if let first = summary.localStorageSwitches.first {
-            let more = summary.localStorageSwitches.count > 1 ? " (\(summary.localStorageSwitches.count) times)" : ""
-            rows.append(Row(label: "local storage", value: "fallback store, then the iCloud store" + (first.delayMilliseconds.map { " \(duration($0)) later" } ?? "") + more,
-                            details: summary.localStorageSwitches.map { "\($0.input):\($0.fallbackLine) Using local storage: 1, :\($0.cloudLine) Using local storage: 0" + ($0.delayMilliseconds.map { " (\(duration($0)))" } ?? "") }))
-        }
-        rows.append(Row(label: "transactions", value: "\(summary.transactionsExported) exported, \(summary.transactionsImported) imported"))
-        rows.append(Row(label: "object changes", value: "\(summary.objectChangesExported) exported, \(summary.objectChangesImported) imported",
-                        details: summary.entities.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.exported) exported, \($0.value.imported) imported" }))
-        if !summary.transactionLogs.isEmpty {
-            let imports = summary.transactionLogs.flatMap(\.imports)
-            let written = summary.transactionLogs.filter { $0.writtenIn != nil }.count
-            let outcomes = [TransactionLogStory.Import.Outcome.started, .applied, .alreadyImported, .skipped, .failed].compactMap { outcome -> String? in
-                let count = imports.filter { $0.outcome == outcome }.count
-                return count == 0 ? nil : "\(count) \(outcome.rawValue)"
-            }
-            rows.append(Row(label: "transaction logs", value: "\(summary.transactionLogs.count): " + (["\(written) written"] + outcomes).joined(separator: ", "),
-                            details: summary.transactionLogs.filter { $0.imports.contains { [.failed, .skipped, .started].contains($0.outcome) } }.map(describe)))
-        }
-        rows.append(Row(label: "import failures", value: "\(summary.importFailureCount)", evidence: summary.importFailures))
-        rows.append(Row(label: "corruption", value: "\(summary.corruptionReportCount) report\(summary.corruptionReportCount == 1 ? "" : "s")",
-                        evidence: summary.corruptionReports))
-        if summary.devices.count > 1 {
-            rows.append(Row(label: "devices", value: "\(summary.devices.count) inputs, one device each",
-                            details: summary.devices.map { describe($0, in: summary) }))
-        }
-        if !summary.correlations.isEmpty {
-            rows.append(Row(label: "across devices", value: "\(summary.correlations.count) link\(summary.correlations.count == 1 ? "" : "s")",
-                            details: summary.correlations))
-        }
-        if !summary.incidents.isEmpty {
-            let outcomes = Incident.Outcome.allCases.compactMap { outcome -> String? in
-                let count = summary.incidents.filter { $0.outcome == outcome }.count
-                return count == 0 ? nil : "\(count) \(outcome.rawValue)"
-            }
-            rows.append(Row(label: "incidents", value: "\(summary.incidents.count) (" + outcomes.joined(separator: ", ") + ")",
-                            details: summary.incidents.map { describe($0, namingProcess: summary.hasSeveralSyncProcesses) }))
-        }
+        for family in summary.families { rows += family.story.rows(in: summary) }
         if summary.hasSeveralSyncProcesses {
             let judged = summary.processes.filter(\.isJudged).count
             rows.append(Row(label: "processes", value: "\(summary.processes.count) with sync records, \(judged) judged",
                             details: summary.processes.map { describe($0, inputs: summary.inputs.count) }))
         }
-        rows += summary.cloudKit?.rows ?? []
         let percent = (summary.unhandledPercent * 10).rounded() / 10
-        rows.append(Row(label: "unhandled", value: "\(summary.unhandled) record\(summary.unhandled == 1 ? "" : "s") (\(percent)% of \(summary.ubiquityRecords) sync records)"
+        rows.append(Row(label: "unhandled", value: "\(summary.unhandled) record\(summary.unhandled == 1 ? "" : "s") (\(percent)% of \(summary.syncRecords) sync records)"
                         + (summary.matchLimitHits > 0 ? ", \(summary.matchLimitHits) hit the match limit" : "")))
         return rows
     }
@@ -443,98 +403,10 @@ public enum SummaryText {
         return text
     }
 
-    /// One device's own story: `a.log: peer mobile~6F2C…; store 9B8C…; 2 loads (2 succeeded);
-    /// 1 import failure; 1 corruption report; 1 incident (recovered); degraded`
-    static func describe(_ device: Device, in summary: RunSummary) -> String {
-        func counted(_ count: Int, _ noun: String) -> String? { count == 0 ? nil : "\(count) \(noun)\(count == 1 ? "" : "s")" }
-        var parts: [String] = []
-        if !device.peers.isEmpty { parts.append("peer " + device.peers.joined(separator: ", ")) }
-        if !device.storeUUIDs.isEmpty { parts.append("store " + device.storeUUIDs.joined(separator: ", ")) }
-        let loads = summary.storeLoadAttempts.filter { $0.input == device.input }
-        if let text = counted(loads.count, "load") {
-            let outcomes = [StoreLoad.Outcome.succeeded, .failed, .unavailable, .unfinished].compactMap { outcome -> String? in
-                let count = loads.filter { $0.outcome == outcome }.count
-                return count == 0 ? nil : "\(count) \(outcome.rawValue)"
-            }
-            parts.append(text + " (" + outcomes.joined(separator: ", ") + ")")
-        }
-        parts += [counted(summary.importFailures.filter { $0.input == device.input }.count, "import failure"),
-                  counted(summary.corruptionReports.filter { $0.input == device.input }.count, "corruption report")].compactMap { $0 }
-        let incidents = summary.incidents.filter { $0.input == device.input }
-        if let text = counted(incidents.count, "incident") {
-            parts.append(text + " (" + incidents.map(\.outcome.rawValue).joined(separator: ", ") + ")")
-        }
-        if let verdict = summary.verdicts.first(where: { $0.input == device.input }) { parts.append(verdict.verdict.rawValue) }
-        return "\(device.input): " + parts.joined(separator: "; ")
-    }
-
-    /// Import outcomes of one log listed with their places, at most this many each (a log
-    /// imported over and over is one line of counts, not hundreds of places).
-    static let maxImportPlaces = 3
-
-    /// `0C9B….1.cdt (peer mobile~A3D1…): written at b.log:40; failed at a.log:85`, or with
-    /// many imports `…: 7 failed at a.log:85, a.log:90, a.log:97 and 4 more; 77 already-imported`.
-    /// Failed, skipped and unfinished imports name their places; the others only when few.
-    static func describe(_ story: TransactionLogStory) -> String {
-        typealias Outcome = TransactionLogStory.Import.Outcome
-        let text = story.name + (story.peer.map { " (peer \($0))" } ?? "") + ":"
-        var parts: [String] = []
-        if let input = story.writtenIn, let line = story.writtenLine { parts.append("written at \(input):\(line)") }
-        for outcome in [Outcome.failed, .skipped, .started, .applied, .alreadyImported] {
-            let entries = story.imports.filter { $0.outcome == outcome }
-            guard !entries.isEmpty else { continue }
-            let count = entries.count == 1 ? "" : "\(entries.count) "
-            guard [.failed, .skipped, .started].contains(outcome) || entries.count <= maxImportPlaces else {
-                parts.append(count + outcome.rawValue)
-                continue
-            }
-            let places = entries.prefix(maxImportPlaces).map { entry in
-                "\(entry.input):" + (entry.startLine.map { "\($0)-" } ?? "") + "\(entry.line)"
-            }
-            let more = entries.count > maxImportPlaces ? " and \(entries.count - maxImportPlaces) more" : ""
-            parts.append(count + outcome.rawValue + " at " + places.joined(separator: ", ") + more)
-        }
-        return text + " " + parts.joined(separator: "; ")
-    }
-
-    /// `a.log:85 import-failed, 3 problems: recovered (a.log:120 store-load-succeeded)`
-    static func describe(_ incident: Incident, namingProcess: Bool = false) -> String {
-        var text = "\(incident.input):\(incident.opening.line) " + (namingProcess ? ProcessSummary.name(incident.process, pids: incident.opening.pid.map { [$0] } ?? []) + " " : "") + incident.opening.kind.id
-        if incident.problemCount > 1 { text += ", \(incident.problemCount) problems" }
-        text += ": \(incident.outcome.rawValue)"
-        if let recovery = incident.recovery { text += " (:\(recovery.line) \(recovery.kind.id))" }
-        return text
-    }
-
-    /// `fixtures/a.log:12  cloud store  failed after 1.2 s: NSCocoaErrorDomain 134080 (retry; after cloud-switched)`
-    static func describe(_ load: StoreLoad, namingProcess: Bool = false) -> String {
-        var store = load.store == .unknown ? "a store" : "\(load.store.rawValue) store"
-        if let name = Extract.storeName(load.storeURL) { store += " \(name)" }
-        var text = "\(load.input):\(load.line)  " + (namingProcess ? (load.process ?? "(no process)") + "  " : "") + "\(store)  \(load.outcome.rawValue)"
-        if let milliseconds = load.durationMilliseconds {
-            text += (load.outcome == .succeeded ? " in " : " after ") + duration(milliseconds)
-        }
-        if let error = load.error { text += ": " + error.oneLine }
-        var notes: [String] = []
-        if load.isRetry { notes.append("retry") }
-        if !load.setupRetryDelays.isEmpty { notes.append("set-up retried after " + load.setupRetryDelays.map { "\($0) s" }.joined(separator: ", ")) }
-        if !load.after.isEmpty { notes.append("after " + load.after.joined(separator: ", ")) }
-        if !notes.isEmpty { text += " (" + notes.joined(separator: "; ") + ")" }
-        return text
-    }
-
     /// `350 ms`, `1.2 s`, `44.8 s`
     static func duration(_ milliseconds: Int) -> String {
         if abs(milliseconds) < 1000 { return "\(milliseconds) ms" }
         let tenths = (milliseconds + (milliseconds < 0 ? -50 : 50)) / 100
         return "\(tenths / 10).\(abs(tenths % 10)) s"
-    }
-
-    private static func byLocation(_ counts: [StoreLocation: Int]) -> String {
-        let parts = StoreLocation.allCases.compactMap { location -> String? in
-            guard let count = counts[location], count > 0 else { return nil }
-            return "\(location == .unknown ? "other" : location.rawValue) \(count)"
-        }
-        return parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")"
     }
 }

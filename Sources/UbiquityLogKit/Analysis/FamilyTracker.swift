@@ -1,0 +1,80 @@
+// The seam between a run's summary and the families: the summary counts every record, keeps the
+// findings and judges inputs; each family's tracker reads the records of its kinds that need more,
+// gives each process group its family's verdict, and tells the family's story at the end.
+
+/// What a tracker does with the records of one kind of its family, asked once per kind a run meets.
+public enum TrackerInterest: Sendable {
+    /// The summary counts them; the tracker never sees them.
+    case none
+    /// Every record goes to `add`.
+    case every
+    /// `wants` decides for each record whether it goes to `add`.
+    case some
+}
+
+/// A family's tracker for one run. A class: the summary holds one for each family and calls it
+/// in place, for the few records that need more than counts.
+public protocol FamilyTracker: AnyObject {
+    func interest(in kind: EventKind) -> TrackerInterest
+    /// For a record of a kind of `.some` interest (`ordinal` is its kind's): whether `add` needs
+    /// it. A record it does not need it may count here.
+    func wants(_ record: borrowing Record, _ event: borrowing Event, ordinal: Int) -> Bool
+    /// A new input begins: state of the inputs before it is closed.
+    func beginInput(_ name: String)
+    /// The records that follow are of process group `group` (of `input`; `process` names its
+    /// process): called when the group changes, not for every record.
+    func switchGroup(to group: Int, input: String, process: () -> String?)
+    /// A record of the family that needs more than counts. `finding` makes (once) the finding
+    /// the summary keeps for it.
+    func add(_ record: Record, _ event: Event, finding: () -> Finding)
+    /// What the family tells of the run so far, as if it ended here (`inputs` in the order
+    /// they were read): the tracker itself goes on unchanged.
+    func ending(inputs: [String]) -> FamilyEnding
+}
+
+/// A family's part at the end of a run: its story, and its verdict of each process group.
+public struct FamilyEnding {
+    public var story: any FamilyStory
+    /// The family's verdict of a process group (naming processes in its evidence or not); nil
+    /// when the group has none of its records.
+    public var verdict: (_ group: Int, _ namesProcesses: Bool) -> (verdict: Verdict, evidence: [String])?
+
+    public init(story: any FamilyStory, verdict: @escaping (Int, Bool) -> (verdict: Verdict, evidence: [String])?) {
+        self.story = story
+        self.verdict = verdict
+    }
+}
+
+/// What one family told in a run: the rows of the text and Markdown summaries, and the members
+/// of its object in the JSON summary.
+public protocol FamilyStory: Sendable {
+    func rows(in summary: RunSummary) -> [SummaryText.Row]
+    var fields: [Field] { get }
+    /// Sections of the Markdown summary of its own, before the summary's table (each list at
+    /// most `listing` long); lines of Markdown.
+    func markdownSections(in summary: RunSummary, listing: Int) -> [String]
+}
+
+extension FamilyStory {
+    public func markdownSections(in summary: RunSummary, listing: Int) -> [String] { [] }
+}
+
+/// One family's part of the summary: its records in the run and its story.
+public struct FamilySummary: Sendable {
+    public var id: FamilyID
+    public var records: Int
+    /// Its records no rule recognised.
+    public var unhandled: Int
+    public var story: any FamilyStory
+
+    /// The family's object in the JSON summary.
+    public var fields: [Field] { [Field("records", .int(records)), Field("unhandled", .int(unhandled))] + story.fields }
+}
+
+extension RunSummary {
+    /// The story of the family whose story is of type `Story`, when the run holds its records.
+    public func story<Story: FamilyStory>(_ type: Story.Type) -> Story? {
+        for family in families { if let story = family.story as? Story { return story } }
+        return nil
+    }
+}

@@ -1,0 +1,468 @@
+/// Builds a `RunSummary` from classified records as they arrive: counts every record, keeps
+/// the findings, and hands each family's tracker the records of its kinds that need more.
+public struct SummaryBuilder {
+    private var counts = RunSummary()
+    /// The families of the run, in the catalogue's order, and each one's tracker.
+    private let families: [Family]
+    private let trackers: [any FamilyTracker]
+    /// Each kind's count of records, what the summary does with its records (`Acts`, empty for
+    /// a kind not met yet), the index of its family in `families` (-1: none of them) and the
+    /// kind itself, by the kind's ordinal: arrays of plain values, so that a routine record is
+    /// counted without hashing or retaining anything.
+    private var kindCounts: [Int] = []
+    private var kindActs: [Acts] = []
+    private var kindFamilies: [Int] = []
+    private var kindsMet: [EventKind?] = []
+    /// Each marker's family, by `Marker.ordinal` (-1: none of the run's families).
+    private let markerFamilies: [Int]
+    /// The group the trackers were last told of (`switchTrackers`): told when it changes, not
+    /// for every record.
+    private var trackersGroup = -1
+    /// Each (input, process) pair's records; the index is the pair's group in the trackers.
+    private var groups: [ProcessSummary] = []
+    /// Each group's count of records, and of each family's records and unrecognised ones (by
+    /// `group * families.count + family`): counted for every record, so kept as integers
+    /// apart from `groups`, whose summaries take them in at the end (`countedGroups`).
+    private var groupRecords: [Int] = []
+    private var familyRecords: [Int] = []
+    private var familyUnhandled: [Int] = []
+    /// The groups of the current input, by process (`unnamedGroup`: of records whose headers
+    /// name none); emptied when an input begins. Keyed by the process's name alone, the
+    /// cheapest key to hash.
+    private var groupIndex: [String: Int] = [:]
+    private var unnamedGroup: Int?
+    /// The group of the record before, and the bytes of the process it was found by (when it
+    /// had one): records of one process mostly follow each other, and the next one's process
+    /// is compared with these where it lies in its header (see `KeptText`) before a String is
+    /// made of it. (The group's String is made only when the process changes.)
+    private var group: Int?
+    private var groupProcessBytes = KeptText()
+    /// Groups of this input met lately, by process, each with its process's bytes (see
+    /// `groupOfOther`): processes interleave, and a switch back to one of these is found by
+    /// bytes, without hashing its name. A few are kept, each replaced in turn, so that a
+    /// console of many processes scans no long list.
+    private var recentGroups: [(process: String?, bytes: KeptText, group: Int)] = []
+    private var nextRecentGroup = 0
+    private static let recentGroupCount = 8
+    /// `groups[group].process`, kept apart: read through the array it would copy the group's
+    /// summary out.
+    private var groupProcess: String?
+    private var lastPid: Int?
+    /// The group of the last sync record in the input: a headerless line is its process's.
+    private var lastSyncGroup: Int?
+    private var processNames: Set<String> = []
+    /// `EventKind.app`'s ordinal and the number of families, read once: a static is a
+    /// `swift_once` call at each read.
+    private let appOrdinal = EventKind.app.ordinal
+    private let familyCount: Int
+
+    public init(families: [Family] = Catalog.families) {
+        self.families = families
+        trackers = families.map { $0.makeTracker() }
+        familyCount = families.count
+        var markerFamilies = Array(repeating: -1, count: Marker.allCases.count)
+        for marker in Marker.allCases { markerFamilies[marker.ordinal] = families.firstIndex { $0.id == marker.family } ?? -1 }
+        self.markerFamilies = markerFamilies
+    }
+
+    public var summary: RunSummary {
+        var summary = counts
+        for (count, kind) in zip(kindCounts, kindsMet) where count > 0 { if let kind { summary.countsByKind[kind.id] = count } }
+        let endings = trackers.map { $0.ending(inputs: counts.inputs) }
+        summary.processCount = processNames.count
+        judge(&summary, endings)
+        for (index, family) in families.enumerated() {
+            var records = 0, unhandled = 0
+            for group in groups.indices {
+                records += familyRecords[group * familyCount + index]
+                unhandled += familyUnhandled[group * familyCount + index]
+            }
+            if records > 0 {
+                summary.families.append(FamilySummary(id: family.id, records: records, unhandled: unhandled, story: endings[index].story))
+            }
+        }
+        return summary
+    }
+
+    /// Whether the summary reads the facts of events of `kind`: the families' trackers read
+    /// those of a few kinds; findings (warnings and errors) cite an event by its `Headline`,
+    /// which shows the error the event carries.
+    public static func readsFacts(of kind: EventKind, families: [Family] = Catalog.families) -> Bool {
+        kind.severity >= .warning || families.contains { $0.factKinds.contains(kind) }
+    }
+    /// Whether the summary reads what only a reporter prints of events of `kind`
+    /// (`RuleMatch.readsDetails`): never. The trackers count dumped objects by entity and
+    /// operation, without their attributes, and no finding cites a resolved relationship.
+    public static func readsDetails(of kind: EventKind) -> Bool { false }
+
+    public mutating func beginInput(_ name: String) {
+        for tracker in trackers { tracker.beginInput(name) }
+        counts.inputs.append(name)
+        group = nil
+        groupProcessBytes = KeptText()
+        recentGroups.removeAll(keepingCapacity: true)
+        nextRecentGroup = 0
+        groupIndex.removeAll(keepingCapacity: true)
+        unnamedGroup = nil
+        lastPid = nil
+        lastSyncGroup = nil
+    }
+    public mutating func inputFailed(_ error: InputError) { counts.unreadableInputs.append(error) }
+    public mutating func countLines(_ count: Int) {
+        counts.lines += count
+        if let input = counts.inputs.last { counts.linesPerInput[input, default: 0] += count }
+    }
+    /// `--process`: the processes a run reads.
+    public mutating func select(processes: [String]) { counts.selectedProcesses = processes }
+
+    public mutating func countOutsideWindow() {
+        counts.records += 1
+        counts.outsideTimeWindow += 1
+    }
+
+    public mutating func countOtherProcess() {
+        counts.records += 1
+        counts.otherProcesses += 1
+    }
+
+    /// The process group of `record`: its header's process, or for a record whose header
+    /// names none (a line pasted without its header, a logger's own timestamp) the process of
+    /// the last sync record before it in the same input, or of the record before it.
+    ///
+    /// The usual case, a record of the same process as the one before, is answered here, in
+    /// `add`: the process's bytes compared where they lie (`Record.has(_:sameAs:)` as a call of
+    /// its own, with the field chosen by a switch, and this function's own call, cost some 110
+    /// instructions a record, callgrind, 3 MB default mix).
+    @inline(__always)
+    private mutating func groupOf(_ record: borrowing Record) -> Int {
+        if let group, let range = record.head?.process.range,
+           record.text.withUnsafeBytes({ groupProcessBytes.matches(UnsafeRawBufferPointer(rebasing: $0[range])) }) {
+            return group
+        }
+        return groupOfOther(record)
+    }
+
+    /// `groupOf` for a record of another process than the one before, or of none.
+    @inline(never)
+    private mutating func groupOfOther(_ record: Record) -> Int {
+        let same = record.has(.process, sameAs: groupProcessBytes)
+        if let group, same == true { return group }
+        guard same != nil else {
+            if let owner = lastSyncGroup ?? group { return owner }
+            groupProcessBytes = KeptText()
+            return groupNamed(nil, bytes: KeptText())
+        }
+        groupProcessBytes = record.kept(.process)
+        // A process met lately, found by its bytes where the record holds them: a String made
+        // of them at every switch between interleaved processes, and compared with the recent
+        // ones' names, cost some 600 instructions a switch (callgrind, 3 MB of ~420-byte
+        // records: 1,326 switches). Bytes that match no recent process's are looked up by
+        // their String as before (two texts can be equal as Strings and not as bytes).
+        let recent = record.withBytes(of: .process) { bytes -> Int? in
+            guard let bytes else { return nil }
+            return recentGroups.indices.first { recentGroups[$0].bytes.matches(bytes) }
+        }
+        if let recent {
+            let found = recentGroups[recent].group
+            if let group, found == group { return group }
+            group = found
+            groupProcess = recentGroups[recent].process
+            lastPid = nil
+            return found
+        }
+        return groupNamed(record.string(.process), bytes: groupProcessBytes)
+    }
+
+    /// The group of `process` (made into a String), when it is not the last record's bytes.
+    private mutating func groupNamed(_ process: String?, bytes: KeptText) -> Int {
+        if let group, process == groupProcess { return group }
+        if let recent = recentGroups.first(where: { $0.process == process }) {
+            group = recent.group
+        } else {
+            if let known = process.map({ groupIndex[$0] }) ?? unnamedGroup {
+                group = known
+            } else {
+                // A process's name is new to the run only with a group new to it.
+                if let process {
+                    processNames.insert(process)
+                    groupIndex[process] = groups.count
+                } else {
+                    unnamedGroup = groups.count
+                }
+                groups.append(ProcessSummary(input: counts.inputs.last ?? "", process: process))
+                groupRecords.append(0)
+                familyRecords += Array(repeating: 0, count: familyCount)
+                familyUnhandled += Array(repeating: 0, count: familyCount)
+                group = groups.count - 1
+            }
+            if recentGroups.count < SummaryBuilder.recentGroupCount {
+                recentGroups.append((process, bytes, group ?? 0))
+            } else {
+                recentGroups[nextRecentGroup] = (process, bytes, group ?? 0)
+                nextRecentGroup = (nextRecentGroup + 1) % SummaryBuilder.recentGroupCount
+            }
+        }
+        groupProcess = process
+        lastPid = nil
+        return group ?? 0
+    }
+
+    /// What the summary does with a kind's records, worked out once, when the run first meets
+    /// the kind (see `kindActs`).
+    fileprivate struct Acts: OptionSet {
+        let rawValue: UInt8
+        /// A warning or error: a finding.
+        static let warning = Acts(rawValue: 1 << 0)
+        /// The app's own lines (`Event.app`): no family's.
+        static let app = Acts(rawValue: 1 << 1)
+        /// Set for every kind the run has met: an entry of 0 is a kind not met yet.
+        static let met = Acts(rawValue: 1 << 2)
+        /// Its family's tracker reads every record of it (`TrackerInterest.every`), or decides
+        /// for each (`.some`).
+        static let trackEvery = Acts(rawValue: 1 << 3)
+        static let trackSome = Acts(rawValue: 1 << 4)
+
+        /// Whatever asks for more than the counts every record gets (see `count`).
+        static let tracked: Acts = [.warning, .trackEvery, .trackSome]
+
+        init(rawValue: UInt8) { self.rawValue = rawValue }
+    }
+
+    /// A record's kind's ordinal, read without taking the kind: a `.message` (most records)
+    /// carries its kind, and `Event.kind` would retain and release it (and, for the typed
+    /// cases, run a `swift_once` for the static kind). `borrowing`, so that matching does not
+    /// copy the case out.
+    @inline(__always)
+    private func ordinal(of event: borrowing Event) -> Int {
+        switch event {
+        case .message(let kind, _): return kind.ordinal
+        case .app: return appOrdinal
+        default: return (copy event).kind.ordinal
+        }
+    }
+
+    /// Counts `record`, and has its family's tracker read it when it needs to.
+    public mutating func add(_ record: Record, _ event: Event, message: @autoclosure () -> String) {
+        if let tracked = count(record, event) { track(record, event, tracked, message: message) }
+    }
+
+    /// What `track` needs of a record that `count` found to need more than counts.
+    struct Tracked {
+        fileprivate var acts: Acts
+        fileprivate var family: Int
+        fileprivate var group: Int
+    }
+
+    /// Counts every record; for the few that need more, what `track` then needs.
+    ///
+    /// Most records are routine and need nothing but counts: of their kind, of their process
+    /// group and its family. Those counts are integers in flat arrays indexed by the kind's
+    /// ordinal and the group's number, and nothing else is touched. Apart from `track`, and
+    /// inlined into the summarising stage: the message's closure is made only for the records
+    /// `track` reads.
+    @inline(__always)
+    mutating func count(_ record: borrowing Record, _ event: borrowing Event) -> Tracked? {
+        counts.records += 1
+        let ordinal = ordinal(of: event)
+        if ordinal >= kindActs.count { meetKinds(upTo: ordinal) }
+        var acts = kindActs[ordinal]
+        if acts.isEmpty { acts = meet((copy event).kind) }
+        kindCounts[ordinal] += 1
+        if record.isTruncated { counts.truncatedRecords += 1 }
+        let group = groupOf(record)
+        if group != trackersGroup { switchTrackers(to: group) }
+        groupRecords[group] += 1
+        if let pid = record.pid, pid != lastPid {
+            lastPid = pid
+            if !groups[group].pids.contains(pid), groups[group].pids.count < 8 { groups[group].pids.append(pid) }
+        }
+        if !acts.contains(.app) {
+            counts.syncRecords += 1
+            // A record's family is its marker's; a record without one (a framework's line) is
+            // its kind's.
+            let family = record.marker.map { markerFamilies[$0.ordinal] } ?? kindFamilies[ordinal]
+            if lastSyncGroup != group, record.has(.process) { lastSyncGroup = group }
+            if family >= 0 {
+                familyRecords[group &* familyCount &+ family] += 1
+                if acts.contains(.warning), SummaryBuilder.isUnhandled(event) { familyUnhandled[group &* familyCount &+ family] += 1 }
+            }
+        }
+        if acts.isDisjoint(with: .tracked) { return nil }
+        let family = kindFamilies[ordinal]
+        if !acts.contains(.warning), !acts.contains(.trackEvery), !trackers[family].wants(record, event, ordinal: ordinal) { return nil }
+        return Tracked(acts: acts, family: family, group: group)
+    }
+
+    private static func isUnhandled(_ event: borrowing Event) -> Bool {
+        switch event {
+        case .unhandled: true
+        default: false
+        }
+    }
+
+    /// Tells the trackers that the records that follow are `group`'s.
+    @inline(never)
+    private mutating func switchTrackers(to group: Int) {
+        trackersGroup = group
+        let input = groups[group].input
+        for tracker in trackers { tracker.switchGroup(to: group, input: input) { groups[group].process } }
+    }
+
+    /// The first record of `kind`: what the summary does with its records.
+    @inline(never)
+    private mutating func meet(_ kind: EventKind) -> Acts {
+        var acts: Acts = .met
+        let family = families.firstIndex { $0.id == kind.family } ?? -1
+        if kind == .app {
+            acts.insert(.app)
+        } else if family >= 0 {
+            switch trackers[family].interest(in: kind) {
+            case .every: acts.insert(.trackEvery)
+            case .some: acts.insert(.trackSome)
+            case .none: break
+            }
+        }
+        if kind.severity >= .warning { acts.insert(.warning) }
+        kindActs[kind.ordinal] = acts
+        kindFamilies[kind.ordinal] = acts.contains(.app) ? -1 : family
+        kindsMet[kind.ordinal] = kind
+        return acts
+    }
+
+    /// Grows the tables by kind to hold `ordinal`.
+    @inline(never)
+    private mutating func meetKinds(upTo ordinal: Int) {
+        let more = ordinal + 1 - kindActs.count
+        kindActs += Array(repeating: [], count: more)
+        kindCounts += Array(repeating: 0, count: more)
+        kindFamilies += Array(repeating: -1, count: more)
+        kindsMet += Array(repeating: nil, count: more)
+    }
+
+    /// The record's part in its family's tracker, findings and their counts: for the records
+    /// `count` said need more than counts.
+    @inline(never)
+    mutating func track(_ record: Record, _ event: Event, _ tracked: Tracked, message: () -> String) {
+        let kind = event.kind
+        if case .unhandled(let limitHit) = event {
+            counts.unhandled += 1
+            if limitHit { counts.matchLimitHits += 1 }
+        }
+        // A finding (its message is costly) is made once, for whoever keeps one.
+        var made: Finding?
+        let group = tracked.group
+        func finding() -> Finding {
+            if let made { return made }
+            let finding = Finding(kind: kind, input: record.input, line: record.firstLine, time: record.time, message: message(),
+                                  process: groups[group].process, pid: record.pid ?? groups[group].pids.first)
+            made = finding
+            return finding
+        }
+        if tracked.family >= 0, !tracked.acts.isDisjoint(with: [.trackEvery, .trackSome]) {
+            trackers[tracked.family].add(record, event, finding: finding)
+        }
+        guard kind.severity >= .warning, kind != .unhandled else { return }
+        // Made only where the list keeps it: past the cap, a log of many warnings would
+        // otherwise compose each one's headline (its error whole) for nothing.
+        if kind.severity == .error { counts.errors += 1 } else { counts.warnings += 1 }
+        if counts.findings.count < RunSummary.maxKeptFindings { counts.findings.append(finding()) }
+    }
+
+    /// The groups with their counts of records and of each family's (kept apart while the run
+    /// goes, see `groupRecords`).
+    private var countedGroups: [ProcessSummary] {
+        groups.indices.map { index in
+            var group = groups[index]
+            group.records = groupRecords[index]
+            group.families = families.indices.map { family in
+                FamilyRecords(family: families[family].id, recordNoun: families[family].recordNoun,
+                              records: familyRecords[index * familyCount + family], unhandled: familyUnhandled[index * familyCount + family])
+            }
+            return group
+        }
+    }
+
+    /// A process's verdict with one more family's: the worse one, its evidence first.
+    static func merge(_ verdict: (verdict: Verdict, evidence: [String]), _ own: (verdict: Verdict, evidence: [String])) -> (verdict: Verdict, evidence: [String]) {
+        if own.verdict > verdict.verdict { return (own.verdict, own.evidence + (verdict.verdict == .healthy ? [] : verdict.evidence)) }
+        return (verdict.verdict, verdict.evidence + own.evidence)
+    }
+
+    /// The verdict of each process, each input and the run (see `Verdict`):
+    /// - a process with no sync records is not judged (it is another program's);
+    /// - a process's verdict is the worst its families' trackers give it, unless that is not
+    ///   broken and at least half of a family's records were not recognised: then unknown;
+    /// - an input's is the worst of its judged processes': every one but known system daemons
+    ///   (`SystemProcesses`), or those `--process` named; with none, no evidence;
+    /// - an input that could not be read has no evidence, or worse if what was read says so;
+    /// - the run's is the worst of its inputs'.
+    private func judge(_ summary: inout RunSummary, _ endings: [FamilyEnding]) {
+        let selected = Set(summary.selectedProcesses)
+        var processes: [ProcessSummary] = []
+        for (index, var group) in countedGroups.enumerated() where group.syncRecords > 0 {
+            var decided: (verdict: Verdict, evidence: [String]) = (.healthy, [])
+            for ending in endings {
+                if let own = ending.verdict(index, summary.namesProcesses) { decided = SummaryBuilder.merge(decided, own) }
+            }
+            group.verdict = decided.verdict
+            group.evidence = decided.evidence
+            if decided.verdict != .broken, let family = group.families.first(where: \.isMostlyUnrecognised) {
+                group.verdict = .unknown
+                group.reason = "\(family.unhandled) of \(family.records) \(family.recordNoun) records not recognised"
+            }
+            group.isJudged = selected.isEmpty ? !SystemProcesses.isDaemon(group.process) : true
+            processes.append(group)
+        }
+        summary.processes = processes
+
+        let unreadable = Dictionary(summary.unreadableInputs.map { ($0.input, $0) }, uniquingKeysWith: { first, _ in first })
+        var verdicts: [InputVerdict] = []
+        for input in summary.inputs {
+            let own = processes.filter { $0.input == input }
+            let judged = own.filter(\.isJudged)
+            let lines = summary.linesPerInput[input] ?? 0
+            var verdict: InputVerdict
+            if judged.isEmpty {
+                verdict = InputVerdict(input: input, verdict: .noEvidence, evidence: [], reason: SummaryBuilder.noEvidence(lines: lines, selected: summary.selectedProcesses, daemons: own))
+            } else if judged.count == 1, own.count == 1 {
+                verdict = InputVerdict(input: input, verdict: judged[0].verdict, evidence: judged[0].evidence, reason: judged[0].reason)
+            } else {
+                let worst = judged.map(\.verdict).max() ?? .healthy
+                let deciding = judged.first { $0.verdict == worst }
+                verdict = InputVerdict(input: input, verdict: worst, evidence: deciding?.evidence ?? [],
+                                       reason: deciding?.reason.map { "\(deciding?.name ?? ""): \($0)" })
+            }
+            if own.count > 1 { verdict.processes = own }
+            if let failure = unreadable[input] {
+                verdict.verdict = max(verdict.verdict, .noEvidence)
+                if verdict.verdict == .noEvidence { verdict.reason = "read failed after \(lines) line\(lines == 1 ? "" : "s"): \(failure.reason)" }
+            }
+            verdicts.append(verdict)
+        }
+        for failure in summary.unreadableInputs where !summary.inputs.contains(failure.input) {
+            verdicts.append(InputVerdict(input: failure.input, verdict: .noEvidence, evidence: [], reason: "could not be read: \(failure.reason)"))
+        }
+        summary.verdicts = verdicts
+        summary.verdict = verdicts.map(\.verdict).max() ?? .noEvidence
+        if verdicts.isEmpty {
+            summary.verdictReason = "no input was read"
+        } else if verdicts.count == 1 {
+            summary.verdictReason = verdicts[0].reason
+        } else if summary.verdict == .noEvidence, verdicts.allSatisfy({ $0.verdict == .noEvidence && $0.processes.isEmpty }),
+                  summary.unreadableInputs.isEmpty {
+            summary.verdictReason = SummaryBuilder.noEvidence(lines: summary.lines, selected: summary.selectedProcesses, daemons: [])
+        } else if let deciding = verdicts.first(where: { $0.verdict == summary.verdict }), let reason = deciding.reason {
+            summary.verdictReason = "\(deciding.input): \(reason)"
+        }
+    }
+
+    /// `no Core Data sync records in 412 lines`, `… from Journal in 412 lines`, or `no Core
+    /// Data sync records from an app in 412 lines; system daemons' not judged: kbd[87] (6)`.
+    static func noEvidence(lines: Int, selected: [String], daemons: [ProcessSummary]) -> String {
+        let linesText = "\(lines) line\(lines == 1 ? "" : "s")"
+        if !selected.isEmpty { return "no Core Data sync records from \(selected.joined(separator: ", ")) in \(linesText)" }
+        if daemons.isEmpty { return "no Core Data sync records in \(linesText)" }
+        let listed = daemons.map { "\($0.name) (\($0.syncRecords))" }.joined(separator: ", ")
+        return "no Core Data sync records from an app in \(linesText); system daemons', not judged: \(listed)"
+    }
+}

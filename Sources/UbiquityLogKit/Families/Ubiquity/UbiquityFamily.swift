@@ -1,0 +1,157 @@
+// The ubiquity family: Core Data's iCloud ubiquity logging, its `CoreData: error:` lines and
+// UbiquityStoreManager's messages, one story told by three writers. Its tracker follows store
+// loads, transaction logs across devices and incidents of failure and corruption.
+
+extension FamilyID {
+    public static let ubiquity = FamilyID("ubiquity")
+}
+
+extension Family {
+    public static let ubiquity = Family(
+        id: .ubiquity, recordNoun: "ubiquity",
+        rules: StoreRules.all + ExportRules.all + ImportRules.all + BaselineRules.all + SetupRules.all + StoreManagerRules.all
+            + BaselineLifecycleRules.all + ImportOperationRules.all + TransactionLogRules.all + FileAndMetadataRules.all
+            + SetupAssistantRules.all,
+        guidance: Guidance.byKind,
+        factKinds: StoreLoadTracker.factKinds + TransactionLogTracker.factKinds + IncidentTracker.factKinds,
+        makeTracker: { UbiquityTracker() })
+}
+
+/// What the ubiquity family's records told a run.
+public struct UbiquityStory: Sendable {
+    public var storeLoads = StoreLoadCounts()
+    /// Each store load attempt, the first `RunSummary.maxKeptFindings` of them.
+    public var storeLoadAttempts: [StoreLoad] = []
+    /// Switches from the fallback store to the iCloud store.
+    public var localStorageSwitches: [LocalStorageSwitch] = []
+    /// Failures and corruption grouped with their outcome, the first `RunSummary.maxKeptFindings`.
+    public var incidents: [Incident] = []
+    /// Transaction logs: who wrote each and how each import went (the first `maxKeptFindings`).
+    public var transactionLogs: [TransactionLogStory] = []
+    /// Object changes per entity.
+    public var entities: [String: EntityChanges] = [:]
+    /// One device per input, and the sentences that tie them together.
+    public var devices: [Device] = []
+    public var correlations: [String] = []
+    public var transactionsExported = 0
+    public var transactionsImported = 0
+    public var objectChangesExported = 0
+    public var objectChangesImported = 0
+    /// Import failures and corruption reports: counts are exact, lists keep the first
+    /// `RunSummary.maxKeptFindings` as evidence.
+    public var importFailureCount = 0
+    public var importFailures: [Finding] = []
+    public var corruptionReportCount = 0
+    public var corruptionReports: [Finding] = []
+
+    public init() {}
+}
+
+extension RunSummary {
+    /// The ubiquity family's story; empty when the run holds none of its records.
+    public var ubiquity: UbiquityStory { story(UbiquityStory.self) ?? UbiquityStory() }
+}
+
+public struct StoreLoadCounts: Sendable, Equatable {
+    public var attempted = 0
+    public var succeeded: [StoreLocation: Int] = [:]
+    public var failed: [StoreLocation: Int] = [:]
+
+    public var totalSucceeded: Int { succeeded.values.reduce(0, +) }
+    public var totalFailed: Int { failed.values.reduce(0, +) }
+}
+
+/// Follows the ubiquity family's records through a run: store loads, transaction logs and
+/// incidents, each by process group.
+final class UbiquityTracker: FamilyTracker {
+    private var loads = StoreLoadTracker()
+    private var incidents = IncidentTracker()
+    private var logs = TransactionLogTracker()
+    private var told = UbiquityStory()
+    /// UbiquityStoreManager's detections of import failures. Core Data's own report is the
+    /// better evidence (it names the log and the error); a detection stands in for it only
+    /// in an input where Core Data reported none (its verbose logging was off).
+    private var detectedImportFailures: [Finding] = []
+
+    func interest(in kind: EventKind) -> TrackerInterest {
+        if kind.severity >= .warning || StoreLoadTracker.kinds.contains(kind) || TransactionLogTracker.kinds.contains(kind) { return .every }
+        return IncidentTracker.kindsWhileOpen.contains(kind) ? .some : .none
+    }
+
+    /// Kinds an incident reads only while one is open (as its recovery, or what tells one).
+    func wants(_ record: borrowing Record, _ event: borrowing Event, ordinal: Int) -> Bool { incidents.isOpen }
+
+    func beginInput(_ name: String) {
+        loads.endInput()
+        incidents.endInput()
+        logs.beginInput(name)
+    }
+
+    func switchGroup(to group: Int, input: String, process: () -> String?) {
+        loads.switchGroup(to: group, process: process)
+        incidents.switchGroup(to: group)
+    }
+
+    func add(_ record: Record, _ event: Event, finding: () -> Finding) {
+        let kind = event.kind
+        if StoreLoadTracker.kinds.contains(kind) { loads.add(record, event) }
+        if TransactionLogTracker.kinds.contains(kind) { logs.add(record, event) }
+        switch event {
+        case .transactionLogWritten:
+            told.transactionsExported &+= 1
+        case .objectsExported(let changes):
+            told.objectChangesExported &+= changes.count
+        case .changesImported(let changes):
+            told.transactionsImported &+= 1
+            told.objectChangesImported &+= changes.count
+        default:
+            break
+        }
+        // An open incident reads routine events only as its recovery.
+        let isWarning = kind.severity >= .warning
+        if isWarning || (incidents.isOpen && IncidentTracker.kindsWhileOpen.contains(kind)) {
+            incidents.add(event, input: record.input, finding: finding)
+        }
+        guard isWarning, kind != .unhandled else { return }
+        if kind == .importFailed {
+            told.importFailureCount &+= 1
+            if told.importFailures.count < RunSummary.maxKeptFindings { told.importFailures.append(finding()) }
+        } else if kind == .importFailureDetected {
+            if detectedImportFailures.count < RunSummary.maxKeptFindings { detectedImportFailures.append(finding()) }
+        } else if kind.category == .corruption, kind.severity == .error {
+            told.corruptionReportCount &+= 1
+            if told.corruptionReports.count < RunSummary.maxKeptFindings { told.corruptionReports.append(finding()) }
+        }
+    }
+
+    func ending(inputs: [String]) -> FamilyEnding {
+        let order = Dictionary(inputs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        var story = told
+        var loads = self.loads
+        loads.endInput()
+        story.storeLoads = loads.counts
+        // Loads close in the order their processes' records end; shown in log order, each
+        // one's input looked up once rather than at each comparison.
+        let loadOrder = loads.loads.enumerated().map { (order[$1.input] ?? 0, $1.line, $0) }
+        story.storeLoadAttempts = loadOrder.sorted { $0 < $1 }.map { loads.loads[$0.2] }
+        story.localStorageSwitches = loads.switches
+        var incidents = self.incidents
+        incidents.endInput()
+        let incidentOrder = incidents.incidents.enumerated().map { (order[$1.input] ?? 0, $1.opening.line, $0) }
+        story.incidents = incidentOrder.sorted { $0 < $1 }.map { incidents.incidents[$0.2] }
+        story.transactionLogs = logs.stories
+        story.entities = logs.entities
+        story.devices = logs.devices
+        story.correlations = logs.correlations()
+        let reported = Set(story.importFailures.map(\.input))
+        let standIns = detectedImportFailures.filter { !reported.contains($0.input) }
+        if !standIns.isEmpty {
+            story.importFailures = (story.importFailures + standIns)
+                .sorted { (order[$0.input] ?? 0, $0.line) < (order[$1.input] ?? 0, $1.line) }
+                .prefix(RunSummary.maxKeptFindings).map { $0 }
+            story.importFailureCount &+= standIns.count
+        }
+        let closed = incidents
+        return FamilyEnding(story: story) { group, namesProcesses in closed.verdict(ofGroup: group, namesProcesses: namesProcesses) }
+    }
+}
