@@ -191,9 +191,9 @@ public final class Matcher {
 
     /// A matcher's pattern, match data and context as plain pointers, for the one loop that
     /// runs thousands of anchored patterns a second (the classifier's rule search): `run` is
-    /// inlined there and calls PCRE2's JIT entry point straight away, with nothing to retain.
-    /// Through `matches`, each call paid the wrapper's own checks and a retain and release of
-    /// the matcher, some 100 instructions a record on the default mix (callgrind).
+    /// inlined there and calls PCRE2's JIT entry point straight away, with nothing to retain:
+    /// through `matches`, each call would pay the wrapper's own checks and a retain and release
+    /// of the matcher.
     /// A match it makes is the matcher's last match only once handed to `take`.
     public struct Program {
         @usableFromInline let code: OpaquePointer
@@ -254,8 +254,8 @@ public final class Matcher {
         if let base = subject.baseAddress, regex.isJITCompiled, options == 0, start <= subject.count {
             // JIT's own entry point: pcre2_match's checks (option bits, offset, UTF validity,
             // which a pattern without UTF mode never needs and one in UTF mode is compiled not to
-            // need, see `init`) cost about 120 instructions a call, and the checks that apply
-            // here are the ones the condition makes.
+            // need, see `init`) would be paid on every call, and the checks that apply here are
+            // the ones the condition makes.
             result = pcre2_jit_match_8(regex.code, base.assumingMemoryBound(to: UInt8.self), subject.count, start, 0, matchData, resources.context)
         } else if let base = subject.baseAddress {
             result = pcre2_match_8(regex.code, base.assumingMemoryBound(to: UInt8.self), subject.count, start, options, matchData, resources.context)

@@ -82,8 +82,8 @@ public final class FloorProbe {
 
     /// The open record's message as the assembler would keep it: its first line from the body
     /// start, then each continuation line after a line feed, within the same caps. A value
-    /// changed in place (local functions that changed captured variables had each access
-    /// checked at run time, which the probe would have counted as the floor's).
+    /// changed in place (local functions that change captured variables have each access
+    /// checked at run time, which the probe would count as the floor's).
     private struct OpenRecord {
         let stage: Stage
         let limits: RecordAssembler.Limits

@@ -501,8 +501,8 @@ enum Main {
         if arguments.first == "explain" { exit(Explain.run(arguments.dropFirst())) }
         do {
             // ArgumentParser removes each parsed argument from an array, which costs time
-            // quadratic in their number (40,000 file names took 26 s): the file names are set
-            // aside first, and it parses the options alone.
+            // quadratic in their number (a glob of tens of thousands of files): the file
+            // names are set aside first, and it parses the options alone.
             let (options, files) = FileArguments.separate(Array(arguments))
             var command = try Parselogs.parse(options)
             command.inputs = files

@@ -172,8 +172,8 @@ public final class Classifier {
         }
     }
 
-    /// Inlined into `classify`, as the optimiser chose to before `recognises` shared the search:
-    /// called, it cost some 70 instructions a record more (callgrind).
+    /// Always inlined: `recognises` calls it too, so the optimiser would not inline it into
+    /// `classify` by itself, and a call there is paid on every record.
     @inline(__always)
     private func match(_ record: Record, on channel: Channel) -> Outcome {
         guard let search = searches[channel.index] else { return .none(limitHit: false) }
@@ -267,7 +267,7 @@ final class ChannelSearch {
     }
 
     /// `compiled`'s indexes, as plain pointers (valid while `compiled` is kept): read through
-    /// `compiled`, each index was retained and released around every position looked at.
+    /// `compiled`, each index would be retained and released around every position looked at.
     private let lineStart: RuleIndex.Tables
     private let afterObject: RuleIndex.Tables?
 
@@ -405,8 +405,7 @@ final class ChannelSearch {
         while let candidate = index.next(&cursor, in: message, at: position, &absence) {
             let rule = candidate.rule
             // Where the text a rule was found by is enough for a match, its pattern runs only
-            // for a builder that reads the match: for `-q` on the default mix, 4,460 of the 8,640
-            // runs of the 3 MB slice, each a match.
+            // for a builder that reads the match: otherwise the run would only confirm it.
             if candidate.sure, !builds[rule] {
                 assert(programs[rule].run(message, from: position) >= 0, "\(compiled.rules[rule].id): a sure text without a match")
                 return rule
@@ -419,9 +418,8 @@ final class ChannelSearch {
     }
 
     /// The first blank, colon or line end in `message` at or after `start`; `message.count` when
-    /// there is none. Eight bytes a step: byte by byte, the after-object scan cost some 180
-    /// instructions a record on the default mix (271,000 bytes in 10,071 records), 110 more than
-    /// this (callgrind).
+    /// there is none. Eight bytes a step: the after-object scan runs on every record, too
+    /// often to take its bytes one at a time.
     @inline(__always)
     static func separator(in message: UnsafeRawBufferPointer, from start: Int) -> Int {
         guard let base = message.baseAddress else { return message.count }
@@ -484,7 +482,7 @@ final class ChannelSearch {
 
     /// The `.method` rules of `method`, as last looked up for the same text: a log's records
     /// come from a few dozen methods, and working out a method's base name (Character by
-    /// Character) and hashing it again cost some 4,000 instructions a record (callgrind).
+    /// Character) and hashing it again is too costly for every record.
     /// (Used by the one thread this search belongs to: no run-time exclusivity check.)
     @exclusivity(unchecked) private var lastMethod: (method: String, rules: [Int]?)?
 

@@ -49,8 +49,8 @@ public enum RulePosition: Sendable {
     case withoutMethod
 }
 
-/// A class: every classified record keeps its rule, and a copy of the struct retained (and
-/// later released) each of its strings, arrays and its builder.
+/// A class: every classified record keeps its rule, and a copy of a struct would retain (and
+/// later release) each of its strings, arrays and its builder.
 public final class Rule: Sendable {
     /// Unique id of the rule (several rules can produce one kind).
     public let id: String
@@ -219,8 +219,8 @@ public struct RuleMatch {
     }
 
     /// Found among the rule's own few groups, names compared as they stand (short names are
-    /// compared as two words): the pattern's table by name hashed the name for each lookup,
-    /// some 480 instructions, and builders ask for a group or two per record.
+    /// compared as two words): the pattern's table by name hashes the name for each lookup,
+    /// too costly when builders ask for a group or two per record.
     func range(_ name: String) -> Range<Int>? {
         for group in orderedGroups where group.name == name { return matcher.range(ofFirstOf: group.numbers) }
         return nil

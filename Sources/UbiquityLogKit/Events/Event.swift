@@ -2,10 +2,10 @@
 // only use is to be shown travel as `.message` with their kind and fields.
 //
 // Cases whose facts take more than two words are `indirect`: their facts live in a box of
-// their own. An event is kept in every classified record and copied from stage to stage,
-// and with the widest cases inline (an error's five texts and list) every event, most of
-// them `.message(kind, [])`, took some 120 bytes, copied and destroyed by a switch over
-// every case; now it takes three words, and only the few typed events allocate.
+// their own. An event is kept in every classified record and copied from stage to stage, so
+// it must stay three words: with the widest cases inline (an error's five texts and list)
+// every event, most of them `.message(kind, [])`, would be some 120 bytes, copied and
+// destroyed by a switch over every case. Only the few typed events allocate.
 
 public enum Event: Sendable, Equatable {
     // Store loading and switching
@@ -163,9 +163,7 @@ public enum FieldValue: Sendable {
     /// A fact as it stands in the record: the bytes a rule's group matched, a slice of the
     /// record's text, made into a String only when something reads it as one (`text`). Most
     /// events' facts are never read (`-q` prints none of a debug record's); a String made
-    /// for each of a record's groups was an allocation, a copy, a UTF-8 check and a free
-    /// (`scripts/bench-instructions`: 255 instructions a record on the default mix with `-q`,
-    /// 285 on ~420-byte records).
+    /// for each of a record's groups would be an allocation, a copy, a UTF-8 check and a free.
     /// The slice keeps the record's bytes alive (see `RecordText`): a stage that keeps a fact
     /// past the record's batch keeps its `text`, never the slice.
     case span(RecordText)
@@ -218,10 +216,9 @@ struct FieldList {
     var items: [Field] = []
 
     /// The most fields `Extract.facts` adds (an error, a log, a URL, a peer, a root and a
-    /// transaction): room a builder makes before appending them. Appended to an array of the
-    /// exact size of a rule's groups, they made it grow, an allocation and a copy each time
-    /// (with the lists below grown from empty: some 100 instructions a record with `-q` on the
-    /// default mix, callgrind).
+    /// transaction): room a builder makes before appending them, so that appending them to an
+    /// array of the exact size of a rule's groups does not grow it, an allocation and a copy
+    /// each time.
     static let roomForFacts = 6
 
     mutating func add(_ name: String, _ value: FieldValue) { items.append(Field(name, value)) }

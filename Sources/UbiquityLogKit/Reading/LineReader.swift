@@ -26,7 +26,7 @@ public struct Line {
     /// reader hands out in turn lie one byte apart in the same chunk, that byte is a newline,
     /// so a record of both is the range from the first's start to the second's end (see
     /// `RecordAssembler`). Unmanaged: the reader keeps it alive for the call, and a strong
-    /// reference was retained and released for every line (some 90 instructions a record).
+    /// reference would be retained and released for every line.
     let chunk: Unmanaged<TextChunk>?
 
     init(bytes: UnsafeRawBufferPointer, number: Int, isTruncated: Bool, chunk: Unmanaged<TextChunk>? = nil) {

@@ -48,8 +48,8 @@ public struct LogTime: Sendable, Equatable, Comparable {
     public func microseconds(since earlier: LogTime) -> Int64 {
         // Nearly always the same day (the timeline asks for every record): the clocks alone.
         // A day without a year next to the same day with one is read in that year below,
-        // the same day: the clocks alone too (one input mixing styles, as the ~420-byte
-        // benchmark log does, took the days' path for most records: some 100 instructions).
+        // the same day: the clocks alone too, so an input mixing styles (as the ~420-byte
+        // benchmark log does) does not take the days' path for most records.
         if month == earlier.month, day == earlier.day, year == earlier.year || year == nil || earlier.year == nil {
             let seconds = (hour - earlier.hour) * 3600 + (minute - earlier.minute) * 60 + (second - earlier.second)
             return Int64(seconds) * 1_000_000 + Int64(microsecond - earlier.microsecond)
@@ -76,7 +76,7 @@ public struct LogTime: Sendable, Equatable, Comparable {
     }
 
     /// `iso8601` as bytes, for `use`: every record of `--format jsonl` has one, written into
-    /// the line being built (a String per part, or per time, cost thousands of instructions).
+    /// the line being built (a String per part, or per time, is too costly for every record).
     func withISO8601<Result>(_ use: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         TimeText.write(then: use) { out in
             if let year { out.digits(year, width: 4) } else { out.byte(UInt8(ascii: "-")) }
@@ -227,7 +227,7 @@ extension LogTime {
 }
 
 /// A time's text made on the stack and appended to its destination at once: an array
-/// append per digit cost more than the digits.
+/// append per digit costs more than the digits.
 struct TimeText {
     /// Room for every part at its widest (each an Int of at most 20 characters).
     static let capacity = 256

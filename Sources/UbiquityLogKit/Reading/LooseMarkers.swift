@@ -133,12 +133,9 @@ enum LooseMarkers {
     /// Each colon may end a marker's first word, and two bytes before it tell at once whether
     /// any marker's first word can end there (`quickPair`): the colons that pass are found
     /// sixteen bytes at a time in C (`cbytescan_marker_colon`), and only at such a colon, on
-    /// few lines, are the spellings compared. This runs on every line that starts no header:
-    /// colons found one memchr call at a time, each checked here, and this function called for
-    /// every line, cost the header reader some 182 instructions a line (164 with the C scan
-    /// called from here); with the scan inlined into the header reader and the rest called only
-    /// at a colon that passes, 87 (callgrind, -q, one thread, ~420-byte records, where three
-    /// lines in four start no header: the header reader went from 2,057 to 1,822 a record).
+    /// few lines, are the spellings compared. This runs on every line that starts no header
+    /// (three in four on ~420-byte records), so the scan is inlined into the header reader and
+    /// this is called only at a colon that passes.
     @inline(__always)
     static func firstMarker(in line: UnsafeRawBufferPointer, from: Int) -> (spelling: MarkerSpelling, start: Int)? {
         guard let base = line.baseAddress, from < line.count else { return nil }
@@ -188,15 +185,10 @@ enum LooseMarkers {
     /// (`C`loudKi`t`), `UbiquityStoreManager:` (`e`Manage`r`). A family whose marker fits none
     /// of these is added here (the tests check every spelling against it).
     ///
-    /// The search used to take a colon on its last byte alone, from a table built from the
-    /// spellings (`a`, `t`, `r`): a lazy global read on every line searched, and a colon such as
-    /// `error:`, `format:` or `data:` (on a quarter of the lines that start no header) sent the
-    /// search through all six spellings. Two bytes compared as constants pass about half as
-    /// many lines, most of them holding a marker; with the table gone that took the search from
-    /// some 216 instructions a line to some 180 in its own profile, and the whole run from 10,965
-    /// to 10,781 instructions a record (-q, default mix; 13,258 to 13,015 on ~420-byte records,
-    /// which have more continuation lines; `scripts/bench-instructions`). What remains is a
-    /// memchr call and the loop around it for each colon in the window.
+    /// Two bytes compared as constants, not a colon's last byte looked up in a table: a table
+    /// is a lazy global read on every line searched, and the last byte alone passes colons such
+    /// as `error:`, `format:` or `data:` (on a quarter of the lines that start no header) on to
+    /// all six spellings; the two bytes pass about half as many, most of them holding a marker.
     @inline(__always)
     static func quickPair(_ first: UInt8, _ last: UInt8) -> Bool {
         switch (first, last) {

@@ -44,7 +44,7 @@ struct NDJSONRecords {
             return Record(input: input, firstLine: line.number, lineCount: 1, text: RecordText(line.bytes),
                           header: nil, bodyStart: 0, isTruncated: line.isTruncated)
         }
-        // Decoded straight into the record's own text (an Array first was a second copy).
+        // Decoded straight into the record's own text: an Array first would be a second copy.
         let text = RecordText(message.utf8)
         var time: LogTime?
         if let timestamp = object["timestamp"], var parsed = LogTime(parsing: String(timestamp.prefix(26))) {
@@ -52,7 +52,7 @@ struct NDJSONRecords {
             time = parsed
         }
         let prefix = text.withUnsafeBytes { parser.parsePrefix($0, from: 0) }
-        // Made whole: a header's texts are one object, and setting them one by one made one each.
+        // Made whole: a header's texts are one object, and setting them one by one makes one each.
         let header = Header(style: .logShow, time: time,
                             process: object["processImagePath"].map { path in String(path.split(separator: "/").last ?? Substring(path)) },
                             pid: object["processID"].flatMap { Int($0) }, thread: object["threadID"], level: object["messageType"],

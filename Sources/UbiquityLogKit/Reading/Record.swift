@@ -244,13 +244,10 @@ public enum HeaderField: Sendable, CaseIterable {
 /// A header as a record keeps it: integers, and its texts as places in the record's text (the
 /// header is the record's first line, so the places hold as long as the record does). The
 /// parser makes one for every line that starts a record, without a String, a lookup or an
-/// allocation: the `Header` it made before had its five texts looked up in a table of texts
-/// made before (some 365 instructions a record on the default mix, callgrind) and held them
-/// behind a reference that every copy retained and released. A value of plain integers is
-/// copied and dropped for free; a reporter that prints a text makes it (`Record.string(_:)`),
-/// and the summary and reporters that only ask "the same process as before?" compare bytes.
-/// `-q` on the default mix 12,401 → 11,758 instructions a record, on ~420-byte records
-/// 15,071 → 14,522 (`scripts/bench-instructions`).
+/// allocation: texts looked up in a table and held behind a reference cost a lookup for each
+/// and a retain and release at every copy, where a value of plain integers is copied and
+/// dropped for free. A reporter that prints a text makes it (`Record.string(_:)`), and the
+/// summary and reporters that only ask "the same process as before?" compare bytes.
 /// Package-wide for the floor probe (`ParselogsDevTools`), which reads headers as the assembler does.
 package struct RecordHead: Sendable {
     var style: HeaderStyle
@@ -329,8 +326,8 @@ package struct TextPlace: Sendable, Equatable {
 /// A header text's bytes, kept to tell whether a later record's is the same: the summary's and
 /// the reporters' "the same process as the last record?", asked for every record. A text of up
 /// to 16 bytes (a process's name, nearly always) is held as two words and compared as two words
-/// loaded where the record holds it: with a `ByteBuffer` and memcmp, through closures, the
-/// summary's question cost some 172 instructions a record on the default mix (callgrind).
+/// loaded where the record holds it: a `ByteBuffer` and memcmp, through closures, cost too
+/// much for a question asked of every record.
 struct KeptText: Sendable {
     private var first: UInt64 = 0
     private var last: UInt64 = 0
@@ -369,7 +366,7 @@ struct KeptText: Sendable {
 }
 
 /// A class: a record passes from the reader to the classifier, the summary and the reporters,
-/// and a copy of a struct of texts cost a retain and a release of each.
+/// and a copy of a struct of texts costs a retain and a release of each.
 ///
 /// Records the assembler closes do not each get an object: the run's stages hold them as
 /// `RecordEntry` values in their batch, and lend each stage's one `Record` for the call,
@@ -378,7 +375,7 @@ struct KeptText: Sendable {
 /// lender holds the object: a record someone kept is never changed again (see `RecordLender`).
 /// `input` and the chunk stay `let`s: read from a `var`, each use of a reference is retained
 /// and released. The `var`s go without Swift's run-time exclusivity check: a `swift_beginAccess`
-/// call on each access cost some 380 instructions a record (callgrind).
+/// call on every access of every record costs more than the accesses.
 public final class Record: @unchecked Sendable {
     // @unchecked: the `var`s change only while the lender holds the only reference.
     /// The name of the input (a path, or `<stdin>`).
@@ -442,7 +439,7 @@ public final class Record: @unchecked Sendable {
 
     /// Becomes the record `entry` holds, whose bytes lie in this record's chunk (`RecordLender`
     /// alone calls it, while it holds the only reference). Read through a pointer: an entry
-    /// passed as a value was copied whole at each call on its way here.
+    /// passed as a value is copied whole at each call on its way here.
     fileprivate func load(_ entry: UnsafePointer<RecordEntry>) {
         firstLine = entry.pointee.firstLine
         lineCount = entry.pointee.lineCount
@@ -510,7 +507,7 @@ public final class Record: @unchecked Sendable {
     /// Whether the header's `field` holds the bytes `kept` holds (nil when the header has no
     /// such text): compared where they lie, without a String.
     func has(_ field: HeaderField, sameAs kept: KeptText) -> Bool? {
-        // The place alone is read out of the record (binding `head` copied all of it).
+        // The place alone is read out of the record (binding `head` would copy all of it).
         guard let place = head?[field] else { return nil }
         if let range = place.range { return text.withUnsafeBytes { kept.matches(UnsafeRawBufferPointer(rebasing: $0[range])) } }
         guard var given = givenTexts?.fields[field] else { return nil }
@@ -539,9 +536,9 @@ public final class Record: @unchecked Sendable {
 /// entry does not keep alive: whoever holds the entry keeps the chunk (the assembler until it
 /// hands the entry on, then the batch).
 ///
-/// An object a record, allocated by the assembler and freed after the summary, with its input's
-/// name and its chunk retained and released, cost some 280 instructions a record more than the
-/// entry and the lent object (callgrind, one thread, 3 MB default mix, -q).
+/// Not an object a record: one allocated by the assembler and freed after the summary, with its
+/// input's name and its chunk retained and released, costs far more than the entry and the
+/// lent object.
 struct RecordEntry {
     unowned(unsafe) var chunk: TextChunk
     /// The first byte of the record's text, in `chunk`.
@@ -579,8 +576,7 @@ struct RecordLender {
 
     /// Calls `body` with the record `entry` holds, for the call only: a record `body` keeps
     /// is its own. Lent as a guaranteed reference (`_withUnsafeGuaranteedRef`), not returned:
-    /// returned, it was retained and released once a record at each stage (some 40
-    /// instructions a record on one thread, callgrind).
+    /// returned, it would be retained and released once a record at each stage.
     @inline(__always)
     mutating func withRecord<Result>(_ entry: UnsafePointer<RecordEntry>, _ body: (Record) -> Result) -> Result {
         let record: Unmanaged<Record>

@@ -25,7 +25,7 @@ public final class RecordAssembler {
     private let parser: HeaderParser
 
     // Only the reader's thread uses an assembler, and no access to these overlaps another:
-    // the run-time exclusivity check Swift makes on each access to a class's property cost
+    // the run-time exclusivity check Swift makes on each access to a class's property costs
     // more than the work on short lines.
     /// The assembler's own chunks, for the records it copies: each record's bytes follow the
     /// one before, and a record is handed out as a range of the chunk (see `RecordText`).
@@ -76,7 +76,7 @@ public final class RecordAssembler {
     }
 
     /// The record the last `appendLine` or `close` closed as `.entry`, until the next call.
-    /// Kept here and read in place: an entry returned as a value was copied whole at each step.
+    /// Kept here and read in place: an entry returned as a value is copied whole at each step.
     @exclusivity(unchecked) var closedEntry: RecordEntry
 
     /// Adds one line. Returns the record this line closed, if it starts a new one.

@@ -1,9 +1,9 @@
 // A record's bytes, where read(2) put them: a range of a shared block of memory (a
-// `TextChunk`), not an array of its own. Copying each record's text out of the assembler into
-// an array cost an allocation, a copy and a free per record, and the array travelled through
-// three threads to die on the first. The line reader reads into the chunks, and the assembler
-// shows a record as the range its lines lie in (copying into a chunk of its own only the rare
-// record whose lines do not lie one after another: see `RecordAssembler`).
+// `TextChunk`), not an array of its own: an array costs an allocation, a copy and a free per
+// record, and travels through three threads to die on the first. The line reader reads into
+// the chunks, and the assembler shows a record as the range its lines lie in (copying into a
+// chunk of its own only the rare record whose lines do not lie one after another: see
+// `RecordAssembler`).
 //
 // The lifetime of a record's bytes, for the whole run (reader → classifier → summary →
 // reporters, on one thread or three):
@@ -117,8 +117,7 @@ public struct RecordText: RandomAccessCollection, Hashable, @unchecked Sendable 
 
     /// The standard library's `split`, with the same results, finding the separators with
     /// memchr: the generic one steps byte by byte through the subscript, and the timeline's
-    /// -vvv lines and unhandled headlines split every record they show (callgrind: -vvv cost
-    /// some 10 M instructions more on slice3mb.log than the same split of an Array did).
+    /// -vvv lines and unhandled headlines split every record they show.
     public func split(separator: UInt8, maxSplits: Int = Int.max, omittingEmptySubsequences: Bool = true) -> [RecordText] {
         precondition(maxSplits >= 0, "Must take zero or more splits")
         var pieces: [RecordText] = []

@@ -173,8 +173,8 @@ public enum Explanation {
 
     /// The text up to its first full stop followed by a blank (or all of it).
     static func firstSentence(_ text: String) -> String {
-        // By bytes: the timeline gives every error a hint, and a search by Characters cost
-        // some 58,000 instructions a hint.
+        // By bytes: the timeline gives every error a hint, and a search by Characters is too
+        // costly for that.
         guard let stop = text.firstRange(ofASCII: ". ") else { return text }
         return String(text[..<text.index(after: stop.lowerBound)])
     }

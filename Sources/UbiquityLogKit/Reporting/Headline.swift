@@ -92,10 +92,7 @@ public enum Headline {
     /// named by its file instead, or as "a transaction log" when the record names no file.
     static func namingLogs(_ line: String, log: String?) -> String {
         // Most lines print no log object: they are given back as they are, not copied into a
-        // String built of their pieces. (A warning's headline cost some 5,500 instructions,
-        // callgrind, `-q`, default mix; this, `withRootCause`'s trimming and `matchedLine`'s
-        // plain line together: 120 instructions a record fewer with `-q`, 167 with the
-        // timeline on the default mix, 136 and 207 on ~420-byte records; bench-instructions.)
+        // String built of their pieces, which is costly and made for every warning.
         let printsObject = line.utf8.withContiguousStorageIfAvailable { bytes in
             logObject.withUnsafeBytes { ByteSearch.firstOffset(of: $0, in: UnsafeRawBufferPointer(bytes)) } != nil
         }
@@ -129,7 +126,7 @@ public enum Headline {
     /// Trimmed as bytes: `last` and `removeLast` on a Substring each find a Character's
     /// bounds. A byte of these is a Character of its own unless a character before it takes it
     /// in (a prepended mark, never ASCII): where the byte before the trimmed ones is not
-    /// ASCII, the Characters are trimmed as before.
+    /// ASCII, the Characters are trimmed instead.
     private static func trimmingTrailingPunctuation(_ words: Substring) -> Substring {
         func isTrimmed(_ byte: UInt8) -> Bool {
             byte == 0x20 || byte == 0x3A || byte == 0x2C || byte == 0x28 || byte == 0x2D || byte == 0x09
@@ -219,8 +216,7 @@ public enum Headline {
     /// what is shown, with the cause after it.
     static func matchedLine(_ item: ClassifiedRecord) -> String {
         // The line as it stands (valid UTF-8, nothing to rewrite) read from the bytes once:
-        // the same text that decoding, trimming and copying it again made (some 1,000
-        // instructions fewer a warning's headline).
+        // decoding, trimming and copying it again would make the same text.
         if let plain = plainMatchedLine(item) { return plain.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) } }
         let text = item.record.text
         guard let start = item.classification.matchStart, start < text.count else { return firstLine(item.record) }
@@ -241,14 +237,14 @@ public enum Headline {
         let text = item.record.text
         guard let start = item.classification.matchStart, start < text.count else { return nil }
         // On the bytes (memchr for the line's end): every JSON line and most timeline lines
-        // come here, and the Array's generic search and slices cost some 500 instructions.
+        // come here, and the Array's generic search and slices are too costly for that.
         let line = text.withUnsafeBytes { bytes -> Range<Int>? in
             var end = ByteSearch.firstOffset(of: 0x0A, in: bytes, from: start) ?? bytes.count
             var first = start
             while first < end, bytes[first] == UInt8(ascii: " ") || bytes[first] == UInt8(ascii: "\t") { first += 1 }
             while end > first, bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\t") { end -= 1 }
             // `Bytes.hasPrefix`, not `starts(with:)` on the literal's UTF-8 view: the generic
-            // walk through a String's view cost some 200 instructions a record.
+            // walk through a String's view is too costly for every record.
             guard !Bytes.hasPrefix(bytes, first..<end, storeManagerError),
                   !checkingUTF8 || ByteText.isValidUTF8(UnsafeRawBufferPointer(rebasing: bytes[first..<end])) else { return nil }
             return first..<end

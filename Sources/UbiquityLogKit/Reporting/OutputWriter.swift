@@ -39,7 +39,7 @@ public final class OutputWriter {
     /// Nothing more can be written: the reader went away, or writing failed (`failure`).
     /// (Read after every record, by the thread that writes: Swift's run-time exclusivity
     /// check is left out. A getter in front of the stored flag: another module reading a
-    /// stored property made the check itself, attribute or not.)
+    /// stored property makes the check itself, attribute or not.)
     public var isClosed: Bool { closed }
     @exclusivity(unchecked) private var closed = false
     /// Why writing failed (errno), when it was not the reader going away (EPIPE) nor the
@@ -84,7 +84,7 @@ public final class OutputWriter {
 
     /// Writes the line `body` appends to the buffer it is given, and a newline: the line is
     /// built where it goes, not built apart and copied (for a record of 4 MiB of control bytes,
-    /// written as `\u0001` each, the copy was a second buffer of the line's 12 MB). `body`
+    /// written as `\u0001` each, a copy would be a second buffer of the line's 12 MB). `body`
     /// returns false when it knows the line holds no workflow command (`GitHubEscaping.mayCommand`
     /// is false), true when it may: only then is the line looked at again.
     func line(writing body: (inout ByteBuffer) -> Bool) {

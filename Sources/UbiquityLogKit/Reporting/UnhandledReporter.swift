@@ -5,7 +5,7 @@ import PCRE2
 
 public final class UnhandledReporter: Reporter {
     /// What the report keeps, so that memory stays bounded on any input: a log of distinct
-    /// messages kept whole cost twice its size (600 MB read, 1.2 GB resident).
+    /// messages kept whole costs twice its size in memory.
     public struct Limits: Sendable {
         /// Templates kept; records of further templates are counted, not grouped.
         public var templates: Int

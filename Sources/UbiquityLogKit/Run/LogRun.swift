@@ -18,9 +18,8 @@ public final class LogRun {
     private let classifier: Classifier
     private let reporters: [Reporter]
     /// The reporters that read records (`Reporter.readsRecords`), the ones `summarize` calls
-    /// for each record. With `-q` none is: calling the text reporter to have it return at
-    /// once, with the item retained and released for the call, cost some 100 instructions a
-    /// record (callgrind, three threads, 3 MB default mix).
+    /// for each record. With `-q` none is: a reporter that returns at once still costs a call
+    /// and a retain and release of the item for every record.
     private let recordReaders: [Reporter]
     private let reader: LineReader
     /// How lines become records; `auto` decides per input from its first line.
@@ -33,15 +32,15 @@ public final class LogRun {
     /// Set when reading should stop early (the output's reader went away). Called on the
     /// thread that summarises.
     /// (Set before the run, read for every record by the summarising stage alone: Swift's
-    /// run-time exclusivity check on each access, `swift_beginAccess`, cost some 76
-    /// instructions a record here, callgrind, 3 MB default mix; it is left out, as for `filter`.)
+    /// run-time exclusivity check on each access, `swift_beginAccess`, is left out, as for
+    /// `filter`.)
     @exclusivity(unchecked) public var shouldStop: () -> Bool = { false }
     /// Whether reading, classifying and summarising run on threads of their own (see
     /// `RunStages`); the results are the same either way.
     public var usesThreads = true
     /// Which records the reporters see (all when nil); the summary counts every record.
     /// (Set before the run, read for every record by the summarising stage alone: unchecked,
-    /// like `shouldStop`, some 76 instructions a record fewer.)
+    /// like `shouldStop`.)
     @exclusivity(unchecked) public var filter: DisplayFilter?
     /// Records before `since` or after `until` are passed over entirely (only their lines are
     /// counted). A record without a time takes the time of the record before it.
@@ -148,9 +147,8 @@ public final class LogRun {
 
     /// What the classifying stage hands on for a record (kept beside it in its batch): its
     /// class, or that it is passed over (counted, unless it is a preview: it comes again).
-    /// Not a `ClassifiedRecord` object: one allocated, handed on and freed for every record cost
-    /// some 230 instructions a record (callgrind, one thread, 3 MB default mix, -q); a reporter
-    /// gets one made only when it is shown one.
+    /// Not a `ClassifiedRecord` object: one allocated, handed on and freed for every record is
+    /// too costly; a reporter gets one made only when it is shown one.
     enum Classified {
         case record(Classification)
         case outsideWindow
@@ -195,8 +193,8 @@ public final class LogRun {
 
     /// The summarising stage: the summary counts the record, reporters show it. (Whether the
     /// run should stop, `shouldStop`, is asked by the stage once a batch: see `RunStages`.)
-    /// `classified` is borrowed (bound to a local of its own, its record was retained and
-    /// released, some 75 instructions a record), and the headline's closure reads it through
+    /// `classified` is borrowed (bound to a local of its own, its record would be retained and
+    /// released for every record), and the headline's closure reads it through
     /// a pointer: a classification copied (into a binding, a closure's context) retains and
     /// releases the event's payload and the rule, where an event is copied by a switch over
     /// all its cases.

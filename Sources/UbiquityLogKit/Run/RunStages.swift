@@ -40,9 +40,8 @@
 // What a stage made is let go of on that stage's thread:
 // glibc's malloc keeps a small cache of freed blocks per thread, and a block freed on another
 // thread than the one that made it goes back to its maker's arena under that arena's lock:
-// with every record made on one thread and freed on another, the two threads took turns
-// waiting for the same lock (perf: a fifth of the run's CPU time in malloc, free and the
-// futex calls of their lock).
+// with every record made on one thread and freed on another, the two threads would take
+// turns waiting for the same lock.
 import Synchronization
 
 final class RunStages {
@@ -52,9 +51,8 @@ final class RunStages {
     final class Batch: @unchecked Sendable {
         /// The records, in order (entries of their own, or places in `objects`): `count` of
         /// them from `entries`, written in place. An entry is plain values, with nothing to
-        /// retain or destroy; appended to a ContiguousArray, each was copied in through the
-        /// array's checks of room and uniqueness, some 49 instructions a record (callgrind,
-        /// three threads, 3 MB default mix, -q).
+        /// retain or destroy; written in place, not appended to a ContiguousArray, so that no
+        /// record pays for the array's checks of room and uniqueness.
         private(set) var entries: UnsafeMutablePointer<RecordEntry>
         private var room: Int
         @exclusivity(unchecked) private(set) var count = 0
@@ -133,7 +131,7 @@ final class RunStages {
 
         /// Each record with its outcome, in order, lent to `body`. The outcome is moved out of
         /// its buffer for the call and back in after it, with no retain or release: read in
-        /// place through the buffer's pointer, it was copied for the call (a retain and a
+        /// place through the buffer's pointer, it would be copied for the call (a retain and a
         /// release of the event's payload and the rule, and a switch over the event's cases
         /// to find what to retain).
         func lendEach(_ lender: inout RecordLender, _ body: (Record, borrowing LogRun.Classified) -> Void) {
@@ -165,8 +163,8 @@ final class RunStages {
     static let queueLength = 2
 
     /// Unowned, as the run makes and finishes its stages within one `process` call; unsafe, as
-    /// a checked unowned reference is made strong for each use: three uses a record on one
-    /// thread (classify, summarize, shouldStop) cost some 100 instructions a record (callgrind).
+    /// a checked unowned reference is made strong for each use, and one thread uses it three
+    /// times a record (classify, summarize, shouldStop).
     private unowned(unsafe) let run: LogRun
     private let batchRecords: Int
     // Used by the reader's thread alone, never in overlapping accesses: Swift's run-time
@@ -215,9 +213,9 @@ final class RunStages {
                     // Each entry is lent where it lies, not copied out of the buffer.
                     batch.lendEach(&lender) { record, outcome in run.summarize(record, outcome) }
                     // Whether the output's reader went away, asked once a batch, not for every
-                    // record (a call through a closure and a retain of its context, some 30
-                    // instructions a record, callgrind, 3 MB default mix, -q): at most a batch
-                    // more is written into a closed output, which drops it.
+                    // record (each ask is a call through a closure and a retain of its
+                    // context): at most a batch more is written into a closed output, which
+                    // drops it.
                     if run.shouldStop() { stopFlag.set() }
                 }
                 summarised.put(batch)  // step 3
@@ -260,8 +258,8 @@ final class RunStages {
         withUnsafePointer(to: &assembler.closedEntry) { entry in
             guard toClassifier != nil else {
                 guard !stopped else { return }
-                // A closure, not the method itself: passed as `throughStages`, a context was
-                // made for it and retained and released for each record.
+                // A closure, not the method itself: passed as `throughStages`, the method gets
+                // a context made for it and retained and released for each record.
                 lender.withRecord(entry) { record in run.throughStages(record) }
                 return
             }
@@ -288,16 +286,14 @@ final class RunStages {
     }
 
     /// The three stages at once, on the caller's thread: one call into the run for all
-    /// three (`LogRun.throughStages`). Called here one by one through `run`, the calls took
-    /// a retain and a release more a record, some 40 instructions (callgrind, one thread,
-    /// 3 MB default mix, -q).
+    /// three (`LogRun.throughStages`): called here one by one through `run`, the calls take
+    /// a retain and a release more a record.
     private func throughStages(_ record: Record) {
         run.throughStages(record)
     }
 
     /// The batch being filled, lent without a retain (`batch` holds it until `passOn`):
-    /// returned as a reference, it was retained and released for every record, some 40
-    /// instructions a record (callgrind, three threads, 3 MB default mix, -q).
+    /// returned as a reference, it would be retained and released for every record.
     private func currentBatch() -> Unmanaged<Batch> {
         if let filling { return filling }
         let batch = emptyBatch()
@@ -320,9 +316,8 @@ final class RunStages {
     func passOn() {
         guard let toClassifier else {
             // On one thread, whether the output's reader went away is asked here, once a
-            // read(2), as the summariser asks it once a batch: asked for every record, the
-            // stored closure's call and its context's retain and release cost some 50
-            // instructions a record (callgrind, one thread, 3 MB default mix, -q). At most a
+            // read(2), as the summariser asks it once a batch: the stored closure's call and
+            // its context's retain and release are too costly for every record. At most a
             // read's records more are written into a closed output, which drops them.
             if run.shouldStop() { stopFlag.set() }
             return

@@ -1,9 +1,9 @@
 // The facts a warning or error names, read from its bytes in a few passes rather than by
 // PCRE2 patterns: the NSError printed (`Error Domain=… Code=… "…"`), the entries of its user
 // info a fact is made of (reason, description, file), and the log file, URL, peer, ubiquity
-// root and transaction number the message names. Each reader finds what the pattern it
-// replaced found, at the same place (`FactReaderTests` compares them on every rule's sample,
-// the fixtures and random texts):
+// root and transaction number the message names. Each reader finds what its pattern below
+// finds, at the same place (`FactReaderTests` compares them on every rule's sample, the
+// fixtures and random texts):
 //
 //     Error Domain=(?<domain>[^\s]+) Code=(?<code>-?\d+)(?: "(?<description>(?:[^"\\\n]|\\.)*)")?
 //     \b(?:reason|NSLocalizedFailureReason)[ ]?=[ ]?(?:"(?<quoted>(?:[^"\\\n]|\\.)*)"|(?<plain>))
@@ -11,14 +11,11 @@
 //     (?<url>file://[^\s)"';,}]+)|(?<log>[\w-]+\.\d+\.cdt)\b|(?<![\w~])(?<peer>[\w.-]+~UUID)\b
 //       |ubiquityRootLocation: (?:<[^>\n]{1,80}>: )?(?<root>[^\n]+)|transaction(?:Number| number): (?<transaction>\d+)
 //
-// Why: the patterns were tried at every byte of a failure's text, each user-info pattern
-// once for each of its two regions, and the facts pattern from each match on: some 4,000
-// instructions a warning's facts and 10,000 a CloudKit failure's error (callgrind, `-q`, the
-// default mix's 3 MB slice: 2.9 M of its 11.7 M spent making events). Read on the bytes,
-// each text the patterns start or end with is looked for by its rarest byte, and what stands
-// around it is checked where it is: `-q` went from 8,033 to 7,835 instructions a record on the
-// default mix and from 9,890 to 9,614 on ~420-byte records (`scripts/bench-instructions`), and
-// start-up no longer compiles and JIT-compiles the five patterns for each classifier.
+// Why not the patterns: they are tried at every byte of a failure's text, each user-info
+// pattern once for each of its two regions, and the facts pattern from each match on, for
+// every warning and error. Read on the bytes, each text the patterns start or end with is
+// looked for by its rarest byte, and what stands around it is checked where it is; and
+// start-up compiles no pattern for facts.
 
 extension Extract {
     // MARK: Bytes as PCRE2 reads them (no UTF, no Unicode properties)
@@ -66,7 +63,7 @@ extension Extract {
     /// The closing quote of `"(?:[^"\\\n]|\\.)*"` whose text starts at `start`: nil when the
     /// line or the buffer ends first (a backslash takes the byte after it, but a line end).
     /// Eight bytes a step to the next quote, backslash or line end: an error's description
-    /// runs to hundreds of bytes, and byte by byte this cost some 1,500 instructions one.
+    /// runs to hundreds of bytes, too many to take one at a time.
     static func closingQuote(in buffer: UnsafeRawBufferPointer, from start: Int) -> Int? {
         var index = start
         while let stop = quoteStop(in: buffer, from: index) {
@@ -168,7 +165,7 @@ extension Extract {
 
     /// The first entry of each sort whose key starts at or after `start`: each `=` in `buffer`
     /// looked at once, with the key before it (`\bKEY[ ]?=`). The three patterns, each tried at
-    /// every byte, found the same: a key holds no `=`, so entries come in the order of their `=`.
+    /// every byte, find the same: a key holds no `=`, so entries come in the order of their `=`.
     static func userInfoEntries(in buffer: UnsafeRawBufferPointer, from start: Int) -> UserInfoEntries {
         var found = UserInfoEntries()
         var from = start
@@ -246,7 +243,7 @@ extension Extract {
     struct FactScanner {
         let message: UnsafeRawBufferPointer
         /// By sort: the next match, and where it was looked for from (-1: not yet). Five
-        /// variables, not arrays: two arrays a warning cost some 1,400 instructions.
+        /// variables, not arrays: two arrays would be allocated for every warning.
         private typealias Slot = (match: FactMatch?, from: Int)
         private var url: Slot = (nil, -1)
         private var log: Slot = (nil, -1)

@@ -22,8 +22,8 @@ enum ObjectDump {
     /// The objects a dump lists; with their attributes when `attributes` (see
     /// `RuleMatch.readsDetails`). Without, each object's attribute lines are passed over, not
     /// gathered, shortened and split: the summary counts objects by entity and operation
-    /// alone. (An export's builder cost some 14,900 instructions a record with them; leaving
-    /// them and relationships' values out took 1.9 M off `-q` on the benchmark slice, callgrind.)
+    /// alone. (Gathering them and relationships' values is most of what an export's builder
+    /// costs.)
     static func changes(in message: UnsafeRawBufferPointer, attributes keepsAttributes: Bool = true) -> [ObjectChange] {
         var changes: [ObjectChange] = []
         var section: ObjectChange.Operation?
@@ -92,9 +92,8 @@ enum ObjectDump {
     /// `exporting updated objects: …` or `\tdeleted: …` → the operation and what follows it.
     /// (Asked of every line of a dump, most of them an object's attributes: the labels are
     /// compared only on a line that starts with one's first byte, and `exporting ` is looked
-    /// for by its least common byte, where its `e` stood everywhere in a line, a memchr and a
-    /// compare at each. Some 64,000 instructions fewer on the default mix's 3 MB slice, 6 a
-    /// record with `-q`, callgrind.)
+    /// for by its least common byte, not by its `e`, which stands everywhere in a line and
+    /// would cost a memchr and a compare at each.)
     private static func sectionStart(_ bytes: UnsafeRawBufferPointer, _ line: Range<Int>) -> (ObjectChange.Operation, Range<Int>)? {
         let trimmed = Bytes.trim(bytes, line)
         if !trimmed.isEmpty, startsLabel[Int(bytes[trimmed.lowerBound])] {
@@ -134,7 +133,7 @@ enum ObjectDump {
     }
 
     /// Attributes kept of one object. A record of 4 MiB can hold a million `a=b;` pairs, two
-    /// Strings each: kept whole they took some 100 MB. Real entities have tens of attributes.
+    /// Strings each: kept whole they would take some 100 MB. Real entities have tens of attributes.
     static let maxAttributes = 1_000
     /// Bytes of one object's attribute lines read; the lines after are counted, not read.
     static let maxAttributeBytes = 64 * 1024
@@ -149,7 +148,7 @@ enum ObjectDump {
         // Scanned as UTF-8 bytes: every byte that matters is ASCII, which never occurs inside
         // a multi-byte character, so a cut at one keeps the text whole; only the names and
         // values become Strings (a walk over the String's UTF-8 view and a String per piece
-        // took some 16,000 instructions a dump on the benchmark log).
+        // are too costly for dumps of thousands of lines).
         return compact.withUTF8 { buffer in
             let bytes = UnsafeRawBufferPointer(buffer)
             var attributes: [ObjectChange.Attribute] = []
@@ -198,7 +197,7 @@ enum ObjectDump {
     /// A value with each run of spaces and tabs made one space, then without spaces at its ends.
     private static func collapsedSpaces(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> String {
         // Beside a byte beyond ASCII, a space may be part of a larger Character (a combining
-        // mark after it, say), which the Character reading kept: such values take that path.
+        // mark after it, say), which the Character reading keeps: such values take that path.
         guard bytes[range].allSatisfy({ $0 < 0x80 }) else {
             return collapseSpaces(string(bytes, range)).trimmingCharacters(in: " ")
         }

@@ -74,9 +74,9 @@ enum ExportRules {
                 Sample.ios7("-[PFUbiquityStoreSaveSnapshot createUbiquityDictionary:withStoreExportContext:error:]", 602,
                     "Got final value for relationship: tags\n(\n    \"0x15e4f120 <x-coredata://8F3A1C2B-6D4E-4F50-9B7A-1C2D3E4F5A6B/Tag/p3>\"\n)\nObject: <Entry: 0x15e4c9d0> (entity: Entry; id: 0x15e4a1b0 <x-coredata://8F3A1C2B-6D4E-4F50-9B7A-1C2D3E4F5A6B/Entry/p12> ; data: {})"),
              ]) { match in
-            // The value is shown by a reporter alone (`RuleMatch.readsDetails`): this builder,
-            // shortening its references and joining its lines, cost some 16,700 instructions a
-            // record (callgrind, `-q` on the benchmark slice).
+            // The value is shown by a reporter alone (`RuleMatch.readsDetails`): shortening its
+            // references and joining its lines is most of this builder's cost, wasted when no
+            // reporter shows it.
             guard match.readsDetails else { return .relationshipResolved(relationship: match["relationship"] ?? "", value: "") }
             let value = ObjectDump.shortenReferences(match["value"] ?? "")
                 .split(separator: "\n").map { $0.trimmingCharacters(in: " \t") }.joined(separator: " ")

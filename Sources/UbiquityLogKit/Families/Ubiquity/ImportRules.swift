@@ -118,8 +118,8 @@ enum ImportRules {
 
     /// Where a failed import's log file is, as the several failure messages print it: the
     /// rest of the marker's line, less a final full stop. Searched and cut as bytes (the
-    /// line end and the stop are ASCII): done over Characters, a failure cost some 240,000
-    /// instructions.
+    /// line end and the stop are ASCII): over Characters, a failure's long text is costly to
+    /// walk.
     static func importedLogLocation(in text: String) -> String? {
         let markers: [StaticString] = ["The log file is at: ", "import the log file at the URL: ", "for transaction log: "]
         for marker in markers {

@@ -103,8 +103,8 @@ struct StoreLoadTracker {
         return counts
     }
     /// Attempts, and outcomes by location (`place(of:)`): integers while the
-    /// run goes, a `StoreLoadCounts` at its end. Counted in the counts' dictionaries, the first
-    /// outcomes grew them, some 240,000 instructions a run (callgrind, 3 MB default mix, -q).
+    /// run goes, a `StoreLoadCounts` at its end: counted in the counts' dictionaries, the first
+    /// outcomes would grow them, a cost every run pays.
     private var attempted = 0
     private var succeeded = Array(repeating: 0, count: StoreLocation.allCases.count)
     private var failed = Array(repeating: 0, count: StoreLocation.allCases.count)
@@ -128,9 +128,8 @@ struct StoreLoadTracker {
     private var group = -1
     /// Each group's state, by group (groups are numbered from 0 as they are met), the one
     /// before the first record in the place of group 0 (it is empty then). A state stays in
-    /// its place: the current one was put into a dictionary and another taken out at every
-    /// switch between interleaved processes, which hashed the group twice and copied the
-    /// state (some 150 instructions a record, callgrind, 3 MB of ~420-byte records).
+    /// its place: put into a dictionary and another taken out at every switch between
+    /// interleaved processes, it would cost two hashes of the group and a copy of the state.
     private var states = [State()]
     /// Where the current group's state is in `states`.
     private var place = 0
@@ -142,9 +141,8 @@ struct StoreLoadTracker {
     private var process: String?
 
     // The current group's parts, read and changed where they lie in `states`: with `get` and
-    // `set`, `current?.storeURL = url` copied the whole load (its texts and lists retained and
-    // released) out of the state and back, some 1,000 instructions a record the tracker reads
-    // (callgrind, 3 MB default mix, -q: 341 records).
+    // `set`, `current?.storeURL = url` would copy the whole load (its texts and lists retained
+    // and released) out of the state and back, for every record the tracker reads.
     private var current: StoreLoad? {
         _read { yield state.current }
         _modify { yield &state.current }

@@ -97,21 +97,20 @@ struct TransactionLogTracker {
     /// Each log's story, in the order the run first met the log.
     private(set) var stories: [TransactionLogStory] = []
     /// Where each log's story is in `stories`. A record finds its log's story with one lookup
-    /// and changes it in place: with the stories in a dictionary by name, a record looked its
-    /// log up three to five times (is it there, its peer, the update, …), each hashing the
-    /// log's name: some 360 instructions fewer a transaction log record, 26 a record on the
-    /// default mix (callgrind, 3 MB, -q).
+    /// and changes it in place: with the stories in a dictionary by name, a record would look
+    /// its log up three to five times (is it there, its peer, the update, …), each hashing the
+    /// log's name.
     private var storyIndex: [String: Int] = [:]
     private(set) var entities: [String: EntityChanges] = [:]
     private(set) var devices: [Device] = []
     /// The log each import operation of the current input is parsing (and the peer its path
     /// names), by thread; emptied when an input begins (`beginInput`, which `add` calls for a
-    /// record of another input). Keyed by the thread's name alone: keyed by a struct of input
-    /// and thread, the table's first entry cost the run some 225,000 instructions (the key
-    /// type's `Hashable` conformance looked up; callgrind, 3 MB default mix, -q).
+    /// record of another input). Keyed by the thread's name alone: a struct of input and
+    /// thread as the key makes the table's first entry costly (the key type's `Hashable`
+    /// conformance looked up).
     private var parsing: [String: (log: String, peer: String?)] = [:]
     /// The input of `devices.last`, asked for every record: reading it through `devices.last`
-    /// copied the whole device, retaining and releasing each of its texts and lists.
+    /// would copy the whole device, retaining and releasing each of its texts and lists.
     private var currentInput: String?
 
     /// Logs followed at most; counts elsewhere stay exact.
@@ -238,9 +237,8 @@ struct TransactionLogTracker {
     }
 
     /// Where the last import still `started` in `input` is. Each import's fields are read in
-    /// place: `lastIndex(where:)` handed each import to its closure as a copy, retaining and
-    /// releasing its texts, some 400,000 instructions a run over a log's up to 100 imports
-    /// (callgrind, 3 MB default mix, -q).
+    /// place: `lastIndex(where:)` hands each import to its closure as a copy, retaining and
+    /// releasing its texts, over a log's up to 100 imports.
     private static func lastStarted(in imports: [TransactionLogStory.Import], input: String) -> Int? {
         var index = imports.count
         while index > 0 {
@@ -324,11 +322,11 @@ struct TransactionLogTracker {
 }
 
 /// `peer(inPath:)` and `peer(holding:in:)` on bytes. Swift's String splits and searches by
-/// Characters (`isHexDigit` on each, the import rule asks for every import record's path):
-/// some 3,000 instructions a path, and a record's scan for a new log about 1,000,000
-/// (callgrind). On ASCII text without a lone carriage return, each byte is a Character, but
-/// for `\r\n`, which is one Character (no split at its `\n`, neither `/`, `~`, `.`, `-` nor a
-/// hex digit): so the bytes give what the Characters give. Other text takes the Character path.
+/// Characters (`isHexDigit` on each, the import rule asks for every import record's path),
+/// far too slow for a path per import and a record's scan for a new log. On ASCII text
+/// without a lone carriage return, each byte is a Character, but for `\r\n`, which is one
+/// Character (no split at its `\n`, neither `/`, `~`, `.`, `-` nor a hex digit): so the bytes
+/// give what the Characters give. Other text takes the Character path.
 enum PeerSearch {
     /// ASCII, so that each byte is a Character but for `\r\n` pairs.
     static func isPlainASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { ByteText.isASCII(bytes) }

@@ -100,9 +100,9 @@ public enum GitHubEscaping {
     }
 
     /// Whether `text` holds `##[` (or, with `colons`, `::`) anywhere: the test in front of
-    /// `inertLine` and `inertJSONLine`, on the UTF-8 bytes. `String.contains` with a string
-    /// searched generically, at some 200 instructions a character: every line of the text
-    /// timeline and the JSON summary (one long line) went through it.
+    /// `inertLine` and `inertJSONLine`, on the UTF-8 bytes: `String.contains` with a string
+    /// searches generically, too slow for every line of the text timeline and the JSON
+    /// summary (one long line).
     static func containsCommandMarks(_ text: String, colons: Bool) -> Bool {
         var text = text
         return text.withUTF8 { bytes in
