@@ -1,0 +1,502 @@
+import CByteScan
+
+/// JSON text per RFC 8259, written by hand: the output is small objects, and this keeps
+/// key order stable and Foundation out of the hot path. These make Strings, for the summary
+/// and tests; records are written with `JSONText` directly.
+enum JSON {
+    /// A JSON string literal.
+    static func quote(_ text: String) -> String {
+        var json = JSONText()
+        json.string(text)
+        return json.text
+    }
+
+    static func value(_ value: FieldValue) -> String {
+        var json = JSONText()
+        json.value(value)
+        return json.text
+    }
+
+    /// Bytes as ripgrep carries them: `{"text":"…"}` when they are UTF-8, else
+    /// `{"bytes":"BASE64"}`, so nothing is lost or replaced.
+    static func data(_ bytes: [UInt8]) -> String {
+        var json = JSONText()
+        json.data(bytes)
+        return json.text
+    }
+
+    static func object(_ fields: [Field]) -> String {
+        var json = JSONText()
+        json.object(fields)
+        return json.text
+    }
+}
+
+/// JSON written into bytes as it is produced: keys, strings (escaped a run at a time),
+/// numbers, nested values. Objects and arrays are opened and closed by the caller, who
+/// gives members in order; the commas between them are this type's business.
+struct JSONText {
+    private var buffer = ByteBuffer()
+    /// What the strings written held, `CBYTESCAN_SEEN_…` bits (see `quoted`), since this was
+    /// last set to 0: a line without a `#` holds no `##[`, and needs no look for one.
+    var seen: UInt32 = 0
+    /// The bits of `seen` and of `quoted`'s result, by name.
+    static let seenNonASCII = CBYTESCAN_SEEN_NON_ASCII, seenHash = CBYTESCAN_SEEN_HASH
+    /// Per open object or array: whether a member has been written (the next needs a comma).
+    private var hasMember: [Bool] = []
+
+    var text: String { buffer.withBytes { String(decoding: $0, as: UTF8.self) } }
+    var bytes: [UInt8] { buffer.array }
+    func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try buffer.withBytes(body)
+    }
+
+    mutating func removeAll() {
+        // A huge record's room (strings reserve six bytes a byte) is given back.
+        buffer.removeAll(keepingRoomUpTo: 1 << 20)
+        hasMember.removeAll(keepingCapacity: true)
+    }
+
+    /// A record's members up to its message's value: `{"type":"record","input":…,"line":…,
+    /// "lines":…,"time":…` with `"process"` and `"pid"` when known, the kind's members and
+    /// `,"message":`. Written through one pointer into room checked once, the time from its
+    /// integer fields: appended piece by piece (each literal a check of room and of the
+    /// storage's owner, the time through a temporary buffer and a closure), they cost some
+    /// 1,300 instructions a record (callgrind, 3 MB default mix).
+    mutating func recordHead(input: [UInt8], line: Int, lines: Int, time: LogTime?, process: [UInt8]?, pid: Int?, kind: [UInt8]) {
+        // Each literal below is under 40 bytes, each number under 21, a time at most
+        // `TimeText.capacity` with its quotes.
+        let limit = input.count + (process?.count ?? 0) + kind.count + 6 * 40 + 3 * 21 + TimeText.capacity + 2
+        buffer.write(atMost: limit) { base in
+            var out = Cursor(base)
+            out.literal(#"{"type":"record","input":"#)
+            out.copy(input)
+            out.literal(#","line":"#)
+            out.int(line)
+            out.literal(#","lines":"#)
+            out.int(lines)
+            out.literal(#","time":"#)
+            if let time { out.time(time) } else { out.literal("null") }
+            if let process { out.copy(process) }
+            if let pid {
+                out.literal(#","pid":"#)
+                out.int(pid)
+            }
+            out.copy(kind)
+            out.literal(#","message":"#)
+            return out.count
+        }
+    }
+
+    /// Writes through a pointer into room the caller has checked.
+    private struct Cursor {
+        let base: UnsafeMutablePointer<UInt8>
+        var count = 0
+
+        init(_ base: UnsafeMutablePointer<UInt8>) { self.base = base }
+
+        mutating func byte(_ value: UInt8) {
+            base[count] = value
+            count += 1
+        }
+
+        mutating func literal(_ text: StaticString) {
+            (base + count).initialize(from: text.utf8Start, count: text.utf8CodeUnitCount)
+            count += text.utf8CodeUnitCount
+        }
+
+        mutating func copy(_ bytes: [UInt8]) {
+            bytes.withUnsafeBufferPointer { copy($0) }
+        }
+
+        mutating func copy(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard let source = bytes.baseAddress else { return }
+            (base + count).initialize(from: source, count: bytes.count)
+            count += bytes.count
+        }
+
+        /// In decimal, as `JSONText.int` writes it.
+        mutating func int(_ number: Int) {
+            var magnitude = number.magnitude
+            if number < 0 { byte(UInt8(ascii: "-")) }
+            var digits = 1
+            var probe = magnitude
+            while probe >= 10 {
+                probe /= 10
+                digits += 1
+            }
+            var index = count + digits - 1
+            repeat {
+                base[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                index -= 1
+            } while magnitude > 0
+            count += digits
+        }
+
+        /// Two digits of `value` (0 to 99) from a table of every pair. Inlined: a call per part
+        /// and signed divisions made the time cost some 550 instructions; its digits then one
+        /// at a time (a division and a store each) some 65 a record more than the pairs do
+        /// (callgrind, 3 MB default mix).
+        @inline(__always)
+        mutating func pair(_ value: Int) {
+            let digits = Self.pairs.utf8Start + 2 * value
+            base[count] = digits[0]
+            base[count + 1] = digits[1]
+            count += 2
+        }
+
+        /// Computed, not stored: a literal needs no lazy global's check to be read.
+        private static var pairs: StaticString { "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899" }
+
+        /// `LogTime.iso8601` quoted. A time whose parts fit their widths (every time a
+        /// header gives) is written here from its fields; any other as `withISO8601` writes it.
+        mutating func time(_ time: LogTime) {
+            let shown = max(0, min(time.fractionDigits, 6))
+            let offset = time.utcOffsetMinutes ?? 0
+            guard (0..<10_000).contains(time.year ?? 0), (0..<100).contains(time.month), (0..<100).contains(time.day),
+                  (0..<100).contains(time.hour), (0..<100).contains(time.minute), (0..<100).contains(time.second),
+                  shown == 0 || (0..<1_000_000).contains(time.microsecond), offset > -6000, offset < 6000
+            else {
+                byte(UInt8(ascii: "\""))
+                time.withISO8601 { copy($0) }
+                byte(UInt8(ascii: "\""))
+                return
+            }
+            byte(UInt8(ascii: "\""))
+            if let year = time.year {
+                pair(year / 100)
+                pair(year % 100)
+            } else { byte(UInt8(ascii: "-")) }
+            byte(UInt8(ascii: "-"))
+            pair(time.month)
+            byte(UInt8(ascii: "-"))
+            pair(time.day)
+            byte(UInt8(ascii: "T"))
+            pair(time.hour)
+            byte(UInt8(ascii: ":"))
+            pair(time.minute)
+            byte(UInt8(ascii: ":"))
+            pair(time.second)
+            if shown > 0 {
+                byte(UInt8(ascii: "."))
+                // All six digits, the first `shown` of them kept: the room holds a time with
+                // six, and what lies past `count` is written over or left unwritten.
+                let microsecond = time.microsecond
+                let start = count
+                pair(microsecond / 10_000)
+                pair(microsecond / 100 % 100)
+                pair(microsecond % 100)
+                count = start + shown
+            }
+            if let minutes = time.utcOffsetMinutes {
+                byte(UInt8(ascii: minutes < 0 ? "-" : "+"))
+                pair(abs(minutes) / 60)
+                byte(UInt8(ascii: ":"))
+                pair(abs(minutes) % 60)
+            }
+            byte(UInt8(ascii: "\""))
+        }
+    }
+
+    /// What `body` writes, appended to `target` rather than to this value's own buffer:
+    /// a record's line is written where the output keeps it (see `OutputWriter.line(writing:)`).
+    mutating func writing(into target: inout ByteBuffer, _ body: (inout JSONText) -> Void) {
+        swap(&buffer, &target)
+        // Empty after every whole object (each open has its close): emptied only if not, as
+        // `removeAll(keepingCapacity:)` cost some 50 instructions a record even on nothing.
+        if !hasMember.isEmpty { hasMember.removeAll(keepingCapacity: true) }
+        seen = 0
+        body(&self)
+        swap(&buffer, &target)
+    }
+
+    mutating func openObject() { open(UInt8(ascii: "{")) }
+    mutating func closeObject() { close(UInt8(ascii: "}")) }
+    mutating func openArray() { open(UInt8(ascii: "[")) }
+    mutating func closeArray() { close(UInt8(ascii: "]")) }
+
+    /// `"key":`, after a comma when the object has members already. The key is written as
+    /// it is: keys in the code are plain words, which need no escape.
+    mutating func key(_ key: StaticString) {
+        separate()
+        buffer.append(UInt8(ascii: "\""))
+        buffer.append(key)
+        buffer.append(UInt8(ascii: "\""))
+        buffer.append(UInt8(ascii: ":"))
+    }
+
+    /// `"name":` for a name made at run time (a field's, an entity's), escaped as needed.
+    mutating func key(name: String) {
+        separate()
+        string(name)
+        buffer.append(UInt8(ascii: ":"))
+    }
+
+    mutating func member(_ key: StaticString, _ value: String?) {
+        self.key(key)
+        optionalString(value)
+    }
+
+    mutating func member(_ key: StaticString, _ value: Int) {
+        self.key(key)
+        int(value)
+    }
+
+    mutating func member(_ key: StaticString, _ value: Bool) {
+        self.key(key)
+        bool(value)
+    }
+
+    /// A time as an ISO 8601 string (which needs no escape), or null.
+    mutating func time(_ value: LogTime?) {
+        guard let value else { return raw("null") }
+        buffer.append(UInt8(ascii: "\""))
+        value.withISO8601 { buffer.append($0) }
+        buffer.append(UInt8(ascii: "\""))
+    }
+
+    /// JSON text given as bytes (made by this type before), written as it is.
+    mutating func raw(bytes text: [UInt8]) { buffer.append(text) }
+
+    /// A string, or null.
+    mutating func optionalString(_ value: String?) {
+        if let value { string(value) } else { raw("null") }
+    }
+
+    mutating func bool(_ value: Bool) { raw(value ? "true" : "false") }
+
+    /// JSON text written as it is.
+    mutating func json(_ text: String) { buffer.append(string: text) }
+
+    mutating func value(_ value: FieldValue) {
+        switch value {
+        case .string(let text): string(text)
+        case .span(let bytes):
+            // Written from the record's bytes where they are UTF-8 (no String made for it);
+            // else as the text `ByteText.string` makes of them, `\xNN` for the odd bytes.
+            bytes.withUnsafeBufferPointer { string(maybeUTF8: $0) }
+        case .int(let number): int(number)
+        case .bool(let flag): bool(flag)
+        case .list(let items):
+            buffer.append(UInt8(ascii: "["))
+            items.withUnsafeBufferPointer { items in
+                for index in items.indices {
+                    if index > 0 { buffer.append(UInt8(ascii: ",")) }
+                    self.value(items[index])
+                }
+            }
+            buffer.append(UInt8(ascii: "]"))
+        case .object(let fields): object(fields)
+        }
+    }
+
+    /// Its commas from the field's place, not from the stack of open objects (`separate`) that
+    /// `JSONObject` builds with: pushing and popping a flag per object, and a copy of each
+    /// field (its name and value retained and released) for `for field in fields`, made a
+    /// record's `fields` object (about one field a record) cost some 1,000 instructions; 800
+    /// now (callgrind, 3 MB default mix). Nothing outside the value it writes needs to know of
+    /// it: it is written after a key, as a list's element, or alone.
+    ///
+    /// `opening` is the text before the first member, the object's brace with whatever comes
+    /// before it: a record's `,"fields":{` in one piece (see `rawMember`).
+    mutating func object(_ fields: [Field], opening: StaticString = "{") {
+        buffer.append(opening)
+        // Read in place through the array's storage: a field read out of the array by its
+        // index was copied for the calls, its name and value retained and released.
+        fields.withUnsafeBufferPointer { fields in
+            for index in fields.indices {
+                if index > 0 { buffer.append(UInt8(ascii: ",")) }
+                string(fields[index].name)
+                buffer.append(UInt8(ascii: ":"))
+                value(fields[index].value)
+            }
+        }
+        buffer.append(UInt8(ascii: "}"))
+    }
+
+    /// See `JSON.data`.
+    mutating func data(_ data: [UInt8]) {
+        data.withUnsafeBufferPointer { self.data($0) }
+    }
+
+    /// A record's last member, `,"raw":` and its text as `data` writes it, and the record's
+    /// closing brace. The text is written as a string at once, and written again as
+    /// `{"bytes":…}` in the rare record whose bytes are not UTF-8: checked first, the whole
+    /// text was read twice (see `cbytescan_json_write`). The literal pieces around the text
+    /// are each appended in one, as is the fields object's opening: appended apart
+    /// (`,"fields":`, `{`, `,"raw":`, `{"text":`, `}`, `}`), each a check of room and of the
+    /// storage's owner, they cost some 150 instructions a record more (callgrind, 3 MB
+    /// default mix).
+    mutating func rawMember(_ text: RecordText) {
+        text.withUnsafeBufferPointer { data in
+            let start = buffer.count
+            raw(#","raw":{"text":"#)
+            if quoted(data) & CBYTESCAN_SEEN_NON_ASCII != 0, !ByteText.isValidUTF8(UnsafeRawBufferPointer(data)) {
+                buffer.removeLast(buffer.count - start)
+                raw(#","raw":"#)
+                self.data(data)
+                raw("}")
+            } else {
+                raw("}}")
+            }
+        }
+    }
+
+    mutating func data(_ data: UnsafeBufferPointer<UInt8>) {
+        if ByteText.isValidUTF8(UnsafeRawBufferPointer(data)) {
+            raw(#"{"text":"#)
+            string(utf8: data)
+            raw("}")
+        } else {
+            raw(made: #"{"bytes":""# + Base64.encode(data) + #""}"#)
+        }
+    }
+
+    mutating func string(_ text: String) {
+        // The text's own bytes where it has them (native and small strings): `withUTF8` on a
+        // copy checked the copy's owner and retained and released it, some 150 instructions
+        // a string, and a record's fields are mostly short strings (callgrind).
+        if text.utf8.withContiguousStorageIfAvailable({ string(utf8: $0) }) != nil { return }
+        var text = text
+        text.withUTF8 { string(utf8: $0) }
+    }
+
+    /// A string literal of valid UTF-8 (`cbytescan_json_write`).
+    mutating func string(utf8 source: UnsafeBufferPointer<UInt8>) {
+        quoted(source)
+    }
+
+    /// `source` as a string literal, escaped in one pass in C (see `cbytescan_json_write`),
+    /// through a pointer into room for the worst case (every byte a six-byte `\u00XX`).
+    /// Returns what the text held, `CBYTESCAN_SEEN_…` bits (also gathered in `seen`): a
+    /// caller that has not checked its bytes are UTF-8 checks them only when one was not ASCII.
+    @discardableResult
+    mutating func quoted(_ source: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        var found: UInt32 = 0
+        buffer.write(atMost: source.count * 6 + 18) { out in
+            out[0] = UInt8(ascii: "\"")
+            var written = 1
+            if let base = source.baseAddress { written += cbytescan_json_write(out + 1, base, source.count, &found) }
+            out[written] = UInt8(ascii: "\"")
+            return written + 1
+        }
+        seen |= found
+        return found
+    }
+
+    /// Bytes that are usually UTF-8, as a string literal: written at once, and written again
+    /// as `ByteText.string` makes them (`\\xNN` for the odd bytes) where they prove not to be.
+    mutating func string(maybeUTF8 source: UnsafeBufferPointer<UInt8>) {
+        if !quotedIfUTF8(source) { string(ByteText.string(source)) }
+    }
+
+    /// `source` as a string literal if it is UTF-8, checked only when a byte is not ASCII;
+    /// false, and nothing written, if it is not.
+    mutating func quotedIfUTF8(_ source: UnsafeBufferPointer<UInt8>) -> Bool {
+        let start = buffer.count
+        guard quoted(source) & CBYTESCAN_SEEN_NON_ASCII == 0 || ByteText.isValidUTF8(UnsafeRawBufferPointer(source)) else {
+            buffer.removeLast(buffer.count - start)
+            return false
+        }
+        return true
+    }
+
+    mutating func int(_ number: Int) {
+        // Digit by digit from the highest: no String per number, and no buffer of digits to
+        // copy (appending a slice of one took the generic path, some 250 instructions a number).
+        let magnitude = number.magnitude
+        if number < 0 { buffer.append(UInt8(ascii: "-")) }
+        var unit: UInt = 1
+        while unit <= magnitude / 10 { unit *= 10 }
+        repeat {
+            buffer.append(UInt8(ascii: "0") + UInt8(magnitude / unit % 10))
+            unit /= 10
+        } while unit > 0
+    }
+
+    mutating func raw(_ text: StaticString) {
+        buffer.append(text)
+    }
+
+    /// Text made at run time. Named apart from `raw(_: StaticString)`: with both under one
+    /// name a literal picked this one, and copying a String's UTF-8 took a generic path.
+    private mutating func raw(made text: String) { buffer.append(string: text) }
+
+    private mutating func open(_ bracket: UInt8) {
+        buffer.append(bracket)
+        hasMember.append(false)
+    }
+
+    private mutating func close(_ bracket: UInt8) {
+        buffer.append(bracket)
+        hasMember.removeLast()
+        // The closed object or array was itself a member of the one around it.
+        if !hasMember.isEmpty { hasMember[hasMember.count - 1] = true }
+    }
+
+    /// A comma before every member but the first of the innermost open object or array.
+    private mutating func separate() {
+        guard let last = hasMember.last else { return }
+        if last { buffer.append(UInt8(ascii: ",")) }
+        hasMember[hasMember.count - 1] = true
+    }
+}
+
+/// An object built member by member into JSON text (the summary's objects).
+struct JSONObject {
+    private var json = JSONText()
+
+    init() { json.openObject() }
+
+    mutating func add(_ key: String, _ value: String?) {
+        json.key(name: key)
+        json.optionalString(value)
+    }
+
+    mutating func add(_ key: String, _ value: Int) {
+        json.key(name: key)
+        json.int(value)
+    }
+
+    mutating func add(_ key: String, _ value: Bool) {
+        json.key(name: key)
+        json.bool(value)
+    }
+
+    mutating func addRaw(_ key: String, _ text: String) {
+        json.key(name: key)
+        json.json(text)
+    }
+
+    var text: String {
+        var closed = json
+        closed.closeObject()
+        return closed.text
+    }
+}
+
+enum Base64 {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    static func encode<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        let input = Array(bytes)
+        var output: [UInt8] = []
+        output.reserveCapacity((input.count + 2) / 3 * 4)
+        var index = 0
+        while index + 2 < input.count {
+            let value = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+            for shift in [18, 12, 6, 0] { output.append(alphabet[Int(value >> UInt32(shift) & 0x3F)]) }
+            index += 3
+        }
+        let rest = input.count - index
+        if rest > 0 {
+            let value = UInt32(input[index]) << 16 | (rest == 2 ? UInt32(input[index + 1]) << 8 : 0)
+            output.append(alphabet[Int(value >> 18 & 0x3F)])
+            output.append(alphabet[Int(value >> 12 & 0x3F)])
+            output.append(rest == 2 ? alphabet[Int(value >> 6 & 0x3F)] : UInt8(ascii: "="))
+            output.append(UInt8(ascii: "="))
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+}
