@@ -54,11 +54,10 @@ public struct Header: Sendable, Equatable {
     public var style: HeaderStyle
     public var marker: Marker?
     /// The time as packed integers (see `PackedTime`): a header is made, moved and copied for
-    /// every record, and a `LogTime?` held in place took 82 of its bytes (the header 136, now
-    /// 64) and was built in full for every record, whoever asked for it (`-q` seldom does).
-    /// Some 435 instructions a record fewer on the default mix with `-q` (callgrind), in the
-    /// parser, the assembler and every reader of a record's header. A time the packed form
-    /// cannot hold (only ever set by hand) is kept in `texts`.
+    /// every record, so it must stay small, and a `LogTime?` held in place would more than
+    /// double its size and be built in full for every record, whoever asked for it (`-q`
+    /// seldom does). A time the packed form cannot hold (only ever set by hand) is kept in
+    /// `texts`.
     var clock: PackedTime
     public var pid: Int?
     /// The source line printed after the method, in parentheses.

@@ -70,9 +70,8 @@ struct CloudKitEcho {
         return (copy, token + CloudKitToken.token.utf8CodeUnitCount)
     }
 
-    /// Compared with memcmp, the suffix a static string: zipped and compared byte by byte, with
-    /// the suffix's array retained, it cost some 95 instructions a mirroring record more, 21 a
-    /// record with `-q` on the default mix (callgrind).
+    /// Compared with memcmp, the suffix a static string: zipped and compared byte by byte,
+    /// with the suffix's array retained, it would be a real share of a mirroring record's work.
     private static func endsWith(_ bytes: UnsafeRawBufferPointer, _ suffix: StaticString) -> Bool {
         let count = suffix.utf8CodeUnitCount
         guard bytes.count >= count, let base = bytes.baseAddress else { return count == 0 }

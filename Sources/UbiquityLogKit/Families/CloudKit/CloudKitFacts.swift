@@ -62,9 +62,9 @@ struct Facts {
     init(_ fields: [Field]) { self.fields = fields }
 
     /// Each field read where it lies, its name's length compared before its bytes: `first(where:)`
-    /// handed every field to its closure as a copy (its name and value retained and released),
-    /// and most names differ in length. Some 60 instructions fewer a look-up (callgrind, 3 MB
-    /// default mix, -q: 6,700 look-ups, most of them for a record's `stage` it does not have).
+    /// would hand every field to its closure as a copy (its name and value retained and
+    /// released), and most names differ in length. Most look-ups are for a name the record
+    /// does not have (a `stage`), so a miss must be cheap.
     func value(_ name: String) -> FieldValue? {
         let length = name.utf8.count
         for index in fields.indices where fields[index].name.utf8.count == length && fields[index].name == name {
@@ -83,13 +83,11 @@ struct Facts {
             guard case .object(let parts) = error else { return nil }
             // What `CloudKitErrors.cause(of:)` reads of the entry, and its record, taken in one
             // pass over its fields (each name is there once, `CKErrorDescription.value`), its
-            // name left out (the cause does not read it): looked up one by one, each a search
-            // of the entry's fields, they cost some 570 instructions an entry more, 67,000 of
-            // the 3 MB default mix's 117 entries (callgrind, -q, one thread).
+            // name left out (the cause does not read it): looked up one by one, each would be a
+            // search of the entry's fields.
             // Each field read where it lies and told by its name's length first (the five
             // names' lengths differ), then its bytes: matched as `(name, value)` against the
-            // five, each field was copied and its name compared with each in turn, some 1,500
-            // instructions an entry (callgrind, 3 MB default mix, -q: 117 entries).
+            // five, each field would be copied and its name compared with each in turn.
             var description = CKErrorDescription(name: "")
             var record: String?
             for index in parts.indices {
@@ -133,7 +131,7 @@ extension String {
     var removingPercentEncodedSpaces: String {
         // On the bytes of an ASCII text (each byte a character of its own), and the text itself
         // when it has none (most URLs): `replacing` (Swift's string processing, by Characters)
-        // cost some 60,000 instructions a call, nearly all of a set-up record's cost.
+        // would be most of the work of a set-up record.
         let replaced = utf8.withContiguousStorageIfAvailable { bytes -> String? in
             guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
             func spaceAt(_ index: Int) -> Bool {

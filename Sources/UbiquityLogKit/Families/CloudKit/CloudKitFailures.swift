@@ -20,11 +20,11 @@ extension CloudKitTracker {
     struct Failures {
         private(set) var kept: [Failure?] = []
         private var live = 0
-        /// Each key's places (see `Key`), found by its text. Keyed by the text, a String: a
-        /// dictionary keyed by a struct of its own cost the run's first failure some 240,000
-        /// instructions (the key type's `Hashable` conformance looked up when the table first
-        /// grew; callgrind, 3 MB default mix, -q), and the key's stage, kind and cause were
-        /// hashed for every failure as well. The few keys of one text are told apart by a scan.
+        /// Each key's places (see `Places`), found by its text. Keyed by the text, a String: a
+        /// dictionary keyed by a struct of its own has its key type's `Hashable` conformance
+        /// looked up, at a high price, when the table first grows, and hashes the key's stage,
+        /// kind and cause for every failure as well. The few keys of one text are told apart by
+        /// a scan.
         private var byText: [String: [Places]] = [:]
 
         /// A failure's key (its stage, cause, kind and text), where the first and newest of its
@@ -46,8 +46,7 @@ extension CloudKitTracker {
 
         mutating func add(_ failure: Failure, epoch: Int) {
             // A key met before is found once and changed where it lies: looked up, then set,
-            // it was hashed twice (its texts, the sentence whole), some 12 instructions a
-            // record on the default mix (callgrind, 3 MB, -q; 1,100 a failure met before).
+            // it would be hashed twice (its texts, the sentence whole).
             if let slot = byText.index(forKey: failure.text),
                let index = byText.values[slot].firstIndex(where: { $0.isKey(of: failure) }) {
                 let known = byText.values[slot][index]
@@ -69,7 +68,7 @@ extension CloudKitTracker {
 
         /// Drops the places of failures left out, renumbering the others.
         /// (The new places in an array by old place, not a `[Int: Int]`: the run's first use of
-        /// that dictionary type cost some 235,000 instructions, callgrind, 3 MB default mix, -q.)
+        /// that dictionary type has a high set-up price.)
         private mutating func compact() {
             var moved = Array(repeating: -1, count: kept.count)
             var packed: [Failure?] = []

@@ -15,13 +15,11 @@ enum CloudKitToken {
     ///
     /// Found by its `+`, which messages seldom hold, and checked in full only there: every
     /// header line whose message starts with no marker asks (most of the default mix), and a
-    /// search by the token's first byte stopped at every `C` of `CoreData: CloudKit:` and of
-    /// the message: the token's reading after a header cost some 190 instructions a record on
-    /// the default mix (callgrind), some 127 then. The line's end is looked for only once a token
-    /// is found, and not at all in a header's line (`oneLine`: the reader splits lines at line
-    /// feeds; some 17 instructions a record fewer on the default mix). Finding the `+`s sixteen
-    /// bytes at a time in C (SSE2) and comparing the token as words was tried: 9 instructions
-    /// a record more than memchr (AVX2) on the default mix. The search is the header reader's
+    /// search by the token's first byte would stop at every `C` of `CoreData: CloudKit:` and
+    /// of the message. The line's end is looked for only once a token is found, and not at all
+    /// in a header's line (`oneLine`: the reader splits lines at line feeds). The `+` is found
+    /// with memchr, which is vectorised already; a hand-written sixteen-byte scan does no
+    /// better. The search is the header reader's
     /// (`cbytescan_cloudkit_token_find`), which takes the token after a header's marker in the
     /// same pass (`cbytescan_take_cloudkit_token`: the method after the token, as some logs
     /// print it, is read there too).

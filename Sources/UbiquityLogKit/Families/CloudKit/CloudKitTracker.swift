@@ -13,8 +13,7 @@ struct CloudKitTracker {
         var failures = Failures()
         /// The line of the last success, and how many there were, of each stage or request
         /// type and of any: a failure's place among them is all its verdict depends on (see
-        /// `Failures`). One table, found once a success: two (lines, counts) hashed the type
-        /// twice, some 7 instructions a record on the default mix (callgrind, 3 MB, -q).
+        /// `Failures`). One table, found once a success, so that the type is hashed once.
         var successes: [String: (line: Int, count: Int)] = [:]
         var anySuccessLine = 0
         var anySuccessCount = 0
@@ -28,8 +27,8 @@ struct CloudKitTracker {
         static let keptConcerns = 3
 
         /// `text` is made only while a concern may still be kept: once three are, a log of
-        /// many concerns makes no more sentences for them (a kind's summary cut and lowercased
-        /// for each: some 26 instructions a record on the default mix, callgrind, 3 MB, -q).
+        /// many concerns makes no more sentences for them (each a kind's summary cut and
+        /// lowercased).
         mutating func addConcern(_ line: Int, _ text: @autoclosure () -> String) {
             guard concerns.count < State.keptConcerns else { return }
             let text = text()
@@ -51,10 +50,9 @@ struct CloudKitTracker {
 
     private var group = 0
     /// Each group's state, by group (groups are numbered from 0 as they are met); a group
-    /// without records of its own holds an empty state (no input). A state stays in its place:
-    /// the current one was taken out of a dictionary and put back at every switch between
-    /// interleaved processes, which hashed the group twice and copied or moved the state
-    /// (some 600 instructions a switch, callgrind, 3 MB of ~420-byte records).
+    /// without records of its own holds an empty state (no input). A state stays in its place,
+    /// so that a switch between interleaved processes neither hashes the group nor copies or
+    /// moves the state.
     private var states = [State()]
     /// The current group's state.
     private var state: State {
@@ -106,10 +104,9 @@ struct CloudKitTracker {
         for (kind, role) in roles { table[kind.ordinal] = role }
         return table
     }()
-    /// Each kind's role by its ordinal, copied from the static once. A switch over the kinds
-    /// themselves read a static (a `swift_once` call, a retain and a release) for each case
-    /// it passed, and the concern kinds were an array made for every record: with the set-up's
-    /// URL below, some 1,000 instructions a CloudKit record (callgrind, 3 MB default mix).
+    /// Each kind's role by its ordinal, copied from the static once: a switch over the kinds
+    /// themselves would read a static (a `swift_once` call, a retain and a release) for each
+    /// case it passed.
     private let roles = CloudKitTracker.roleTable
 
     private func role(of kind: EventKind) -> Role { kind.ordinal < roles.count ? roles[kind.ordinal] : .other }
@@ -219,8 +216,7 @@ struct CloudKitTracker {
         if let cause {
             if cause.impact == .transient { state.addThrottle(line); story.throttleCleared = false }
             // The record's sentence, made once for its failure and, where its facts name no
-            // entries of their own, for its cause: made twice, some 10 instructions a record on
-            // the default mix (callgrind, 3 MB, -q; 1,000 a failure so told).
+            // entries of their own, for its cause: a sentence is dear to make twice.
             let text = CloudKitTracker.sentence(cause, stage: type, facts)
             note(cause, kind: kind, stage: type, facts: facts, line: line, sentence: text)
             state.addFailure(stage: type, cause: cause, kind: kind, line: line, text: text)
@@ -367,8 +363,7 @@ struct CloudKitTracker {
     /// the comparison: a failure that repeats is cited where it first happened).
     static func distinct(_ citations: [String], input: String) -> [String] {
         // (What was said, kept as the at most three kept citations' own: a `Set<Substring>`
-        // cost the run's first verdict some 235,000 instructions, the first use of that set type;
-        // callgrind, 3 MB default mix, -q.)
+        // would be the run's first use of that set type, whose set-up is dear, for three items.)
         var seen: [Substring] = []
         var kept: [String] = []
         for citation in citations {

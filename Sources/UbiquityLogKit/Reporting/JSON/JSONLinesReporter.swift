@@ -39,9 +39,8 @@ public final class JSONLinesReporter: Reporter {
     /// kind. (Read for every record by the writing thread alone: no run-time exclusivity check.)
     @exclusivity(unchecked) private var kindMembers: [Piece?] = []
     /// `,"process":"Journal"` by the process's bytes: a log's few processes are each made once.
-    /// (Kept for the last process alone, made again whenever it changed, it cost some 440
-    /// instructions a record on ~420-byte records, where processes interleave, 190 on the
-    /// default mix; looked up here, some 250 and 190. Callgrind, one thread.)
+    /// Looked up rather than kept for the last process alone, which would make the piece
+    /// again at every switch where processes interleave.
     private let processMembers = Recurring<Piece>(longest: 128)
 
     /// JSON text made once and written for many records, and whether it holds a `#` (see
@@ -60,16 +59,15 @@ public final class JSONLinesReporter: Reporter {
         begin()
         // The record is written by one method that reads the item through a pointer: values
         // worked out before the closures and captured by them (the pieces, the fields, the
-        // matched line, the record), and the event copied to read its kind and fields, were
-        // each retained and released (930 instructions a ~420-byte record more, 820 a record
-        // of the default mix; scripts/bench-instructions).
+        // matched line, the record), or the event copied to read its kind and fields, would
+        // each be retained and released for every record.
         withUnsafePointer(to: item) { item in
             out.line { buffer in
                 json.writing(into: &buffer) { json in write(item.pointee, into: &json) }
                 // Only a line with a `#` can hold a workflow command (`##[`): JSON escapes
                 // every line end, and starts with `{`, not `::`. The strings were looked at for
-                // `#` as they were escaped; the line is looked at again only when one had one
-                // (finding none in the written line cost some 180 instructions a ~420-byte record).
+                // `#` as they were escaped; the line is looked at again only when one had one,
+                // so a line without one is not read a second time.
                 return json.seen & CBYTESCAN_SEEN_HASH != 0
             }
         }
@@ -103,7 +101,7 @@ public final class JSONLinesReporter: Reporter {
     }
 
     /// The matched line as it stands, checked to be UTF-8 only when a byte of it is not ASCII
-    /// (checked first, some 100 instructions a record), else as `Headline.matchedLine` makes it.
+    /// (most lines are ASCII and need no check), else as `Headline.matchedLine` makes it.
     private func writeMessage(_ item: borrowing ClassifiedRecord, into json: inout JSONText) {
         if let line = Headline.matchedLineBytes(item, checkingUTF8: false),
            line.withUnsafeBufferPointer({ json.quotedIfUTF8($0) }) {

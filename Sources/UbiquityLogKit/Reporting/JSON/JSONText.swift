@@ -60,9 +60,8 @@ struct JSONText {
     /// A record's members up to its message's value: `{"type":"record","input":…,"line":…,
     /// "lines":…,"time":…` with `"process"` and `"pid"` when known, the kind's members and
     /// `,"message":`. Written through one pointer into room checked once, the time from its
-    /// integer fields: appended piece by piece (each literal a check of room and of the
-    /// storage's owner, the time through a temporary buffer and a closure), they cost some
-    /// 1,300 instructions a record (callgrind, 3 MB default mix).
+    /// integer fields: appended piece by piece, each literal would be a check of room and of
+    /// the storage's owner, and the time would go through a temporary buffer and a closure.
     mutating func recordHead(input: [UInt8], line: Int, lines: Int, time: LogTime?, process: [UInt8]?, pid: Int?, kind: [UInt8]) {
         // Each literal below is under 40 bytes, each number under 21, a time at most
         // `TimeText.capacity` with its quotes.
@@ -134,10 +133,9 @@ struct JSONText {
             count += digits
         }
 
-        /// Two digits of `value` (0 to 99) from a table of every pair. Inlined: a call per part
-        /// and signed divisions made the time cost some 550 instructions; its digits then one
-        /// at a time (a division and a store each) some 65 a record more than the pairs do
-        /// (callgrind, 3 MB default mix).
+        /// Two digits of `value` (0 to 99) from a table of every pair. Inlined, as a call per
+        /// part and signed divisions are dear for a time's seven parts; the table saves a
+        /// division and a store per digit.
         @inline(__always)
         mutating func pair(_ value: Int) {
             let digits = Self.pairs.utf8Start + 2 * value
@@ -204,7 +202,7 @@ struct JSONText {
     mutating func writing(into target: inout ByteBuffer, _ body: (inout JSONText) -> Void) {
         swap(&buffer, &target)
         // Empty after every whole object (each open has its close): emptied only if not, as
-        // `removeAll(keepingCapacity:)` cost some 50 instructions a record even on nothing.
+        // `removeAll(keepingCapacity:)` does work even on an empty array.
         if !hasMember.isEmpty { hasMember.removeAll(keepingCapacity: true) }
         seen = 0
         body(&self)
@@ -292,11 +290,10 @@ struct JSONText {
     }
 
     /// Its commas from the field's place, not from the stack of open objects (`separate`) that
-    /// `JSONObject` builds with: pushing and popping a flag per object, and a copy of each
-    /// field (its name and value retained and released) for `for field in fields`, made a
-    /// record's `fields` object (about one field a record) cost some 1,000 instructions; 800
-    /// now (callgrind, 3 MB default mix). Nothing outside the value it writes needs to know of
-    /// it: it is written after a key, as a list's element, or alone.
+    /// `JSONObject` builds with: that would push and pop a flag per object, and
+    /// `for field in fields` would copy each field (its name and value retained and released).
+    /// Nothing outside the value it writes needs to know of it: it is written after a key, as
+    /// a list's element, or alone.
     ///
     /// `opening` is the text before the first member, the object's brace with whatever comes
     /// before it: a record's `,"fields":{` in one piece (see `rawMember`).
@@ -322,12 +319,11 @@ struct JSONText {
 
     /// A record's last member, `,"raw":` and its text as `data` writes it, and the record's
     /// closing brace. The text is written as a string at once, and written again as
-    /// `{"bytes":…}` in the rare record whose bytes are not UTF-8: checked first, the whole
-    /// text was read twice (see `cbytescan_json_write`). The literal pieces around the text
+    /// `{"bytes":…}` in the rare record whose bytes are not UTF-8: checking first would read
+    /// the whole text twice (see `cbytescan_json_write`). The literal pieces around the text
     /// are each appended in one, as is the fields object's opening: appended apart
-    /// (`,"fields":`, `{`, `,"raw":`, `{"text":`, `}`, `}`), each a check of room and of the
-    /// storage's owner, they cost some 150 instructions a record more (callgrind, 3 MB
-    /// default mix).
+    /// (`,"fields":`, `{`, `,"raw":`, `{"text":`, `}`, `}`), each would be a check of room and
+    /// of the storage's owner.
     mutating func rawMember(_ text: RecordText) {
         text.withUnsafeBufferPointer { data in
             let start = buffer.count
@@ -355,8 +351,8 @@ struct JSONText {
 
     mutating func string(_ text: String) {
         // The text's own bytes where it has them (native and small strings): `withUTF8` on a
-        // copy checked the copy's owner and retained and released it, some 150 instructions
-        // a string, and a record's fields are mostly short strings (callgrind).
+        // copy checks the copy's owner and retains and releases it, a real share of the work
+        // for the short strings most of a record's fields are.
         if text.utf8.withContiguousStorageIfAvailable({ string(utf8: $0) }) != nil { return }
         var text = text
         text.withUTF8 { string(utf8: $0) }
@@ -404,7 +400,7 @@ struct JSONText {
 
     mutating func int(_ number: Int) {
         // Digit by digit from the highest: no String per number, and no buffer of digits to
-        // copy (appending a slice of one took the generic path, some 250 instructions a number).
+        // copy (appending a slice of one takes the generic path).
         let magnitude = number.magnitude
         if number < 0 { buffer.append(UInt8(ascii: "-")) }
         var unit: UInt = 1

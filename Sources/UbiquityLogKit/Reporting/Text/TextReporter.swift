@@ -24,8 +24,7 @@ public final class TextReporter: Reporter {
     private let options: TextOptions
     private let style: Style
     // The properties below are read and written for every record, by the one thread that
-    // writes: Swift's run-time exclusivity check on each access (some 85 instructions a
-    // ~420-byte record in all) is left out.
+    // writes: Swift's run-time exclusivity check on each access is left out.
     @exclusivity(unchecked) private var inputCount = 0
     @exclusivity(unchecked) private var lastTime: LogTime?
     @exclusivity(unchecked) private var gapSinceShown: Int64 = 0
@@ -86,8 +85,8 @@ public final class TextReporter: Reporter {
             }
         }
 
-        // The line is written as bytes (a String per part and per concatenation cost some
-        // 18,000 instructions a line): time, tag, the headline in its colour, the place.
+        // The line is written as bytes, with no String per part or per concatenation: time,
+        // tag, the headline in its colour, the place.
         let severity = item.event.severity
         lineText.removeAll()
         var width = 0
@@ -104,9 +103,9 @@ public final class TextReporter: Reporter {
         case .error: lineText.append(tags[3])
         }
         lineText.append(UInt8(ascii: " "))
-        // The process, pid and place are written as bytes too: made as Strings (`safe` of the
-        // process and the input, interpolated numbers) they cost some 300 instructions a
-        // ~420-byte record on the timeline, where processes interleave.
+        // The process, pid and place are written as bytes too, not made as Strings (`safe` of
+        // the process and the input, interpolated numbers) for every record of the timeline,
+        // where processes interleave.
         if namesProcesses, appendProcess(record) {
             if let pid = record.pid {
                 lineText.append(UInt8(ascii: "["))
