@@ -80,7 +80,7 @@ extension EventKind {
 
 // MARK: - Pattern pieces shared by rules
 
-enum Piece {
+enum PatternPiece {
     /// An object reference as an earlier OS prints it before the message on the same line:
     /// `<_PFUbiquityRecordsExporter: 0x1d5a3b40>: `.
     static let objectPrefix = #"(?:<[^>\n]{1,200}>:?[ ]*)?"#

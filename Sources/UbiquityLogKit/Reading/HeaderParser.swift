@@ -99,7 +99,7 @@ public final class HeaderParser {
     ///
     /// The header, its logging method, marker and CloudKit token are read in C, in one call
     /// and one pass over the line's start, into one struct this reads its fields from. The
-    /// same readers in Swift (`HeaderFields` and `HeaderCursor` for the styles, `Prefix` for
+    /// same readers in Swift (`HeaderFields` and `HeaderCursor` for the styles, `MessagePrefix` for
     /// what follows, until round 4) filled an intermediate value of optional ranges for each,
     /// then copied them into the head, in calls the compiler would not inline (forcing it did
     /// not take): the header reader (this function and all it calls) went from 1,263 to
@@ -119,7 +119,7 @@ public final class HeaderParser {
         var method = TextPlace(read.prefix.method)
         var sourceLine = read.prefix.source_line_value >= 0 ? Int(read.prefix.source_line_value) : nil
         var thread = TextPlace(read.thread)
-        if marker == nil, let loose = LooseMarkers.afterHeader(line, style: style, prefix: Prefix(read.prefix)) {
+        if marker == nil, let loose = LooseMarkers.afterHeader(line, style: style, prefix: MessagePrefix(read.prefix)) {
             marker = loose.marker
             end = loose.end
             method = TextPlace(loose.method)
@@ -199,7 +199,7 @@ public final class HeaderParser {
     /// source line, then the marker; and where the message body starts.
     public func parsePrefix(_ bytes: UnsafeRawBufferPointer, from start: Int)
         -> (method: String?, sourceLine: Int?, marker: Marker?, bodyStart: Int) {
-        let prefix = Prefix(prefixRanges(bytes, from: start, oneLine: false))
+        let prefix = MessagePrefix(prefixRanges(bytes, from: start, oneLine: false))
         return (prefix.method.map { methodTexts.text(bytes, $0) }, prefix.sourceLine.flatMap { decimal(bytes, $0) }, prefix.marker, prefix.end)
     }
 
@@ -343,7 +343,7 @@ extension Substring {
 /// What follows a header, as the loose reading (`LooseMarkers.afterHeader`) and NDJSON
 /// messages (`parsePrefix`) take it: the logging method and its source line, the marker, and
 /// where the message starts.
-struct Prefix {
+struct MessagePrefix {
     var method: Range<Int>?
     var sourceLine: Range<Int>?
     var marker: Marker?

@@ -2,7 +2,7 @@
 // easy (literal phrases, groups, alternations, classes of plain characters, optional and
 // repeated items) and "anything" otherwise. The classifier indexes rules by them (see
 // RuleIndex), so that at a line start only the rules whose text is there run their pattern.
-// Some of them are also enough for a match (`Prefix.sure`): where one stands, a run that does
+// Some of them are also enough for a match (`PatternLead.sure`): where one stands, a run that does
 // not read the match runs no pattern at all.
 
 enum LeadingBytes {
@@ -40,16 +40,16 @@ enum LeadingBytes {
         leads(of: pattern).map(\.bytes)
     }
 
-    /// `prefixes(of:)` with what each tells (see `Prefix`).
-    static func leads(of pattern: String) -> [Prefix] {
+    /// `prefixes(of:)` with what each tells (see `PatternLead`).
+    static func leads(of pattern: String) -> [PatternLead] {
         var reader = Reader(bytes: Array(pattern.utf8))
         return reader.alternation()
     }
 
     /// Like `leads(of:)`, past leading colons and blanks (see `prefixesPastSeparators(of:)`).
-    /// A lead read past a colon the pattern requires is never sure (`Prefix.reachable`): where
+    /// A lead read past a colon the pattern requires is never sure (`PatternLead.reachable`): where
     /// it is looked up, the colon may be missing.
-    static func leadsPastSeparators(of pattern: String) -> [Prefix] {
+    static func leadsPastSeparators(of pattern: String) -> [PatternLead] {
         var reader = Reader(bytes: Array(pattern.utf8))
         reader.skipsSeparators = true
         return reader.alternation()
@@ -85,7 +85,7 @@ enum LeadingBytes {
 
     /// The start of a match: `exact` when the pattern read so far matches these bytes and no
     /// others, so that what follows it in the pattern extends it.
-    struct Prefix: Hashable {
+    struct PatternLead: Hashable {
         var bytes: [UInt8]
         var exact: Bool
         /// Where these bytes stand, the pattern matches, and PCRE2 finds that match without
@@ -110,8 +110,8 @@ enum LeadingBytes {
         /// Whether the path relied on such an item failing at once.
         var reliesOnFailing = false
 
-        static let empty = Prefix(bytes: [], exact: true)
-        static let anything = Prefix(bytes: [], exact: false)
+        static let empty = PatternLead(bytes: [], exact: true)
+        static let anything = PatternLead(bytes: [], exact: false)
 
         /// The bytes hashed as one block: hashed one at a time (as `[UInt8]` hashes them), the
         /// prefixes' de-duplication cost start-up some 10 M instructions.
@@ -123,8 +123,8 @@ enum LeadingBytes {
         }
 
         /// This prefix followed by `tail` (a prefix of what the pattern has next).
-        func followed(by tail: Prefix) -> Prefix {
-            var joined = Prefix(bytes: bytes + tail.bytes, exact: tail.exact, sure: tail.sure, reachable: reachable && tail.reachable,
+        func followed(by tail: PatternLead) -> PatternLead {
+            var joined = PatternLead(bytes: bytes + tail.bytes, exact: tail.exact, sure: tail.sure, reachable: reachable && tail.reachable,
                                 shifted: shifted || tail.shifted, reliesOnFailing: reliesOnFailing || tail.reliesOnFailing)
             if shifted, tail.reliesOnFailing { joined.reachable = false }
             if let next = tail.bytes.first {
@@ -138,8 +138,8 @@ enum LeadingBytes {
     }
 
     /// Each of `heads` followed by each of `tails`, bounded in length and number.
-    static func concatenate(_ heads: [Prefix], _ tails: [Prefix], limit: Int = prefixLimit) -> [Prefix] {
-        var result: [Prefix] = []
+    static func concatenate(_ heads: [PatternLead], _ tails: [PatternLead], limit: Int = prefixLimit) -> [PatternLead] {
+        var result: [PatternLead] = []
         for head in heads {
             guard head.exact else {
                 result.append(head)
@@ -161,7 +161,7 @@ enum LeadingBytes {
     /// `concatenate(prefixes, [byte])`, in place: one more literal byte (most of a pattern),
     /// appended to each exact prefix's own array rather than copied into a new one (prefixes
     /// up to 128 bytes long, copied at each byte, cost start-up tens of millions of instructions).
-    static func append(_ byte: UInt8, to prefixes: inout [Prefix], limit: Int = prefixLimit) {
+    static func append(_ byte: UInt8, to prefixes: inout [PatternLead], limit: Int = prefixLimit) {
         var cut = false
         for index in prefixes.indices where prefixes[index].exact {
             guard prefixes[index].bytes.count < limit else {
@@ -180,14 +180,14 @@ enum LeadingBytes {
     }
 
     /// `prefixes` without repeats, shortened until at most `maxPrefixes` remain.
-    static func bounded(_ prefixes: [Prefix], limit: Int = prefixLimit) -> [Prefix] {
-        var seen = Set<Prefix>()
+    static func bounded(_ prefixes: [PatternLead], limit: Int = prefixLimit) -> [PatternLead] {
+        var seen = Set<PatternLead>()
         let distinct = prefixes.filter { seen.insert($0).inserted }
         guard distinct.count > maxPrefixes else { return distinct }
-        func cut(to length: Int) -> [Prefix] {
-            var seen = Set<Prefix>()
+        func cut(to length: Int) -> [PatternLead] {
+            var seen = Set<PatternLead>()
             return distinct.map { prefix in
-                prefix.bytes.count > length ? Prefix(bytes: Array(prefix.bytes.prefix(length)), exact: false) : prefix
+                prefix.bytes.count > length ? PatternLead(bytes: Array(prefix.bytes.prefix(length)), exact: false) : prefix
             }.filter { seen.insert($0).inserted }
         }
         // The longest cut that leaves few enough: fewer remain the shorter the cut, so it is
@@ -273,7 +273,7 @@ enum LeadingBytes {
 
         /// For `requiredTexts`: the item at `index` if it is one whose prefixes are known,
         /// else moves past whatever item is there and returns nil.
-        mutating func literalItem() -> [Prefix]? {
+        mutating func literalItem() -> [PatternLead]? {
             let start = index
             if let known = item() { return known }
             index = start
@@ -311,8 +311,8 @@ enum LeadingBytes {
         }
 
         /// Alternatives up to the end or the `)` that closes the enclosing group.
-        mutating func alternation() -> [Prefix] {
-            var result: [Prefix] = []
+        mutating func alternation() -> [PatternLead] {
+            var result: [PatternLead] = []
             // What trying the alternatives before this one costs PCRE2 where they fail.
             var before = Attempt.nothing
             while true {
@@ -327,8 +327,8 @@ enum LeadingBytes {
 
         /// The prefixes of one alternative, item by item while they are exact, leaving `index`
         /// somewhere inside it. `before`: what PCRE2 tried at its start first.
-        mutating func alternative(after before: Attempt = .nothing) -> [Prefix] {
-            var result = [before.passed(Prefix.empty)]
+        mutating func alternative(after before: Attempt = .nothing) -> [PatternLead] {
+            var result = [before.passed(PatternLead.empty)]
             let skipping = skipsSeparators
             defer { skipsSeparators = skipping }
             while result.contains(where: \.exact) {
@@ -337,7 +337,7 @@ enum LeadingBytes {
                 if tailIsSafe, isSafeTail(from: index) {
                     return result.map { prefix in
                         guard prefix.exact else { return prefix }
-                        return Prefix(bytes: prefix.bytes, exact: false, sure: prefix.reachable && prefix.pending.isEmpty)
+                        return PatternLead(bytes: prefix.bytes, exact: false, sure: prefix.reachable && prefix.pending.isEmpty)
                     }
                 }
                 guard index < bytes.count, bytes[index] != UInt8(ascii: "|"), bytes[index] != UInt8(ascii: ")") else { break }
@@ -356,7 +356,7 @@ enum LeadingBytes {
                 skipsSeparators = skipping
                 let (optional, repeated, lazy) = skipQuantifierAndLaziness()
                 // Repeated: the first time starts the match, what comes after is unknown.
-                if repeated { options = options.map { Prefix(bytes: $0.bytes, exact: false) } }
+                if repeated { options = options.map { PatternLead(bytes: $0.bytes, exact: false) } }
                 // Lazy: PCRE2 first tries what follows without the item, at any cost.
                 if lazy { options = options.map { var taken = $0; taken.reachable = false; return taken } }
                 // Left out, the item was tried first (unless lazy).
@@ -390,7 +390,7 @@ enum LeadingBytes {
             }
 
             /// `prefix` once these items were tried where it goes on.
-            func passed(_ prefix: Prefix) -> Prefix {
+            func passed(_ prefix: PatternLead) -> PatternLead {
                 var passed = prefix
                 if unknown || (passed.shifted && !firstBytes.isEmpty) { passed.reachable = false }
                 if !firstBytes.isEmpty {
@@ -662,7 +662,7 @@ enum LeadingBytes {
 
         /// The prefixes of the item at `index` (a group, an escaped or plain character, or a
         /// class of plain characters), moving past it; nil when it cannot tell.
-        mutating func item() -> [Prefix]? {
+        mutating func item() -> [PatternLead]? {
             guard index < bytes.count else { return nil }
             let byte = bytes[index]
             switch byte {
@@ -714,19 +714,19 @@ enum LeadingBytes {
                 // Escaped punctuation is itself; letters are classes or special (\d, \s, \b...).
                 guard !isAlphanumeric(escaped), escaped < 0x80 else { return nil }
                 index += 2
-                return [Prefix(bytes: [escaped], exact: true)]
+                return [PatternLead(bytes: [escaped], exact: true)]
             case UInt8(ascii: "["):
                 // A class of plain characters only: no negation, range or escape.
                 var end = index + 1
-                var members: [Prefix] = []
+                var members: [PatternLead] = []
                 while end < bytes.count, bytes[end] != UInt8(ascii: "]") {
                     let member = bytes[end]
                     guard member < 0x80, member != UInt8(ascii: "^"), member != UInt8(ascii: "-"),
                           member != UInt8(ascii: "\\"), member != UInt8(ascii: "[") else { return nil }
-                    members.append(Prefix(bytes: [member], exact: true))
+                    members.append(PatternLead(bytes: [member], exact: true))
                     let lower = member | 0x20
                     if caseless, lower >= UInt8(ascii: "a"), lower <= UInt8(ascii: "z") {
-                        members.append(Prefix(bytes: [member ^ 0x20], exact: true))
+                        members.append(PatternLead(bytes: [member ^ 0x20], exact: true))
                     }
                     end += 1
                 }
@@ -742,9 +742,9 @@ enum LeadingBytes {
                 if caseless, lower >= UInt8(ascii: "a"), lower <= UInt8(ascii: "z") {
                     caselessLetters += 1
                     guard caselessLetters <= 4 else { return nil }
-                    return [Prefix(bytes: [lower], exact: true), Prefix(bytes: [lower & ~0x20], exact: true)]
+                    return [PatternLead(bytes: [lower], exact: true), PatternLead(bytes: [lower & ~0x20], exact: true)]
                 }
-                return [Prefix(bytes: [byte], exact: true)]
+                return [PatternLead(bytes: [byte], exact: true)]
             }
         }
 

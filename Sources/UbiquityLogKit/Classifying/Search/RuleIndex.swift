@@ -39,7 +39,7 @@ struct RuleIndex: Sendable {
     struct Candidate {
         let rule: Int
         /// Whether the text it was found by is enough: the rule's pattern matches there
-        /// (`LeadingBytes.Prefix.sure`). On the default mix, 5,960 of the 8,640 pattern runs of
+        /// (`LeadingBytes.PatternLead.sure`). On the default mix, 5,960 of the 8,640 pattern runs of
         /// the 3 MB slice were such matches whose builder a `-q` run does not call.
         let sure: Bool
     }
@@ -66,14 +66,14 @@ struct RuleIndex: Sendable {
         /// Where the text after an object's description starts; -1 when there is none.
         fileprivate let afterDescription: Int
         /// Whether the colons and blanks between the description and that text are what
-        /// `Piece.objectPrefix` takes (`:?[ ]*`): only then is a described text sure.
+        /// `PatternPiece.objectPrefix` takes (`:?[ ]*`): only then is a described text sure.
         fileprivate let plainSeparators: Bool
         fileprivate var tried: Int32 = -1
     }
 
     /// Where text after the object description at `position` starts: past `<`, 1 to 200
     /// bytes other than `>` and line ends, `>`, and any colons and blanks; nil when there is no
-    /// description. `Piece.objectPrefix` takes one colon and the blanks after it: a rule's text
+    /// description. `PatternPiece.objectPrefix` takes one colon and the blanks after it: a rule's text
     /// may start with more of them, which its described prefixes leave out (see `Tables.init`).
     static func descriptionEnd(in subject: UnsafeRawBufferPointer, at position: Int) -> Int? {
         guard position < subject.count, subject[position] == UInt8(ascii: "<"), let base = subject.baseAddress else { return nil }
@@ -125,7 +125,7 @@ extension RuleIndex {
         /// list; the keys a one-byte prefix stands under share theirs.
         private let bucketStarts: UnsafeMutablePointer<Int32>
         private let entries: UnsafeMutablePointer<Entry>
-        /// Rules that start with an object's description (`Piece.objectPrefix`), by the text after
+        /// Rules that start with an object's description (`PatternPiece.objectPrefix`), by the text after
         /// it: looked up, the same way, after the description a line starts with.
         private let describedStarts: UnsafeMutablePointer<Int32>
         private let describedEntries: UnsafeMutablePointer<Entry>
@@ -150,8 +150,8 @@ extension RuleIndex {
         }
 
         fileprivate init(rules: [(number: Int, pattern: String)], storage: Storage) {
-            var direct: [(Int, [LeadingBytes.Prefix])] = []
-            var described: [(Int, [LeadingBytes.Prefix])] = []
+            var direct: [(Int, [LeadingBytes.PatternLead])] = []
+            var described: [(Int, [LeadingBytes.PatternLead])] = []
             var always: [Entry] = []
             var requiredTexts: [RequiredText] = []
             var textsOfSlot: [Int32] = [0]
@@ -180,8 +180,8 @@ extension RuleIndex {
                 // colon (`peer-receipt-written`, `(?::[ ]*Successfully wrote…|…)`) ran its pattern,
                 // and failed, on 2,570 of the 10,071 records of the default mix's 3 MB slice, at some
                 // 500 instructions each: 160 instructions a record (callgrind).
-                if pattern.hasPrefix(Piece.objectPrefix) {
-                    let text = String(pattern.dropFirst(Piece.objectPrefix.count))
+                if pattern.hasPrefix(PatternPiece.objectPrefix) {
+                    let text = String(pattern.dropFirst(PatternPiece.objectPrefix.count))
                     let past = LeadingBytes.leadsPastSeparators(of: text)
                     if past.allSatisfy({ $0.bytes.first.map { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: ":") } ?? false }) {
                         // The text at the position itself, the description left out: PCRE2 tries
@@ -226,7 +226,7 @@ extension RuleIndex {
         /// The buckets of `filed` (rule numbers in order, each with its prefixes, none empty)
         /// with `always` merged into each: starts and ends by key (see `bucketStarts`), and the
         /// entries. Prefixes are added to `pool`.
-        private static func buckets(_ filed: [(Int, [LeadingBytes.Prefix])], always: [Entry], pool: inout [UInt8]) -> ([Int32], [Entry]) {
+        private static func buckets(_ filed: [(Int, [LeadingBytes.PatternLead])], always: [Entry], pool: inout [UInt8]) -> ([Int32], [Entry]) {
             // Two-byte and longer prefixes by key; one-byte prefixes by their byte, standing
             // under every key that begins with it.
             var pairs: [(key: Int, entry: Entry)] = []

@@ -12,7 +12,7 @@ import Darwin
 #endif
 
 enum CloudKitRules {
-    static let all: [Rule] = (SetupRules.all + AccountRules.all + RequestRules.all + ExportImportRules.all
+    static let all: [Rule] = (CloudKitSetupRules.all + AccountRules.all + RequestRules.all + ExportImportRules.all
         + RecoveryRules.all + FrameworkRules.all).map { rule in
         switch rule.id {
         case "cloudkit-account-fetched": rule.producing([.cloudKitAccountUnavailable])
@@ -168,7 +168,7 @@ enum CloudKitEvent {
 }
 
 extension CloudKitRules {
-    enum SetupRules {
+    enum CloudKitSetupRules {
         static let all: [Rule] = [
             CloudKitEvent.rule("cloudkit-options-validated", .cloudKit, .cloudKitOptionsValidated,
                  #"Validating options:[ ](?:<[^>\n]*>[ ]?)?(?:containerIdentifier:(?<container>[^\s]+))?(?:[^\n]*?databaseScope:(?<databaseScope>\w+))?"#,
