@@ -39,7 +39,7 @@ struct RuleIndex: Sendable {
     struct Candidate {
         let rule: Int
         /// Whether the text it was found by is enough: the rule's pattern matches there
-        /// (`LeadingBytes.PatternLead.sure`). On the default mix, 5,960 of the 8,640 pattern runs of
+        /// (`PatternLead.sure`). On the default mix, 5,960 of the 8,640 pattern runs of
         /// the 3 MB slice were such matches whose builder a `-q` run does not call.
         let sure: Bool
     }
@@ -150,8 +150,8 @@ extension RuleIndex {
         }
 
         fileprivate init(rules: [(number: Int, pattern: String)], storage: Storage) {
-            var direct: [(Int, [LeadingBytes.PatternLead])] = []
-            var described: [(Int, [LeadingBytes.PatternLead])] = []
+            var direct: [(Int, [PatternLead])] = []
+            var described: [(Int, [PatternLead])] = []
             var always: [Entry] = []
             var requiredTexts: [RequiredText] = []
             var textsOfSlot: [Int32] = [0]
@@ -226,7 +226,7 @@ extension RuleIndex {
         /// The buckets of `filed` (rule numbers in order, each with its prefixes, none empty)
         /// with `always` merged into each: starts and ends by key (see `bucketStarts`), and the
         /// entries. Prefixes are added to `pool`.
-        private static func buckets(_ filed: [(Int, [LeadingBytes.PatternLead])], always: [Entry], pool: inout [UInt8]) -> ([Int32], [Entry]) {
+        private static func buckets(_ filed: [(Int, [PatternLead])], always: [Entry], pool: inout [UInt8]) -> ([Int32], [Entry]) {
             // Two-byte and longer prefixes by key; one-byte prefixes by their byte, standing
             // under every key that begins with it.
             var pairs: [(key: Int, entry: Entry)] = []
