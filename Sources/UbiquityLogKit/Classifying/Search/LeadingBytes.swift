@@ -2,13 +2,12 @@
 // easy (literal phrases, groups, alternations, classes of plain characters, optional and
 // repeated items) and "anything" otherwise. The classifier indexes rules by them (see
 // RuleIndex), so that at a line start only the rules whose text is there run their pattern.
-// Some of them are also enough for a match (`PatternLead.sure`): where one stands, a run that does
-// not read the match runs no pattern at all.
+// Some of them are also enough for a match (`PatternLead.sure`): where one stands, a run that
+// does not read the match runs no pattern at all.
 
 enum LeadingBytes {
-    /// Longest prefix worked out. Long enough for a whole phrase of the catalogue (the longest
-    /// is 90 bytes), so that a phrase followed by nothing the pattern requires is a sure prefix:
-    /// cut at 16 bytes, as until now, no phrase longer than that was one.
+    /// Longest prefix worked out. Longer than any phrase of the catalogue (the longest is 90
+    /// bytes), so that a whole phrase followed by nothing the pattern requires is a sure prefix.
     static let prefixLimit = 128
     /// Most prefixes kept for one pattern; past it they are shortened until they fit.
     static let maxPrefixes = 512
@@ -17,7 +16,8 @@ enum LeadingBytes {
     /// matches no line end (`(?:(?<peer>[^\s:<>]+):(?<storeName>[^\n]*)\n[ \t]*)?Using local
     /// storage: …`): the prefixes of Rest, one of which starts the next line (past its blanks)
     /// wherever the pattern matches taking that line; nil for any other pattern. Read as
-    /// `prefixes(of:)`, the pattern may start with anything, and its rule was tried everywhere.
+    /// `prefixes(of:)`, the pattern may start with anything, and its rule would be tried
+    /// everywhere.
     static func nextLineLeads(of pattern: String) -> [[UInt8]]? {
         let reader = PatternReader(bytes: Array(pattern.utf8))
         let bytes = reader.bytes
@@ -105,8 +105,8 @@ enum LeadingBytes {
     }
 
     /// `concatenate(prefixes, [byte])`, in place: one more literal byte (most of a pattern),
-    /// appended to each exact prefix's own array rather than copied into a new one (prefixes
-    /// up to 128 bytes long, copied at each byte, cost start-up tens of millions of instructions).
+    /// appended to each exact prefix's own array, never copied into a new one: a prefix grows
+    /// a byte at a time to `prefixLimit`, and a copy at each byte makes start-up quadratic.
     static func append(_ byte: UInt8, to prefixes: inout [PatternLead], limit: Int = prefixLimit) {
         var cut = false
         for index in prefixes.indices where prefixes[index].exact {
@@ -137,7 +137,7 @@ enum LeadingBytes {
             }.filter { seen.insert($0).inserted }
         }
         // The longest cut that leaves few enough: fewer remain the shorter the cut, so it is
-        // found by halving (one length at a time from 128 cost start-up too much).
+        // found by halving, in a few cuts rather than one for each length.
         var fits = 0
         var tooMany = limit + 1
         while tooMany - fits > 1 {
@@ -152,8 +152,8 @@ enum LeadingBytes {
     /// of literal text, or a group whose every match starts with one of a few known texts
     /// (`(?:\(CKErrorDomain error |Error Domain=CKErrorDomain Code=)`), whichever gives the
     /// longer texts. A rule tried at every position of a message is left out where none of its
-    /// texts is there (see `RuleIndex`): two of CloudKit's framework rules start with
-    /// `[^\n]{0,400}?` and an alternation, and ran their pattern, twice, on every app record.
+    /// texts is there (see `RuleIndex`), so that a pattern that starts with `[^\n]{0,400}?` and
+    /// an alternation (two of CloudKit's framework rules) does not run on every app record.
     static func requiredTexts(of pattern: String) -> [[UInt8]] {
         // Options set inside the pattern (`(?i)`, `(?x)`) change what its text means.
         guard !pattern.contains("(?i"), !pattern.contains("(?x") else { return [] }

@@ -30,8 +30,8 @@ struct PatternLead: Hashable {
     static let empty = PatternLead(bytes: [], exact: true)
     static let anything = PatternLead(bytes: [], exact: false)
 
-    /// The bytes hashed as one block: hashed one at a time (as `[UInt8]` hashes them), the
-    /// prefixes' de-duplication cost start-up some 10 M instructions.
+    /// The bytes hashed as one block, not one at a time as `[UInt8]` hashes them: start-up
+    /// de-duplicates the prefixes of every pattern.
     func hash(into hasher: inout Hasher) {
         bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
         hasher.combine(exact)

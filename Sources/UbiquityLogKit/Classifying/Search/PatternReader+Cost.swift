@@ -151,8 +151,8 @@ extension LeadingBytes.PatternReader {
     /// whose alternatives are a safe tail or a few fixed characters then a safe tail, at
     /// least one of them a safe tail unless the group is optional (`(?<token>[^\n]*)`,
     /// `(?: for token (?<t>[^\n]*))?`). Lazy or greedy alike: what follows matches anything.
-    /// Not a repeated group: each repetition is a step PCRE2 counts, `(?:\n\t[^\n]*)*`
-    /// reaches the JIT's stack limit on 300,000 such lines.
+    /// Not a repeated group: each repetition is a step PCRE2 counts, and `(?:\n\t[^\n]*)*`
+    /// reaches the JIT's stack limit on a long enough run of such lines.
     func safeItem(at position: Int) -> Int? {
         if let end = characterEnd(at: position) {
             let (quantifierEnd, least, _) = quantifier(at: end)
