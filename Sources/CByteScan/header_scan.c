@@ -1,27 +1,20 @@
-// The header styles and what follows a header, read byte by byte in one pass over a line's
-// start: `HeaderParser.headerPattern` and `prefixPattern` are the definition, and
-// `HeaderParserTests` holds this to them on every fixture line and on thousands of bent
-// headers (style, every field, the time, where the header and the prefix end).
+// The header styles, read byte by byte in one pass over a line's start:
+// `HeaderParser.headerPattern` is the definition, and `HeaderParserTests` holds this to it on
+// every fixture line and on thousands of bent headers (style, every field, the time, where the
+// header ends). What follows a header is read by prefix_scan.c, called from here.
 //
-// Why C: the same readers in Swift (`HeaderFields`, `HeaderCursor`, `Prefix`, round 4) cost
-// 1,263 instructions a record on the default mix, a C reader of the same styles some 840.
-// What the Swift readers spent beyond the reading itself went around it: an intermediate
-// fields value and a prefix value made, filled through optional ranges and copied into the
-// record's head, calls between small readers the compiler would not inline, and bounds
-// kept on every step. Here every style is one function writing its fields straight into the
-// one struct the caller reads, called once a line (`HeaderParser.parse`, which owns the
-// unsafe side); see HeaderParser.swift for the counts it saved. A first port a byte at a
-// time cost more in C alone (930 a record on the default mix) than the Swift readers it
-// replaced (854, their wrapping aside; -q went from 8,033 to 8,104 a record): the steps that
-// read eight bytes as one word (dates, clocks, digits, blanks, the bytes before a stop) and a
-// table of byte classes took it to 807.
+// Every style is one function that writes its fields straight into the one struct the caller
+// reads, called once a line (`HeaderParser.parse`, which owns the unsafe side): no
+// intermediate value is made, no field passes through an optional, and the small steps are
+// inlined. The reading itself must stay cheap: dates, clocks, digits, blanks and the bytes
+// before a stop are read eight bytes at a time as one word, and byte classes come from a table.
 //
 // Where a pattern's quantifiers could backtrack, the comment says why the first way the
 // pattern finds is the one taken here.
 #include "line_scan.h"
 
-/// What each byte may be, one bit per class: a load and a test a byte, where the comparisons
-/// the classes stand for cost up to a dozen instructions (`[0-9A-Fa-fx]` for a thread).
+/// What each byte may be, one bit per class: a load and a test a byte, in place of the
+/// several comparisons a class stands for (`[0-9A-Fa-fx]` for a thread).
 enum { C_DIGIT = 1, C_HEX = 2, C_THREAD = 4, C_WORD = 8, C_SPACE = 16, C_UPPER = 32, C_LOWER = 64 };
 static const uint8_t classes[256] = {
     ['0' ... '9'] = C_DIGIT | C_HEX | C_THREAD | C_WORD,
@@ -69,8 +62,8 @@ STEP int lane(uint64_t word, int index) { return (int)((word >> (8 * index)) & 0
 STEP int clock_at(line_t l, int64_t i) { return shape(word_at(l, i), CLOCK_DIGITS, CLOCK_LITERAL); }
 
 /// `dddd` then `sep` `dd` `sep` `dd` from byte 0 (the caller has checked nineteen bytes are
-/// there): the date and clock start every record of the common styles, and a byte at a time
-/// they cost some hundred instructions a header, as words a dozen.
+/// there): the date and clock start every record of the common styles, so they are read as
+/// words, not a byte at a time.
 STEP int date_at(line_t l, uint8_t sep) {
     return shape(word_at(l, 0), DATE_DIGITS, DATE_LITERAL(sep)) && is_digit(l.b[8]) && is_digit(l.b[9]);
 }

@@ -1,6 +1,7 @@
 // What follows a header (or starts a message without one): the logging method and its
 // source line, then the marker, then the CloudKit token (cloudkit_token_scan.c).
-// `HeaderParser.prefixPattern` is the definition.
+// `HeaderParser.prefixPattern` is the definition, and `HeaderParserTests` holds this to it
+// (where the prefix ends, its method, source line and marker).
 #include "line_scan.h"
 
 /// `(?:__\d+)?[-+]\[[^\]\n]{1,400}\](?:_block_invoke(?:_\d+)?)?\((\d+)\):[ ]?` at `start`.
