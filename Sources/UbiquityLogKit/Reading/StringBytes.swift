@@ -3,9 +3,8 @@
 
 extension String {
     /// Whether the ASCII text `needle` stands in the string: `firstRange(ofASCII:)` without the
-    /// indexes it makes of what it finds. A CKError's cause asks its two texts for up to four
-    /// phrases, some 600 instructions each that way (484 asks, 0.3 M on the default mix's 3 MB
-    /// slice, callgrind).
+    /// indexes it makes of what it finds (a CKError's cause asks its two texts for up to four
+    /// phrases).
     func containsASCII(_ needle: StaticString) -> Bool {
         let found = utf8.withContiguousStorageIfAvailable { haystack in
             RareByteSearch.firstOffset(of: UnsafeRawBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount),

@@ -4,10 +4,8 @@
 extension CloudKitErrors {
     static func cause(of report: CloudKitErrorReport, bytes: UnsafeRawBufferPointer) -> (CloudKitCause?, [CKErrorDescription]) {
         // The causes offered, each once, in the order they came; each CKError's own cause read
-        // once, and the CKErrors of the cause that wins gathered once it is known. Each offer
-        // appended a copy of its CKError (ten texts retained) to a list for its cause, lists
-        // that all but one were dropped: some 530 instructions a failure more, 59,000 of the
-        // 3 MB default mix's 111 (callgrind, -q, one thread).
+        // once, and the CKErrors of the cause that wins gathered once it is known, so that no
+        // CKError is copied into a list for a cause that then loses.
         let errorCauses = report.errors.map { cause(of: $0) }
         var offered: [CloudKitCause] = []
         func offer(_ cause: CloudKitCause) {
@@ -45,10 +43,9 @@ extension CloudKitErrors {
         return (best, errors)
     }
 
-    /// A text that tells a cause wherever it stands in a failure.
-    /// (The text a static string and the cause's rank kept: each phrase read for a failure
-    /// retained and released its array, and worked its cause's rank out again, some 700
-    /// instructions a failure, 17 a record with `-q` on the default mix, callgrind.)
+    /// A text that tells a cause wherever it stands in a failure. The text is a static string
+    /// and the cause's rank is kept, so that reading a phrase retains nothing and works out
+    /// no rank.
     struct CausePhrase: Sendable {
         let cause: CloudKitCause
         let rank: Int

@@ -3,7 +3,7 @@
 // of a `partial errors: {…}` dictionary (found by its `KEY = <CKError …>` shape, not by line
 // breaks, so that flattened pastes read the same), the count of batch errors CloudKit left out,
 // and the Core Data mirroring codes (134400, 134406, 134410, 134417, …); and the cause they
-// add up to.
+// add up to (CloudKitErrorCauses.swift).
 
 enum CloudKitErrors {
     /// Reads every error in `text` (a mirroring record's message).
@@ -12,13 +12,10 @@ enum CloudKitErrors {
     }
 
     /// Reads every error in a mirroring record's message, given as its bytes: rules pass
-    /// `RuleMatch.messageBytes`, so no String is made of the whole failure text (a String of
-    /// it, then its bytes copied out again, was how this began). Invalid UTF-8 is read as the
-    /// String would hold it (each bad sequence a U+FFFD), so that offsets and limits fall as
-    /// they did.
-    /// Valid UTF-8 (nearly every record) is read where it stands: copied into an array first,
-    /// and read through the array's checked subscripts, a failure's text cost some 2,500
-    /// instructions more (callgrind, `-q`, the default mix's 111 failures).
+    /// `RuleMatch.messageBytes`, so no String is made of the whole failure text. Invalid UTF-8
+    /// is read as a String would hold it (each bad sequence a U+FFFD), so that offsets and
+    /// limits fall where a String's would. Valid UTF-8 (nearly every record) is read where it
+    /// stands, never copied into an array first.
     static func report(in message: UnsafeRawBufferPointer) -> CloudKitErrorReport {
         ByteText.isValidUTF8(message) ? report(bytes: message) : Array(ByteText.string(message).utf8).withUnsafeBytes { report(bytes: $0) }
     }
@@ -157,8 +154,7 @@ enum CloudKitErrors {
             }
         }
         // Keys are ASCII (record names, zone names, addresses): read on their bytes. The String
-        // below walked the key Character by Character (`prefix`, its index steps): some 11,000
-        // instructions an entry, 1.15 M of the 3 MB default mix's (callgrind).
+        // path below, which walks the key Character by Character, is only for keys that are not.
         if let read = asciiEntryKey(bytes, keyStart..<end, zone: zone) { return read }
         let key = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[keyStart..<end]), as: UTF8.self).trimmingCharacters(in: " \t\"")
         guard !key.isEmpty else { return (nil, zone) }

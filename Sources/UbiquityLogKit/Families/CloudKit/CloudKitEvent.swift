@@ -12,8 +12,8 @@ import Darwin
 /// the record and the kind of their cause.
 enum CloudKitEvent {
     /// `NSCloudKitMirroringExportRequest` → `export`, `NSCloudKitMirroringDelegateSetupRequest` → `setup`.
-    /// Read as bytes (the class name is `[A-Za-z]+`): String's prefix, suffix, count and
-    /// `lowercased` walked it Character by Character, some 2,900 instructions a call (callgrind).
+    /// Read as bytes (the class name is `[A-Za-z]+`), not by String's prefix, suffix, count and
+    /// `lowercased`, which walk it Character by Character.
     static func requestType(_ className: String?) -> String? {
         guard var name = className else { return nil }
         return name.withUTF8 { requestType(UnsafeRawBufferPointer($0)) }
@@ -37,7 +37,7 @@ enum CloudKitEvent {
         if end - start >= 7, has("Request", at: end - 7) { end -= 7 }
         guard start < end else { return nil }
         // Written straight into the String (a small one: `export`, `setup`), not through an
-        // Array of its own, which was an allocation per request record.
+        // Array of its own: no allocation per request record.
         return String(unsafeUninitializedCapacity: end - start) { type in
             _ = type.initialize(from: bytes[start..<end])
             if type[0] >= UInt8(ascii: "A"), type[0] <= UInt8(ascii: "Z") { type[0] |= 0x20 }
@@ -54,18 +54,15 @@ enum CloudKitEvent {
         var fields = FieldList()
         // Made once here, not per call from a literal: a set's storage and two strings' hashes
         // for every record of the family.
-        // Only a rule with one of those groups hands the set: for the others, hashing each
-        // group's name to find it is not there cost some 350 instructions a CloudKit event.
-        // (Names are told apart by their length first, throughout: a comparison of Strings
-        // that differ is a call into the runtime, and these ran some 7,000 times on the
-        // default mix's 3 MB slice, 23 instructions a record with `-q`, callgrind.)
+        // Only a rule with one of those groups hands the set: for the others, no group's name
+        // is hashed to find it is not there. (Names are told apart by their length first,
+        // throughout: a comparison of Strings that differ is a call into the runtime.)
         let numeric = match.orderedGroups.contains { group in
             let name = group.name
             return name.utf8.count == 7 && name == "objects" || name.utf8.count == 5 && name == "token"
         } ? numericGroups : []
         // The groups' fields are typed where they stand, in the one array `fields(numeric:)`
-        // made: appended one by one to a second array, they cost its allocation and a retain
-        // and release of each field.
+        // made: no second array, and no retain and release of each field.
         fields.items = match.fields(numeric: numeric, spare: spare)
         var index = 0
         while index < fields.items.count {
@@ -91,8 +88,7 @@ enum CloudKitEvent {
     /// A rule whose event is its kind and its facts (`message`): the classifier leaves the
     /// facts out where no part of the run reads those of `kind` (`Rule.buildsFactsOnly`).
     /// Most of the family's records are debug lines whose facts `-q` and the default timeline
-    /// never read: left out, 200 instructions a record fewer with `-q` and the default
-    /// timeline on the default mix, 220 on ~420-byte records (`scripts/bench-instructions`).
+    /// never read, so they must not be built for those runs.
     static func rule(_ id: String, _ channel: Channel, _ kind: EventKind, _ pattern: String,
                      position: RulePosition = .lineStart, methods: [String] = [], samples: [String]) -> Rule {
         Rule.factsOnly(id, channel, kind, pattern, position: position, methods: methods, samples: samples) { message(kind, $0) }
@@ -159,10 +155,9 @@ extension CloudKitEvent {
     /// `modelFacts`' lines of a text of ASCII without carriage returns, where each byte is a
     /// Character, read on its bytes: the lines after the first (empty ones left out), trimmed
     /// of blanks and `}`, that are two words (runs without a blank) and hold `: `; at most 50.
-    /// `.none` for another text, which the Characters read. Splitting and trimming the String
-    /// and splitting each line again cost some 130,000 instructions a model error (most of
-    /// its message is the error's user info), 53 a record with `-q` on the default mix
-    /// (callgrind).
+    /// `.none` for another text, which the Characters read. A model error's message is mostly
+    /// the error's user info, long enough that splitting and trimming it as a String would
+    /// cost more than the rest of the record.
     private static func asciiModelLines(_ bytes: UnsafeBufferPointer<UInt8>) -> [FieldValue]? {
         guard ByteText.isASCII(bytes), !bytes.contains(0x0D) else { return nil }
         var named: [FieldValue] = []
