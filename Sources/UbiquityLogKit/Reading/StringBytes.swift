@@ -16,7 +16,7 @@ extension String {
 
 extension StringProtocol {
     /// Drops the given ASCII characters from both ends (Foundation-free). Works on the UTF-8
-    /// bytes: a Set of Characters per call cost more than the rest of a record's headline.
+    /// bytes, with no Set of Characters made per call.
     func trimmingCharacters(in set: StaticString) -> String {
         let trimmed = UnsafeBufferPointer(start: set.utf8Start, count: set.utf8CodeUnitCount)
         var bytes = Substring(self).utf8
@@ -26,7 +26,7 @@ extension StringProtocol {
     }
 
     /// Where the ASCII text `needle` first occurs, searched as bytes (the generic
-    /// `firstRange(of:)` compares Characters and was a hot spot on long object dumps).
+    /// `firstRange(of:)` compares Characters, slow on long object dumps).
     func firstRange(ofASCII needle: StaticString) -> Range<Index>? {
         let text = Substring(self)
         let utf8 = text.utf8

@@ -10,10 +10,8 @@ enum Extract {
         Array(text.utf8).withUnsafeBytes { error(in: $0, from: 0) }
     }
 
-    /// The error's parts are read on the bytes (`errorMatch`, `userInfoEntries`): by PCRE2, the
-    /// error pattern and the three user-info patterns, each run over two regions, cost some
-    /// 10,000 instructions a CloudKit failure and 2,600 a warning's error (callgrind, `-q`, the
-    /// default mix's 3 MB slice).
+    /// The error's parts are read on the bytes (`errorMatch`, `userInfoEntries`), not by PCRE2
+    /// patterns, which would each run over two regions of every failure's text.
     static func error(in buffer: UnsafeRawBufferPointer, from start: Int, depth: Int = 0) -> ErrorInfo? {
         guard let match = errorMatch(in: buffer, from: start), let code = signedDecimal(buffer, match.code) else { return nil }
         var info = ErrorInfo(domain: ByteText.string(UnsafeRawBufferPointer(rebasing: buffer[match.domain])), code: code,
@@ -55,8 +53,7 @@ enum Extract {
 
     /// Where the first `NSUnderlyingError=` from `start` is, with the blank that may stand on
     /// either side of its `=` (`NSUnderlyingError[ ]?=[ ]?`). Looked for by its `U`, which few
-    /// bytes of a user info are: PCRE2 tried the pattern at each `N` (every key's `NS`), some
-    /// 1,900 instructions an error parsed, 41 a record with `-q` on the default mix (callgrind).
+    /// bytes of a user info are, not by its `N`, which starts every key's `NS`.
     static func underlyingEntry(in buffer: UnsafeRawBufferPointer, from start: Int) -> Range<Int>? {
         let key = UnsafeRawBufferPointer(start: underlyingKey.utf8Start, count: underlyingKey.utf8CodeUnitCount)
         var from = start
@@ -148,8 +145,7 @@ enum Extract {
         var range = userInfoValueRange(in: buffer, at: start)
         // A value cut where the error under it begins keeps the `, ` before it: not its own.
         // Trimmed on the bytes, before the String is made (blanks and commas are whole
-        // characters, and `\xNN` escapes start with neither): trimming the String made a
-        // second one, some 500 instructions a value.
+        // characters, and `\xNN` escapes start with neither), so that no second String is made.
         while !range.isEmpty, buffer[range.lowerBound] == 0x20 || buffer[range.lowerBound] == UInt8(ascii: ",") {
             range = range.lowerBound + 1..<range.upperBound
         }
@@ -211,10 +207,9 @@ enum Extract {
     /// What a warning or error names besides its words: the first error (from `after`, where
     /// the message's own text ends), and the first transaction log file, URL, peer, ubiquity
     /// root and transaction number in the message, as the facts pattern's matches give them
-    /// one after another (`FactScanner`). The pattern starts with no fixed text: PCRE2 tried
-    /// its alternatives at every byte from the first place a match could start, and again from
-    /// each match on, some 3,000 instructions a warning that names a fact; the scanner looks for
-    /// each sort's text once, and again only when the search passes the match it found.
+    /// one after another (`FactScanner`). The pattern starts with no fixed text, so PCRE2 would
+    /// try its alternatives at every byte; the scanner looks for each sort's text once, and
+    /// again only when the search passes the match it found.
     static func facts(in message: UnsafeRawBufferPointer, after: Int) -> [Field] {
         var fields = FieldList()
         fields.add(error(in: message, after: after))
@@ -304,8 +299,7 @@ enum Extract {
         guard var location else { return nil }
         // An ASCII location (nearly all: paths, URLs) is cut on its bytes: trimmed, its
         // trailing slashes dropped and its last component taken, as the Characters below do
-        // for such a text. Trimming, `removeLast` and the index steps on the String cost some
-        // 2,700 instructions a call, 72 a record with `-q` on the default mix (callgrind).
+        // for such a text, without the String's index steps.
         if case .some(let name) = location.withUTF8({ asciiFileName($0) }) { return name }
         return fileNameByCharacters(location)
     }
@@ -314,8 +308,8 @@ enum Extract {
     static func fileNameByCharacters(_ location: String) -> String? {
         var text = location.trimmingCharacters(in: " \t")
         while text.utf8.last == UInt8(ascii: "/") { text.removeLast() }
-        // Searched in the UTF-8 view: backwards over Characters cost some 15,000 instructions
-        // a path. A `/` byte is always a whole character, so its index splits the text cleanly.
+        // Searched in the UTF-8 view, not backwards over Characters: a `/` byte is always a
+        // whole character, so its index splits the text cleanly.
         guard let slash = text.utf8.lastIndex(of: UInt8(ascii: "/")) else { return text.isEmpty ? nil : text }
         let name = String(text[text.index(after: slash)...])
         return name.isEmpty ? nil : name
@@ -381,8 +375,7 @@ enum Extract {
     static func knowledgeVector(_ text: String?) -> String? {
         guard var text else { return nil }
         // An ASCII text (nearly all) is cut on its bytes, as below: trimmed, the object's
-        // description dropped. Two Strings trimmed and one cut on Characters cost some 2,400
-        // instructions a vector, 21 a record with `-q` on the default mix (callgrind).
+        // description dropped, with no String trimmed or cut on Characters.
         if case .some(let vector) = text.withUTF8({ asciiKnowledgeVector($0) }) { return vector }
         return knowledgeVectorByCharacters(text)
     }
