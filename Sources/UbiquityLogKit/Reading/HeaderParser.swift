@@ -98,13 +98,9 @@ public final class HeaderParser {
     /// for the floor probe (`ParselogsDevTools`), which reads headers as the assembler does.
     ///
     /// The header, its logging method, marker and CloudKit token are read in C, in one call
-    /// and one pass over the line's start, into one struct this reads its fields from. The
-    /// same readers in Swift (`HeaderFields` and `HeaderCursor` for the styles, `MessagePrefix` for
-    /// what follows, until round 4) filled an intermediate value of optional ranges for each,
-    /// then copied them into the head, in calls the compiler would not inline (forcing it did
-    /// not take): the header reader (this function and all it calls) went from 1,263 to
-    /// 1,137 instructions a record on the default mix and from 1,627 to 1,458 on
-    /// ~420-byte records (callgrind, -q, one thread).
+    /// and one pass over the line's start, into one struct this reads its fields from: no
+    /// intermediate value of optional ranges is made and copied into the head, and no call
+    /// goes between small readers, on a path every line takes.
     package func parse(_ line: UnsafeRawBufferPointer, into head: inout RecordHead?) -> Int? {
         guard let base = line.baseAddress, !line.isEmpty else { return nil }
         // A first byte that no style starts with: most continuation lines stop there, without a call.
@@ -307,7 +303,7 @@ public final class HeaderParser {
 
     /// The number a pid or source line spells, as `decimal` reads it (nil past 18 digits). Every
     /// reader (and pattern) takes these as `\d+`, so the digits are not checked again, and the
-    /// loop is inlined here: called for `decimal` it cost some 75 instructions a number.
+    /// loop is inlined here rather than a call to `decimal`, once for every pid and source line.
     @inline(__always)
     private static func number(_ line: UnsafeRawBufferPointer, _ range: Range<Int>?) -> Int? {
         guard let range, !range.isEmpty, range.count <= 18, range.upperBound <= line.count, let base = line.baseAddress else { return nil }
@@ -338,23 +334,6 @@ extension String {
 
 extension Substring {
     var trimmingLeadingSpaces: Substring { drop(while: { $0 == " " }) }
-}
-
-/// What follows a header, as the loose reading (`LooseMarkers.afterHeader`) and NDJSON
-/// messages (`parsePrefix`) take it: the logging method and its source line, the marker, and
-/// where the message starts.
-struct MessagePrefix {
-    var method: Range<Int>?
-    var sourceLine: Range<Int>?
-    var marker: Marker?
-    var end: Int
-
-    init(_ read: cbytescan_prefix) {
-        method = TextPlace(read.method).range
-        sourceLine = TextPlace(read.source_line).range
-        marker = Marker(code: read.marker)
-        end = Int(read.end)
-    }
 }
 
 extension Marker {
