@@ -77,3 +77,11 @@ extension EventKind {
     public static let coreDataError = EventKind("core-data-error", .store, .warning, .notable,
         "A `CoreData: error:` line that no more specific rule recognises.")
 }
+
+/// A catalogue error: a rule whose pattern PCRE2 rejects (with PCRE2's message and offset),
+/// or two rules with one id.
+public struct CatalogError: Error, CustomStringConvertible, Sendable {
+    public let ruleID: String
+    public let reason: String
+    public var description: String { "rule \(ruleID): \(reason)" }
+}
