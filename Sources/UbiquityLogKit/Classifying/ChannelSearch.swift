@@ -209,8 +209,7 @@ final class ChannelSearch {
         while let candidate = index.next(&cursor, in: message, at: position, &absence) {
             let rule = candidate.rule
             // Where the text a rule was found by is enough for a match, its pattern runs only
-            // for a builder that reads the match: for `-q` on the default mix, 4,460 of the 8,640
-            // runs of the 3 MB slice, each a match.
+            // for a builder that reads the match (with `-q`, about half the runs are spared).
             if candidate.sure, !builds[rule] {
                 assert(programs[rule].run(message, from: position) >= 0, "\(compiled.rules[rule].id): a sure text without a match")
                 return rule
@@ -223,9 +222,8 @@ final class ChannelSearch {
     }
 
     /// The first blank, colon or line end in `message` at or after `start`; `message.count` when
-    /// there is none. Eight bytes a step: byte by byte, the after-object scan cost some 180
-    /// instructions a record on the default mix (271,000 bytes in 10,071 records), 110 more than
-    /// this (callgrind).
+    /// there is none. Eight bytes a step, not byte by byte: the after-object scan reads every
+    /// description's tail.
     @inline(__always)
     static func separator(in message: UnsafeRawBufferPointer, from start: Int) -> Int {
         guard let base = message.baseAddress else { return message.count }
@@ -287,8 +285,8 @@ final class ChannelSearch {
     }
 
     /// The `.method` rules of `method`, as last looked up for the same text: a log's records
-    /// come from a few dozen methods, and working out a method's base name (Character by
-    /// Character) and hashing it again cost some 4,000 instructions a record (callgrind).
+    /// come from a few dozen methods, so a method's base name is worked out (Character by
+    /// Character) and hashed only when it changes.
     /// (Used by the one thread this search belongs to: no run-time exclusivity check.)
     @exclusivity(unchecked) private var lastMethod: (method: String, rules: [Int]?)?
 

@@ -88,8 +88,8 @@ public final class Classifier {
         }
     }
 
-    /// Inlined into `classify`, as the optimiser chose to before `recognises` shared the search:
-    /// called, it cost some 70 instructions a record more (callgrind).
+    /// Always inlined into `classify`, which calls it once or twice a record: the optimiser
+    /// would not inline it by itself, and a call costs more than the work around it.
     @inline(__always)
     private func match(_ record: Record, on channel: Channel) -> Outcome {
         guard let search = searches[channel.index] else { return .none(limitHit: false) }

@@ -64,8 +64,8 @@ public struct RuleMatch {
     }
 
     /// Found among the rule's own few groups, names compared as they stand (short names are
-    /// compared as two words): the pattern's table by name hashed the name for each lookup,
-    /// some 480 instructions, and builders ask for a group or two per record.
+    /// compared as two words), not through the pattern's table by name, which hashes the name
+    /// at each lookup: builders ask for a group or two per record.
     func range(_ name: String) -> Range<Int>? {
         for group in orderedGroups where group.name == name { return matcher.range(ofFirstOf: group.numbers) }
         return nil

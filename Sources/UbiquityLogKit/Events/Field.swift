@@ -17,10 +17,8 @@ public enum FieldValue: Sendable {
     case string(String)
     /// A fact as it stands in the record: the bytes a rule's group matched, a slice of the
     /// record's text, made into a String only when something reads it as one (`text`). Most
-    /// events' facts are never read (`-q` prints none of a debug record's); a String made
-    /// for each of a record's groups was an allocation, a copy, a UTF-8 check and a free
-    /// (`scripts/bench-instructions`: 255 instructions a record on the default mix with `-q`,
-    /// 285 on ~420-byte records).
+    /// events' facts are never read (`-q` prints none of a debug record's), and a String made
+    /// for each of a record's groups would be an allocation, a copy, a UTF-8 check and a free.
     /// The slice keeps the record's bytes alive (see `RecordText`): a stage that keeps a fact
     /// past the record's batch keeps its `text`, never the slice.
     case span(RecordText)
@@ -73,10 +71,8 @@ struct FieldList {
     var items: [Field] = []
 
     /// The most fields `Extract.facts` adds (an error, a log, a URL, a peer, a root and a
-    /// transaction): room a builder makes before appending them. Appended to an array of the
-    /// exact size of a rule's groups, they made it grow, an allocation and a copy each time
-    /// (with the lists below grown from empty: some 100 instructions a record with `-q` on the
-    /// default mix, callgrind).
+    /// transaction): room a builder makes before appending them, so that appending them to an
+    /// array of the exact size of a rule's groups never grows it (an allocation and a copy).
     static let roomForFacts = 6
 
     mutating func add(_ name: String, _ value: FieldValue) { items.append(Field(name, value)) }

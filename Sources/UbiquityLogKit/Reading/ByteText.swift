@@ -13,8 +13,8 @@ enum ByteText {
     /// The bytes as a String, invalid UTF-8 written as `\xNN`.
     static func string<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         // Contiguous bytes (nearly always) are checked eight at a time while they are ASCII,
-        // then decoded (String(validating:as:) took a generic path: about 1,000 instructions
-        // a field); the generic path below only runs for invalid UTF-8.
+        // then decoded, not through String(validating:as:), whose path is generic; the generic
+        // path below only runs for invalid UTF-8.
         let contiguous = bytes.withContiguousStorageIfAvailable { buffer -> String? in
             isValidUTF8(UnsafeRawBufferPointer(buffer)) ? String(decoding: buffer, as: UTF8.self) : nil
         }

@@ -22,8 +22,7 @@ enum ObjectDump {
     /// The objects a dump lists; with their attributes when `attributes` (see
     /// `RuleMatch.readsDetails`). Without, each object's attribute lines are passed over, not
     /// gathered, shortened and split: the summary counts objects by entity and operation
-    /// alone. (An export's builder cost some 14,900 instructions a record with them; leaving
-    /// them and relationships' values out took 1.9 M off `-q` on the benchmark slice, callgrind.)
+    /// alone, and attributes and relationships' values are the bulk of an export's dump.
     static func changes(in message: UnsafeRawBufferPointer, attributes keepsAttributes: Bool = true) -> [ObjectChange] {
         var changes: [ObjectChange] = []
         var section: ObjectChange.Operation?
@@ -92,9 +91,7 @@ enum ObjectDump {
     /// `exporting updated objects: …` or `\tdeleted: …` → the operation and what follows it.
     /// (Asked of every line of a dump, most of them an object's attributes: the labels are
     /// compared only on a line that starts with one's first byte, and `exporting ` is looked
-    /// for by its least common byte, where its `e` stood everywhere in a line, a memchr and a
-    /// compare at each. Some 64,000 instructions fewer on the default mix's 3 MB slice, 6 a
-    /// record with `-q`, callgrind.)
+    /// for by its least common byte, not by its `e`, which stands everywhere in a line.)
     private static func sectionStart(_ bytes: UnsafeRawBufferPointer, _ line: Range<Int>) -> (ObjectChange.Operation, Range<Int>)? {
         let trimmed = Bytes.trim(bytes, line)
         if !trimmed.isEmpty, startsLabel[Int(bytes[trimmed.lowerBound])] {
@@ -148,8 +145,7 @@ enum ObjectDump {
         var compact = shortenReferences(text)
         // Scanned as UTF-8 bytes: every byte that matters is ASCII, which never occurs inside
         // a multi-byte character, so a cut at one keeps the text whole; only the names and
-        // values become Strings (a walk over the String's UTF-8 view and a String per piece
-        // took some 16,000 instructions a dump on the benchmark log).
+        // values become Strings, not every piece.
         return compact.withUTF8 { buffer in
             let bytes = UnsafeRawBufferPointer(buffer)
             var attributes: [ObjectChange.Attribute] = []

@@ -39,17 +39,16 @@ struct RuleIndex: Sendable {
     struct Candidate {
         let rule: Int
         /// Whether the text it was found by is enough: the rule's pattern matches there
-        /// (`PatternLead.sure`). On the default mix, 5,960 of the 8,640 pattern runs of
-        /// the 3 MB slice were such matches whose builder a `-q` run does not call.
+        /// (`PatternLead.sure`). Most pattern runs of a `-q` run are such matches, whose
+        /// builder it does not call.
         let sure: Bool
     }
 
     /// What one message's search knows of the rules tried everywhere: bit n of `absent`
     /// stands for slot n, set when the message lacks its required text, and is known once
     /// bit n of `checked` is set. Found out the first time a position offers the rule, not for
-    /// every rule up front: looking for all of them in every message cost some 880
-    /// instructions a record on the default mix (callgrind), and a message whose first line
-    /// matches an earlier rule never needs most of them.
+    /// every rule up front: a message whose first line matches an earlier rule never needs
+    /// most of them.
     struct Absence {
         fileprivate var checked: UInt64 = 0
         fileprivate var absent: UInt64 = 0
@@ -78,7 +77,7 @@ struct RuleIndex: Sendable {
     static func descriptionEnd(in subject: UnsafeRawBufferPointer, at position: Int) -> Int? {
         guard position < subject.count, subject[position] == UInt8(ascii: "<"), let base = subject.baseAddress else { return nil }
         // The `>` and a line end before it found by memchr, not byte by byte: a description is
-        // some 40 bytes, and the loop cost 344 instructions a call (callgrind, default mix).
+        // some 40 bytes, and one is read at every line that starts with `<`.
         let limit = min(subject.count, position + 202)
         guard let close = memchr(base + position + 1, Int32(UInt8(ascii: ">")), limit - position - 1) else { return nil }
         let closing = UnsafeRawPointer(close) - base
@@ -100,8 +99,7 @@ struct RuleIndex: Sendable {
 extension RuleIndex {
     /// The index as plain pointers into memory of its own (`Storage`): a search that keeps a
     /// copy walks a position's candidates without retaining or releasing anything and without
-    /// checking array bounds, in one list per position rather than three merged as it goes
-    /// (with `Matcher.Program`, some 240 instructions a record on the default mix, callgrind).
+    /// checking array bounds, in one list per position rather than three merged as it goes.
     /// Written once, in `init`; read-only after it, so threads may share it. Valid while the
     /// `RuleIndex` it came from lives.
     struct Tables: @unchecked Sendable {
@@ -161,8 +159,7 @@ extension RuleIndex {
                 // A rule whose match may take the line before its text (`nextLineLeads`) is
                 // filed by its text on the line itself; the search looks for the other way at
                 // the next line (`ChannelSearch.firstByNextLine`). Tried everywhere, its required
-                // text ("Using local storage: ") was looked for in every ubiquity message
-                // (5,671 of the 10,071 records of the default mix's 3 MB slice, 918,000 bytes).
+                // text ("Using local storage: ") would be looked for in every ubiquity message.
                 if LeadingBytes.nextLineLeads(of: pattern) != nil { leads.removeAll { $0.bytes.isEmpty } }
                 if leads.contains(where: \.bytes.isEmpty) {
                     always.append(Entry(rule: Int32(number), start: Int32(always.count), length: -1))
@@ -176,10 +173,9 @@ extension RuleIndex {
                 }
                 // `(?:<…>:?[ ]*)?text`: with a description, the text's first byte other than a colon
                 // or a blank stands at the first such byte after the description (`descriptionEnd`).
-                // Filed under the bytes there, not under `<`: the one rule whose text starts with a
-                // colon (`peer-receipt-written`, `(?::[ ]*Successfully wrote…|…)`) ran its pattern,
-                // and failed, on 2,570 of the 10,071 records of the default mix's 3 MB slice, at some
-                // 500 instructions each: 160 instructions a record (callgrind).
+                // Filed under the bytes there, not under `<`, so that a rule whose text starts with
+                // a colon (`peer-receipt-written`, `(?::[ ]*Successfully wrote…|…)`) runs its
+                // pattern only where that text stands, not on every record with a description.
                 if pattern.hasPrefix(PatternPiece.objectPrefix) {
                     let text = String(pattern.dropFirst(PatternPiece.objectPrefix.count))
                     let past = LeadingBytes.leadsPastSeparators(of: text)
@@ -246,8 +242,8 @@ extension RuleIndex {
             // Stable: each key's entries stay in rule order.
             pairs = pairs.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }.map(\.element)
             // Every key first offers only the rules tried everywhere: the list at the start of
-            // `entries`. (No closures here: a variable a closure captures is boxed, and the
-            // 65,793 keys of each table paid for it, some 85 M instructions at start-up.)
+            // `entries`. (No closures here: a variable a closure captures is boxed, and every
+            // key of each table would pay for it at start-up.)
             var entries = always
             var starts = [Int32](repeating: 0, count: 2 * keyCount)
             if !always.isEmpty {
@@ -326,10 +322,9 @@ extension RuleIndex {
         /// once); nil when none is left. `cursor` comes from `cursor(in:at:)` for the same
         /// position, `absence` is kept for the whole of one subject.
         ///
-        /// A cursor rather than a search that calls back (`firstMatch(…) { rule in … }` until
-        /// now): the caller runs each rule's pattern in a loop of its own, where the generic,
-        /// throwing closure and the retains around its context cost some 1,400 instructions a
-        /// record (callgrind, default mix).
+        /// A cursor rather than a search that calls back: the caller runs each rule's pattern in
+        /// a loop of its own, with no generic, throwing closure and no retains around its
+        /// context.
         @inline(__always)
         func next(_ cursor: inout Cursor, in subject: UnsafeRawBufferPointer, at position: Int, _ absence: inout Absence) -> Candidate? {
             while true {
@@ -364,9 +359,8 @@ extension RuleIndex {
         /// to memcmp: up to 16 bytes as two words where the subject has 16 bytes left (the pool
         /// is padded to be read so); a longer text (whole phrases, up to
         /// `LeadingBytes.prefixLimit`) word by word, its last word overlapping the one before.
-        /// Small enough to be inlined in the walk (with the masks worked out by shifts and no
-        /// overflow checks): called there, it cost some 47 instructions a call, 33,656 calls on
-        /// the default mix's 3 MB slice, 160 a record (callgrind).
+        /// Small enough to be inlined in the walk, which asks it of nearly every candidate (the
+        /// masks are worked out by shifts, with no overflow checks).
         @inline(__always)
         private func starts(_ subject: UnsafeRawBufferPointer, at position: Int, with entry: Entry) -> Bool {
             let length = Int(entry.length)
