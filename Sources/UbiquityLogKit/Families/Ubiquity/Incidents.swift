@@ -58,21 +58,19 @@ struct IncidentTracker {
         var lastStrategy: String?
     }
     /// Changed in place, with `isOpen` set where an incident opens or closes or the state is
-    /// swapped: a `didSet` that read `state.open` copied the whole incident (its findings and
-    /// their texts) at every change.
+    /// swapped: nothing may read `state.open` at every change (a `didSet` would), which copies
+    /// the whole incident, its findings and their texts.
     private var state = State()
     private var group = 0
     /// The other groups' states while the current one runs (processes interleave), by group,
-    /// and how many there are. An array by group: a dictionary by group hashed the group at
-    /// each switch, and its first use cost the run some 235,000 instructions (callgrind, 3 MB
-    /// of ~420-byte records).
+    /// and how many there are. An array by group, not a dictionary, which would hash the group
+    /// at each switch and look up its key type's conformance on first use.
     private var parked: [State?] = []
     private var parkedCount = 0
     /// Per group (groups are numbered from 0 as they are met), its first warning, its first
     /// incident and the first that leaves it broken: kept apart from the capped list, so that
-    /// verdicts hold however many incidents a log has. Arrays by group: dictionaries by group
-    /// hashed the group at each look-up, and their first insertions (growing them) cost some
-    /// 240,000 instructions a run (callgrind, 3 MB default mix, -q).
+    /// verdicts hold however many incidents a log has. Arrays by group, not dictionaries,
+    /// which would hash the group at each look-up and grow on their first insertions.
     private var warnings: [Finding?] = []
     private var firstIncident: [Incident?] = []
     private var firstBroken: [Incident?] = []
@@ -102,14 +100,12 @@ struct IncidentTracker {
     /// The records that follow belong to process group `next`.
     mutating func switchGroup(to next: Int) {
         guard next != group else { return }
-        // `isOpen`, not `state.open != nil`, which copied the whole incident (twice a switch,
-        // with the dictionary's lookup some 360 instructions at each switch between
-        // interleaved processes, callgrind, 3 MB of ~420-byte records).
+        // `isOpen`, not `state.open != nil`, which copies the whole incident; processes
+        // interleave, so switches are frequent.
         // A state without an open incident is empty (`close` empties it; the strategy is
-        // only set while one is open), and is left as it is: replaced by a new one at every
-        // switch, the state (an incident's worth of bytes) was written and destroyed, and a
-        // parked one was copied in and the current one destroyed, some 500 instructions a
-        // switch (callgrind, 3 MB of ~420-byte records: 1,326 switches).
+        // only set while one is open), and is left as it is, not replaced by a new one: a
+        // state is an incident's worth of bytes, and no switch may write, copy or destroy one
+        // that holds nothing.
         if isOpen {
             if group >= parked.count { parked += Array(repeating: nil, count: group + 1 - parked.count) }
             if parked[group] == nil { parkedCount += 1 }

@@ -1,9 +1,9 @@
-/// `peer(inPath:)` and `peer(holding:in:)` on bytes. Swift's String splits and searches by
-/// Characters (`isHexDigit` on each, the import rule asks for every import record's path):
-/// some 3,000 instructions a path, and a record's scan for a new log about 1,000,000
-/// (callgrind). On ASCII text without a lone carriage return, each byte is a Character, but
-/// for `\r\n`, which is one Character (no split at its `\n`, neither `/`, `~`, `.`, `-` nor a
-/// hex digit): so the bytes give what the Characters give. Other text takes the Character path.
+/// `peer(inPath:)` and `peer(holding:in:)` on bytes, not by String's splits and searches by
+/// Characters (`isHexDigit` on each): the import rule asks for every import record's path,
+/// and a record's scan for a new log reads all of it. On ASCII text without a lone carriage
+/// return, each byte is a Character, but for `\r\n`, which is one Character (no split at its
+/// `\n`, neither `/`, `~`, `.`, `-` nor a hex digit): so the bytes give what the Characters
+/// give. Other text takes the Character path.
 enum PeerSearch {
     /// ASCII, so that each byte is a Character but for `\r\n` pairs.
     static func isPlainASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { ByteText.isASCII(bytes) }

@@ -97,18 +97,15 @@ struct TransactionLogTracker {
     /// Each log's story, in the order the run first met the log.
     private(set) var stories: [TransactionLogStory] = []
     /// Where each log's story is in `stories`. A record finds its log's story with one lookup
-    /// and changes it in place: with the stories in a dictionary by name, a record looked its
-    /// log up three to five times (is it there, its peer, the update, …), each hashing the
-    /// log's name: some 360 instructions fewer a transaction log record, 26 a record on the
-    /// default mix (callgrind, 3 MB, -q).
+    /// and changes it in place, hashing the log's name once, not at each of the three to five
+    /// things it asks of the story (is it there, its peer, the update, …).
     private var storyIndex: [String: Int] = [:]
     private(set) var entities: [String: EntityChanges] = [:]
     private(set) var devices: [Device] = []
     /// The log each import operation of the current input is parsing (and the peer its path
     /// names), by thread; emptied when an input begins (`beginInput`, which `add` calls for a
-    /// record of another input). Keyed by the thread's name alone: keyed by a struct of input
-    /// and thread, the table's first entry cost the run some 225,000 instructions (the key
-    /// type's `Hashable` conformance looked up; callgrind, 3 MB default mix, -q).
+    /// record of another input). Keyed by the thread's name alone, not by a struct of input
+    /// and thread, whose `Hashable` conformance is looked up at the table's first entry.
     private var parsing: [String: (log: String, peer: String?)] = [:]
     /// The input of `devices.last`, asked for every record: reading it through `devices.last`
     /// copied the whole device, retaining and releasing each of its texts and lists.
@@ -238,9 +235,8 @@ struct TransactionLogTracker {
     }
 
     /// Where the last import still `started` in `input` is. Each import's fields are read in
-    /// place: `lastIndex(where:)` handed each import to its closure as a copy, retaining and
-    /// releasing its texts, some 400,000 instructions a run over a log's up to 100 imports
-    /// (callgrind, 3 MB default mix, -q).
+    /// place, not through `lastIndex(where:)`, which hands each import to its closure as a
+    /// copy, retaining and releasing its texts, over a log's up to 100 imports.
     private static func lastStarted(in imports: [TransactionLogStory.Import], input: String) -> Int? {
         var index = imports.count
         while index > 0 {
