@@ -64,7 +64,7 @@ struct IncidentTracker {
     private var group = 0
     /// The other groups' states while the current one runs (processes interleave), by group,
     /// and how many there are. An array by group, not a dictionary, which would hash the group
-    /// at each switch and look up its key type's conformance on first use.
+    /// at each switch and cost the run dearly at its first use.
     private var parked: [State?] = []
     private var parkedCount = 0
     /// Per group (groups are numbered from 0 as they are met), its first warning, its first
