@@ -71,7 +71,7 @@ final class ChannelSearch {
     }
 
     /// `compiled`'s indexes, as plain pointers (valid while `compiled` is kept): read through
-    /// `compiled`, each index was retained and released around every position looked at.
+    /// `compiled`, each index would be retained and released around every position looked at.
     private let lineStart: RuleIndex.Tables
     private let afterObject: RuleIndex.Tables?
 

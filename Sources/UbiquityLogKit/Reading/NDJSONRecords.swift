@@ -13,7 +13,7 @@ struct NDJSONRecords {
             return Record(input: input, firstLine: line.number, lineCount: 1, text: RecordText(line.bytes),
                           header: nil, bodyStart: 0, isTruncated: line.isTruncated)
         }
-        // Decoded straight into the record's own text (an Array first was a second copy).
+        // Decoded straight into the record's own text (an Array first would be a second copy).
         let text = RecordText(message.utf8)
         var time: LogTime?
         if let timestamp = object["timestamp"], var parsed = LogTime(parsing: String(timestamp.prefix(26))) {

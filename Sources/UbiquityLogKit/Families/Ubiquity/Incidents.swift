@@ -215,7 +215,7 @@ struct IncidentTracker {
     }
 
     private mutating func close(as outcome: Incident.Outcome) {
-        // Taken out, not copied: the state's copy was released just after.
+        // Taken out, not copied: the state's copy would be released just after.
         guard var incident = state.open.take() else { return }
         incident.outcome = outcome
         if incidents.count < RunSummary.maxKeptFindings { incidents.append(incident) }
