@@ -1,36 +1,20 @@
-// The header styles and what follows a header, read byte by byte in one pass over a line's
-// start: `HeaderParser.headerPattern` and `prefixPattern` are the definition, and
-// `HeaderParserTests` holds this to them on every fixture line and on thousands of bent
-// headers (style, every field, the time, where the header and the prefix end).
+// The header styles, read byte by byte in one pass over a line's start:
+// `HeaderParser.headerPattern` is the definition, and `HeaderParserTests` holds this to it on
+// every fixture line and on thousands of bent headers (style, every field, the time, where the
+// header ends). What follows a header is read by prefix_scan.c, called from here.
 //
-// Why C: the same readers in Swift (`HeaderFields`, `HeaderCursor`, `Prefix`, round 4) cost
-// 1,263 instructions a record on the default mix, a C reader of the same styles some 840.
-// What the Swift readers spent beyond the reading itself went around it: an intermediate
-// fields value and a prefix value made, filled through optional ranges and copied into the
-// record's head, calls between small readers the compiler would not inline, and bounds
-// kept on every step. Here every style is one function writing its fields straight into the
-// one struct the caller reads, called once a line (`HeaderParser.parse`, which owns the
-// unsafe side); see HeaderParser.swift for the counts it saved. A first port a byte at a
-// time cost more in C alone (930 a record on the default mix) than the Swift readers it
-// replaced (854, their wrapping aside; -q went from 8,033 to 8,104 a record): the steps that
-// read eight bytes as one word (dates, clocks, digits, blanks, the bytes before a stop) and a
-// table of byte classes took it to 807.
+// Every style is one function that writes its fields straight into the one struct the caller
+// reads, called once a line (`HeaderParser.parse`, which owns the unsafe side): no
+// intermediate value is made, no field passes through an optional, and the small steps are
+// inlined. The reading itself must stay cheap: dates, clocks, digits, blanks and the bytes
+// before a stop are read eight bytes at a time as one word, and byte classes come from a table.
 //
 // Where a pattern's quantifiers could backtrack, the comment says why the first way the
 // pattern finds is the one taken here.
-#include "CByteScan.h"
-#include <string.h>
+#include "line_scan.h"
 
-typedef struct {
-    const uint8_t *b;
-    int64_t n;
-} line_t;
-
-// The small steps are inlined whatever their number of uses: called, a step costs more than it does.
-#define STEP static inline __attribute__((always_inline))
-
-/// What each byte may be, one bit per class: a load and a test a byte, where the comparisons
-/// the classes stand for cost up to a dozen instructions (`[0-9A-Fa-fx]` for a thread).
+/// What each byte may be, one bit per class: a load and a test a byte, in place of the
+/// several comparisons a class stands for (`[0-9A-Fa-fx]` for a thread).
 enum { C_DIGIT = 1, C_HEX = 2, C_THREAD = 4, C_WORD = 8, C_SPACE = 16, C_UPPER = 32, C_LOWER = 64 };
 static const uint8_t classes[256] = {
     ['0' ... '9'] = C_DIGIT | C_HEX | C_THREAD | C_WORD,
@@ -46,117 +30,6 @@ static const uint8_t classes[256] = {
 };
 
 STEP int is_class(uint8_t c, int mask) { return (classes[c] & mask) != 0; }
-STEP int is_digit(uint8_t c) { return (uint8_t)(c - '0') < 10; }
-STEP int is_blank_at(line_t l, int64_t i) { return i < l.n && (l.b[i] == ' ' || l.b[i] == '\t'); }
-STEP int byte_at(line_t l, int64_t i, uint8_t c) { return i >= 0 && i < l.n && l.b[i] == c; }
-
-/// Whether `text` (a literal: its length folds to a constant, and memcmp of a constant length
-/// to a few loads) stands at `i`.
-#define HAS(l, i, text) has_text((l), (i), (text), sizeof(text) - 1)
-STEP int has_text(line_t l, int64_t i, const char *text, int64_t count) {
-    return i >= 0 && i + count <= l.n && l.b[i] == (uint8_t)text[0] && memcmp(l.b + i, text, (size_t)count) == 0;
-}
-
-// Eight bytes at a time where eight are left, a byte at a time after: runs of digits, blanks
-// and the bytes before a stop are found with a few operations on a word.
-
-STEP uint64_t word_at(line_t l, int64_t i) {
-    uint64_t word;
-    memcpy(&word, l.b + i, 8);
-    return word;
-}
-
-STEP int64_t lowest_lane(uint64_t found) { return __builtin_ctzll(found) >> 3; }
-
-/// The high bit set in each lane of `word` that holds `c`, and perhaps in lanes after the
-/// first such: only the lowest lane set is sure (a lane's borrow reaches the lanes above it
-/// only from a lane that holds `c`). So the lowest lane set in several of these ORed is too.
-STEP uint64_t lanes_of(uint64_t word, uint8_t c) {
-    uint64_t differences = word ^ (0x0101010101010101ULL * c);
-    return (differences - 0x0101010101010101ULL) & ~differences & 0x8080808080808080ULL;
-}
-
-/// The high bit set in each lane that holds no digit, and perhaps after the first: each digit
-/// lane less '0' leaves 0–9, to which adding 0x76 leaves the top bit clear.
-STEP uint64_t non_digits(uint64_t word) {
-    uint64_t values = word ^ 0x3030303030303030ULL;
-    return (values | (values + 0x7676767676767676ULL)) & 0x8080808080808080ULL;
-}
-
-/// The high bit set in each lane that holds neither a blank nor a tab, exactly.
-STEP uint64_t non_blanks(uint64_t word) {
-    uint64_t blank = word ^ 0x2020202020202020ULL, tab = word ^ 0x0909090909090909ULL;
-    uint64_t non_zero_blank = (((blank & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | blank) & 0x8080808080808080ULL;
-    uint64_t non_zero_tab = (((tab & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | tab) & 0x8080808080808080ULL;
-    return non_zero_blank & non_zero_tab;
-}
-
-/// The end of a run of digits from `i`.
-STEP int64_t skip_digits(line_t l, int64_t i) {
-    for (; i + 8 <= l.n; i += 8) {
-        uint64_t found = non_digits(word_at(l, i));
-        if (found) return i + lowest_lane(found);
-    }
-    while (i < l.n && is_digit(l.b[i])) i++;
-    return i;
-}
-
-/// `[ \t]+` from `i`: its end, or `i` when there is none.
-STEP int64_t skip_blanks(line_t l, int64_t i) {
-    for (; i + 8 <= l.n; i += 8) {
-        uint64_t found = non_blanks(word_at(l, i));
-        if (found) return i + lowest_lane(found);
-    }
-    while (is_blank_at(l, i)) i++;
-    return i;
-}
-
-/// The first `c` from `i` on, if no line feed comes first; -1 otherwise.
-STEP int64_t first_of(line_t l, int64_t i, uint8_t c) {
-    for (; i + 8 <= l.n; i += 8) {
-        uint64_t word = word_at(l, i);
-        uint64_t found = lanes_of(word, c) | lanes_of(word, 0x0A);
-        if (found) {
-            i += lowest_lane(found);
-            return l.b[i] == c ? i : -1;
-        }
-    }
-    for (; i < l.n; i++) {
-        if (l.b[i] == c) return i;
-        if (l.b[i] == 0x0A) return -1;
-    }
-    return -1;
-}
-
-STEP void place(cbytescan_place *p, int64_t lower, int64_t upper) {
-    p->lower = (int32_t)lower;
-    p->upper = (int32_t)upper;
-}
-
-STEP void no_place(cbytescan_place *p) {
-    p->lower = -1;
-    p->upper = 0;
-}
-
-/// The number the first `digits` (1 to 8) lanes of `word` spell, each a digit: the digits
-/// moved to the top lanes (zeros before them), then added up in pairs, fours and eights.
-STEP int64_t decimal(uint64_t word, int64_t digits) {
-    uint64_t value = (word ^ 0x3030303030303030ULL) << (64 - 8 * digits);
-    value = ((value * 2561) >> 8) & 0x00FF00FF00FF00FFULL;
-    value = ((value * 6553601) >> 16) & 0x0000FFFF0000FFFFULL;
-    return (int64_t)((value * 42949672960001ULL) >> 32);
-}
-
-/// The value of up to 18 digits (`HeaderParser.number`); -1 for more, or none. Eight or fewer
-/// with eight bytes left (every pid) are read as one word.
-STEP int64_t number(line_t l, int64_t lower, int64_t upper) {
-    int64_t digits = upper - lower;
-    if (digits <= 0 || digits > 18) return -1;
-    if (digits <= 8 && lower + 8 <= l.n) return decimal(word_at(l, lower), digits);
-    int64_t value = 0;
-    for (int64_t i = lower; i < upper; i++) value = value * 10 + (l.b[i] - '0');
-    return value;
-}
 
 STEP int two(line_t l, int64_t i) { return (l.b[i] - '0') * 10 + (l.b[i + 1] - '0'); }
 
@@ -189,8 +62,8 @@ STEP int lane(uint64_t word, int index) { return (int)((word >> (8 * index)) & 0
 STEP int clock_at(line_t l, int64_t i) { return shape(word_at(l, i), CLOCK_DIGITS, CLOCK_LITERAL); }
 
 /// `dddd` then `sep` `dd` `sep` `dd` from byte 0 (the caller has checked nineteen bytes are
-/// there): the date and clock start every record of the common styles, and a byte at a time
-/// they cost some hundred instructions a header, as words a dozen.
+/// there): the date and clock start every record of the common styles, so they are read as
+/// words, not a byte at a time.
 STEP int date_at(line_t l, uint8_t sep) {
     return shape(word_at(l, 0), DATE_DIGITS, DATE_LITERAL(sep)) && is_digit(l.b[8]) && is_digit(l.b[9]);
 }
@@ -569,149 +442,6 @@ static int bare(line_t l, cbytescan_header *h) {
     h->style = CBYTESCAN_BARE;
     h->end = 0;
     return 1;
-}
-
-/// `(?:__\d+)?[-+]\[[^\]\n]{1,400}\](?:_block_invoke(?:_\d+)?)?\((\d+)\):[ ]?` at `start`.
-/// `one_line`: no line feed is looked for before the `]` (a header's line has none).
-static int method(line_t l, int64_t start, int one_line, cbytescan_prefix *p) {
-    int64_t i = start;
-    if (HAS(l, i, "__")) {
-        int64_t digits = skip_digits(l, i + 2);
-        if (digits == i + 2) return 0;
-        i = digits;
-    }
-    if (!(i + 1 < l.n && (l.b[i] == '-' || l.b[i] == '+') && l.b[i + 1] == '[')) return 0;
-    int64_t name = i + 2;
-    if (name >= l.n) return 0;
-    int64_t window = (l.n < name + 401 ? l.n : name + 401) - name;
-    const uint8_t *close = memchr(l.b + name, ']', (size_t)window);
-    if (close == NULL) return 0;
-    i = close - l.b;
-    if (i == name || (!one_line && memchr(l.b + name, 0x0A, (size_t)(i - name)) != NULL)) return 0;
-    i++;
-    if (HAS(l, i, "_block_invoke")) {
-        i += 13;
-        if (byte_at(l, i, '_')) {
-            int64_t digits = skip_digits(l, i + 1);
-            if (digits > i + 1) i = digits;
-        }
-    }
-    int64_t method_end = i;
-    if (!byte_at(l, i, '(')) return 0;
-    int64_t line = i + 1;
-    i = skip_digits(l, line);
-    if (i == line || !HAS(l, i, "):")) return 0;
-    place(&p->method, start, method_end);
-    place(&p->source_line, line, i);
-    p->source_line_value = number(l, line, i);
-    i += 2;
-    if (byte_at(l, i, ' ')) i++;
-    p->end = (int32_t)i;
-    return 1;
-}
-
-/// `(?:CoreData:[ ]Ubiquity:[ \t]*)+`, `CoreData:[ ](?:(?:error|fault):[ ]?|(?=Illegal[ ]attempt[ ]))`
-/// or `UbiquityStoreManager:[ ]?` at `p->end`.
-STEP void marker(line_t l, cbytescan_prefix *p) {
-    int64_t start = p->end;
-    if (HAS(l, start, "UbiquityStoreManager:")) {
-        p->marker = CBYTESCAN_STORE_MANAGER;
-        p->end = (int32_t)(byte_at(l, start + 21, ' ') ? start + 22 : start + 21);
-        return;
-    }
-    if (!HAS(l, start, "CoreData: ")) return;
-    int64_t after = start + 10;
-    if (HAS(l, after, "Ubiquity:")) {
-        int64_t i = after + 9;
-        for (;;) {
-            i = skip_blanks(l, i);
-            if (!HAS(l, i, "CoreData: Ubiquity:")) break;
-            i += 19;
-        }
-        p->marker = CBYTESCAN_UBIQUITY;
-        p->end = (int32_t)i;
-    } else if (HAS(l, after, "error:") || HAS(l, after, "fault:")) {
-        p->marker = CBYTESCAN_CORE_DATA_ERROR;
-        p->end = (int32_t)(byte_at(l, after + 6, ' ') ? after + 7 : after + 6);
-    } else if (HAS(l, after, "Illegal attempt ")) {
-        p->marker = CBYTESCAN_CORE_DATA_ERROR;
-        p->end = (int32_t)after;
-    }
-}
-
-/// `CloudKitToken.find`: where `CoreData+CloudKit:` starts within 256 bytes of `start`, found
-/// by its `+`; -1 when it is not there (or, unless `one_line`, only after a line feed).
-STEP int64_t cloudkit_token(line_t l, int64_t start, int one_line) {
-    if (start >= l.n) return -1;
-    int64_t length = l.n - start < 256 ? l.n - start : 256;
-    if (length < 18) return -1;
-    int64_t at = start + 8;
-    int64_t last_plus = start + length - 10;
-    while (at <= last_plus) {
-        const uint8_t *hit = memchr(l.b + at, '+', (size_t)(last_plus - at + 1));
-        if (hit == NULL) return -1;
-        int64_t found = hit - l.b - 8;
-        if (memcmp(l.b + found, "CoreData+CloudKit:", 18) == 0) {
-            return one_line || memchr(l.b + start, 0x0A, (size_t)(found - start)) == NULL ? found : -1;
-        }
-        at = hit - l.b + 1;
-    }
-    return -1;
-}
-
-int64_t cbytescan_cloudkit_token_find(const uint8_t *bytes, size_t count, size_t start, int one_line) {
-    line_t l = {bytes, (int64_t)count};
-    return cloudkit_token(l, (int64_t)start, one_line);
-}
-
-/// `CloudKitToken.looseMethod`: `-[Class selector]` (or `[Class selector]`) and any suffix
-/// without blanks before `(line): `.
-static int loose_method(line_t l, int64_t start, cbytescan_prefix *p) {
-    if (start + 2 >= l.n) return 0;
-    int64_t i = start;
-    if (l.b[i] == '-' || l.b[i] == '+') i++;
-    if (l.b[i] != '[') return 0;
-    i++;
-    int64_t limit = l.n < start + 400 ? l.n : start + 400;
-    while (i < limit && l.b[i] != ']' && l.b[i] != 0x0A) i++;
-    if (!(i < limit && l.b[i] == ']')) return 0;
-    while (i < limit && l.b[i] != '(' && l.b[i] != ' ' && l.b[i] != 0x0A) i++;
-    if (!(i < limit && l.b[i] == '(')) return 0;
-    int64_t method_end = i;
-    int64_t line = i + 1;
-    i = skip_digits(l, line);
-    if (!(i > line && i + 1 < l.n && l.b[i] == ')' && l.b[i + 1] == ':')) return 0;
-    place(&p->method, start, method_end);
-    place(&p->source_line, line, i);
-    p->source_line_value = number(l, line, i);
-    i += 2;
-    if (byte_at(l, i, ' ')) i++;
-    p->end = (int32_t)i;
-    return 1;
-}
-
-void cbytescan_take_cloudkit_token(const uint8_t *bytes, size_t count, int one_line, cbytescan_prefix *p) {
-    line_t l = {bytes, (int64_t)count};
-    if (!(p->marker == CBYTESCAN_NO_MARKER || p->marker == CBYTESCAN_CORE_DATA_ERROR)) return;
-    int64_t token = cloudkit_token(l, p->end, one_line);
-    if (token < 0) return;
-    p->marker = CBYTESCAN_CLOUDKIT;
-    int64_t after = skip_blanks(l, token + 18);
-    p->end = (int32_t)after;
-    if (!method(l, after, one_line, p)) loose_method(l, after, p);
-}
-
-void cbytescan_prefix_read(const uint8_t *bytes, size_t count, size_t start, int one_line, cbytescan_prefix *p) {
-    line_t l = {bytes, (int64_t)count};
-    no_place(&p->method);
-    no_place(&p->source_line);
-    p->source_line_value = -1;
-    p->marker = CBYTESCAN_NO_MARKER;
-    p->end = (int32_t)start;
-    if ((int64_t)start > l.n) return;
-    method(l, (int64_t)start, one_line, p);
-    marker(l, p);
-    cbytescan_take_cloudkit_token(bytes, count, one_line, p);
 }
 
 /// `LogTime.daysIn`: a February without a year may have 29 days.

@@ -21,7 +21,7 @@ import PCRE2
     }
 
     @Test func optionalAndRepeatedItems() {
-        #expect(prefixes(Piece.objectPrefix + "Done") == ["<", "Done"])
+        #expect(prefixes(PatternPiece.objectPrefix + "Done") == ["<", "Done"])
         #expect(prefixes(#"[ ]*iCloud"#) == [" ", "iCloud"])
         #expect(prefixes(#"(?:Truncated )?[Pp]ath: "#) == ["Truncated path: ", "Truncated Path: ", "path: ", "Path: "])
         #expect(prefixes(#"ab+c"#) == ["ab"], "what follows a repeated item is unknown")
@@ -136,13 +136,13 @@ import PCRE2
             let regex = try Regex(rule.pattern, options: rule.channel.options.union([.anchored, .duplicateNames]))
             let matcher = Matcher(regex)
             var leads = LeadingBytes.leads(of: rule.pattern).filter(\.sure).map(\.bytes)
-            if rule.pattern.hasPrefix(Piece.objectPrefix) {
-                let text = String(rule.pattern.dropFirst(Piece.objectPrefix.count))
+            if rule.pattern.hasPrefix(PatternPiece.objectPrefix) {
+                let text = String(rule.pattern.dropFirst(PatternPiece.objectPrefix.count))
                 leads += LeadingBytes.leads(of: text).filter(\.sure).map(\.bytes)
                 leads += LeadingBytes.leadsPastSeparators(of: text).filter(\.sure).map { Array("<Obj: 0x1>: ".utf8) + $0.bytes }
             }
             let tails = ["", "\n", " (x) - y: z\nmore", String(repeating: "z", count: 5000), ")>'\"\t"] + rule.samples
-            for lead in leads where lead.first != UInt8(ascii: "<") || rule.pattern.hasPrefix(Piece.objectPrefix) {
+            for lead in leads where lead.first != UInt8(ascii: "<") || rule.pattern.hasPrefix(PatternPiece.objectPrefix) {
                 for tail in tails {
                     let subject = lead + Array(tail.utf8)
                     let matched = try subject.withUnsafeBytes { try matcher.matches($0) }
@@ -248,7 +248,7 @@ import PCRE2
     }
 
     @Test func afterAnObjectsDescriptionTheTextAfterItIsLookedUp() {
-        let index = RuleIndex(rules: [(0, Piece.objectPrefix + "Done"), (1, "Do")])
+        let index = RuleIndex(rules: [(0, PatternPiece.objectPrefix + "Done"), (1, "Do")])
         #expect(offered(index, "<NSObject: 0x1>: Done") == [0])
         #expect(offered(index, "Done") == [0, 1])
         #expect(offered(index, "<unclosed Done") == [])
@@ -264,19 +264,19 @@ import PCRE2
     }
 
     @Test func aDescribedTextIsSureOnlyAfterWhatTheDescriptionTakes() {
-        let index = RuleIndex(rules: [(0, Piece.objectPrefix + #"(?::[ ]*Done|Fine)"#)])
+        let index = RuleIndex(rules: [(0, PatternPiece.objectPrefix + #"(?::[ ]*Done|Fine)"#)])
         #expect(offeredSure(index, "<NSObject: 0x1>: Fine") == true)
         #expect(offeredSure(index, "<NSObject: 0x1>Fine") == true)
         #expect(offeredSure(index, "<NSObject: 0x1>:: Fine") == false, "two colons: the description takes one")
         #expect(offeredSure(index, "<NSObject: 0x1> : Fine") == false)
         #expect(offeredSure(index, "<NSObject: 0x1>: Done") == false, "read past a colon the pattern requires")
         #expect(offeredSure(index, "Fine") == true)
-        #expect(offeredSure(RuleIndex(rules: [(0, Piece.objectPrefix + #"<private> Done"#)]), "<private> Done") == false,
+        #expect(offeredSure(RuleIndex(rules: [(0, PatternPiece.objectPrefix + #"<private> Done"#)]), "<private> Done") == false,
                 "the description is tried first where a `<` stands")
     }
 
     @Test func aTextThatStartsWithColonsOrBlanksIsLookedUpPastThem() {
-        let index = RuleIndex(rules: [(0, Piece.objectPrefix + #"(?::[ ]*Done|Fine)"#), (1, "Do")])
+        let index = RuleIndex(rules: [(0, PatternPiece.objectPrefix + #"(?::[ ]*Done|Fine)"#), (1, "Do")])
         #expect(offered(index, "<NSObject: 0x1>: Done") == [0])
         #expect(offered(index, "<NSObject: 0x1>:: Done") == [0])
         #expect(offered(index, "<NSObject: 0x1> : Fine") == [0])

@@ -464,7 +464,7 @@ import TestSupport
     }
 
     @Test func anOptionalFirstItemAddsWhatFollows() {
-        #expect(LeadingBytes.of(Piece.objectPrefix + "Successfully wrote") == Set("<S".utf8))
+        #expect(LeadingBytes.of(PatternPiece.objectPrefix + "Successfully wrote") == Set("<S".utf8))
         #expect(LeadingBytes.of(#"[ ]*iCloud"#) == Set(" i".utf8))
         #expect(LeadingBytes.of(#"(?:Truncated )?[Pp]ath: "#) == Set("TPp".utf8))
         #expect(LeadingBytes.of(#"a{0,3}?b|c+d"#) == Set("abc".utf8))

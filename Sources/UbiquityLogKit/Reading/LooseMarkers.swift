@@ -1,4 +1,4 @@
-// A family's marker found wherever a line puts it. The header readers and `Prefix` take the
+// A family's marker found wherever a line puts it. The header readers and `MessagePrefix` take the
 // shapes Apple's and UbiquityStoreManager's own logging print; real logs also carry the marker
 // after blanks, a tab, a logger's tag or thread id, a method pasted without its `-`, or with
 // no header at all. A line that holds a marker near its start is a record of that family,
@@ -40,7 +40,7 @@ public struct MarkerSpelling: Sendable {
 
 extension Marker {
     /// Every family's marker as lines spell it. A family of logs declares its own here; the
-    /// readers find it at the start of a message (see `Prefix` for the shapes read first) and,
+    /// readers find it at the start of a message (see `MessagePrefix` for the shapes read first) and,
     /// failing that, anywhere near the start of a line (`LooseMarkers`).
     public static let spellings: [MarkerSpelling] = [
         MarkerSpelling(.ubiquity, "CoreData: Ubiquity:", repeats: true),
@@ -80,10 +80,10 @@ enum LooseMarkers {
         return around(found, in: line, from: 0, method: nil)
     }
 
-    /// After a header whose message did not start with a marker (`prefix` is what `Prefix`
+    /// After a header whose message did not start with a marker (`prefix` is what `MessagePrefix`
     /// read there): a marker further on, or a logger's thread id and method, or the store
     /// manager's delegate method. Nil when none is there: the header's reading stands.
-    static func afterHeader(_ line: UnsafeRawBufferPointer, style: HeaderStyle, prefix: Prefix) -> LoosePrefix? {
+    static func afterHeader(_ line: UnsafeRawBufferPointer, style: HeaderStyle, prefix: MessagePrefix) -> LoosePrefix? {
         if let found = firstMarker(in: line, from: prefix.end) {
             var loose = around(found, in: line, from: prefix.end, method: prefix.method)
             if prefix.method != nil { loose.sourceLine = prefix.sourceLine }

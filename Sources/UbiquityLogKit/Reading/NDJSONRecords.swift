@@ -1,37 +1,6 @@
 // `log show --style ndjson`: one JSON object per line, whose `eventMessage` is one record.
 // The objects are flat apart from a few nested values we skip, so a small reader suffices.
 
-/// How an input's lines become records.
-public enum InputFormat: String, Sendable, CaseIterable {
-    /// Decided per input from its first line: NDJSON when it is a JSON object with an
-    /// `eventMessage`, otherwise text in any header style.
-    case auto
-    /// Xcode / NSLog headers (and loggers' own timestamps), plus headerless lines.
-    case nslog
-    /// Device console / syslog headers, plus headerless lines.
-    case syslog
-    /// macOS `log show` default and syslog styles, plus headerless lines.
-    case logshow
-    /// macOS `log show --style ndjson`.
-    case ndjson
-
-    /// The header styles that start a record in this format (nil: all of them).
-    var headerStyles: Set<HeaderStyle>? {
-        switch self {
-        case .auto, .ndjson: nil
-        case .nslog: [.nslog, .loggerTimestamp, .bare]
-        case .syslog: [.syslog, .bare]
-        case .logshow: [.logShow, .logShowSyslog, .bare]
-        }
-    }
-
-    /// `auto`'s choice for an input that starts with `line`.
-    static func detect(firstLine line: UnsafeRawBufferPointer) -> InputFormat {
-        guard let object = FlatJSON.object(line), object["eventMessage"] != nil else { return .auto }
-        return .ndjson
-    }
-}
-
 /// Turns NDJSON lines into records: header facts from the object's keys, the message from
 /// `eventMessage` (its newlines make a multi-line record of one input line).
 struct NDJSONRecords {
@@ -44,7 +13,7 @@ struct NDJSONRecords {
             return Record(input: input, firstLine: line.number, lineCount: 1, text: RecordText(line.bytes),
                           header: nil, bodyStart: 0, isTruncated: line.isTruncated)
         }
-        // Decoded straight into the record's own text: an Array first would be a second copy.
+        // Decoded straight into the record's own text (an Array first would be a second copy).
         let text = RecordText(message.utf8)
         var time: LogTime?
         if let timestamp = object["timestamp"], var parsed = LogTime(parsing: String(timestamp.prefix(26))) {

@@ -22,8 +22,7 @@ enum ObjectDump {
     /// The objects a dump lists; with their attributes when `attributes` (see
     /// `RuleMatch.readsDetails`). Without, each object's attribute lines are passed over, not
     /// gathered, shortened and split: the summary counts objects by entity and operation
-    /// alone. (Gathering them and relationships' values is most of what an export's builder
-    /// costs.)
+    /// alone, and attributes and relationships' values are the bulk of an export's dump.
     static func changes(in message: UnsafeRawBufferPointer, attributes keepsAttributes: Bool = true) -> [ObjectChange] {
         var changes: [ObjectChange] = []
         var section: ObjectChange.Operation?
@@ -92,8 +91,7 @@ enum ObjectDump {
     /// `exporting updated objects: …` or `\tdeleted: …` → the operation and what follows it.
     /// (Asked of every line of a dump, most of them an object's attributes: the labels are
     /// compared only on a line that starts with one's first byte, and `exporting ` is looked
-    /// for by its least common byte, not by its `e`, which stands everywhere in a line and
-    /// would cost a memchr and a compare at each.)
+    /// for by its least common byte, not by its `e`, which stands everywhere in a line.)
     private static func sectionStart(_ bytes: UnsafeRawBufferPointer, _ line: Range<Int>) -> (ObjectChange.Operation, Range<Int>)? {
         let trimmed = Bytes.trim(bytes, line)
         if !trimmed.isEmpty, startsLabel[Int(bytes[trimmed.lowerBound])] {
@@ -147,8 +145,7 @@ enum ObjectDump {
         var compact = shortenReferences(text)
         // Scanned as UTF-8 bytes: every byte that matters is ASCII, which never occurs inside
         // a multi-byte character, so a cut at one keeps the text whole; only the names and
-        // values become Strings (a walk over the String's UTF-8 view and a String per piece
-        // are too costly for dumps of thousands of lines).
+        // values become Strings, not every piece.
         return compact.withUTF8 { buffer in
             let bytes = UnsafeRawBufferPointer(buffer)
             var attributes: [ObjectChange.Attribute] = []
@@ -302,58 +299,5 @@ enum ObjectDump {
             lastWasSpace = isSpace
         }
         return result
-    }
-}
-
-/// Byte searches over a record's text (memchr/memmem underneath).
-enum Bytes {
-    static let exportingWord = Array("exporting ".utf8)
-    static let dataMarker = Array("; data: ".utf8)
-    static let uriStart = Array("<x-coredata://".utf8)
-    static let fault = Array("<fault>".utf8)
-    static let objectEnd = Array("})".utf8)
-    static let assignment = Array(" = ".utf8)
-
-    static func find(_ byte: UInt8, in bytes: UnsafeRawBufferPointer, from start: Int, before end: Int? = nil) -> Int? {
-        let stop = min(end ?? bytes.count, bytes.count)
-        guard start < stop, let base = bytes.baseAddress, let found = memchr(base + start, Int32(byte), stop - start) else { return nil }
-        return base.distance(to: UnsafeRawPointer(found))
-    }
-
-    /// First place of `needle` in `bytes[range]`: memchr for its first byte, then a compare.
-    static func find(_ needle: [UInt8], in bytes: UnsafeRawBufferPointer, range: Range<Int>) -> Int? {
-        guard let first = needle.first, range.count >= needle.count else { return nil }
-        let lastStart = range.upperBound - needle.count
-        var from = range.lowerBound
-        while from <= lastStart, let at = find(first, in: bytes, from: from, before: lastStart + 1) {
-            if hasPrefix(bytes, at..<range.upperBound, needle) { return at }
-            from = at + 1
-        }
-        return nil
-    }
-
-    static func findLast(_ needle: [UInt8], in bytes: UnsafeRawBufferPointer, range: Range<Int>) -> Int? {
-        var last: Int?
-        var from = range.lowerBound
-        while let found = find(needle, in: bytes, range: from..<range.upperBound) {
-            last = found
-            from = found + 1
-        }
-        return last
-    }
-
-    static func hasPrefix(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, _ prefix: [UInt8]) -> Bool {
-        guard range.count >= prefix.count else { return false }
-        for (offset, byte) in prefix.enumerated() where bytes[range.lowerBound + offset] != byte { return false }
-        return true
-    }
-
-    /// `range` without leading and trailing spaces and tabs.
-    static func trim(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Range<Int> {
-        var lower = range.lowerBound
-        var upper = range.upperBound
-        while lower < upper, bytes[lower] == 0x20 || bytes[lower] == 0x09 { lower += 1 }
-        while upper > lower, bytes[upper - 1] == 0x20 || bytes[upper - 1] == 0x09 { upper -= 1 }
-        return lower..<upper
     }
 }

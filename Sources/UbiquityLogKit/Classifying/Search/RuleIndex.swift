@@ -39,16 +39,16 @@ struct RuleIndex: Sendable {
     struct Candidate {
         let rule: Int
         /// Whether the text it was found by is enough: the rule's pattern matches there
-        /// (`LeadingBytes.Prefix.sure`), so it need not run when the match's builder is not called
-        /// (most of a `-q` run's matches).
+        /// (`PatternLead.sure`). Most pattern runs of a `-q` run are such matches, whose
+        /// builder it does not call.
         let sure: Bool
     }
 
     /// What one message's search knows of the rules tried everywhere: bit n of `absent`
     /// stands for slot n, set when the message lacks its required text, and is known once
     /// bit n of `checked` is set. Found out the first time a position offers the rule, not for
-    /// every rule up front: looking for all of them in every message is costly, and a message
-    /// whose first line matches an earlier rule never needs most of them.
+    /// every rule up front: a message whose first line matches an earlier rule never needs
+    /// most of them.
     struct Absence {
         fileprivate var checked: UInt64 = 0
         fileprivate var absent: UInt64 = 0
@@ -65,19 +65,19 @@ struct RuleIndex: Sendable {
         /// Where the text after an object's description starts; -1 when there is none.
         fileprivate let afterDescription: Int
         /// Whether the colons and blanks between the description and that text are what
-        /// `Piece.objectPrefix` takes (`:?[ ]*`): only then is a described text sure.
+        /// `PatternPiece.objectPrefix` takes (`:?[ ]*`): only then is a described text sure.
         fileprivate let plainSeparators: Bool
         fileprivate var tried: Int32 = -1
     }
 
     /// Where text after the object description at `position` starts: past `<`, 1 to 200
     /// bytes other than `>` and line ends, `>`, and any colons and blanks; nil when there is no
-    /// description. `Piece.objectPrefix` takes one colon and the blanks after it: a rule's text
+    /// description. `PatternPiece.objectPrefix` takes one colon and the blanks after it: a rule's text
     /// may start with more of them, which its described prefixes leave out (see `Tables.init`).
     static func descriptionEnd(in subject: UnsafeRawBufferPointer, at position: Int) -> Int? {
         guard position < subject.count, subject[position] == UInt8(ascii: "<"), let base = subject.baseAddress else { return nil }
         // The `>` and a line end before it found by memchr, not byte by byte: a description is
-        // some 40 bytes, too many for a loop at every line that starts with `<`.
+        // some 40 bytes, and one is read at every line that starts with `<`.
         let limit = min(subject.count, position + 202)
         guard let close = memchr(base + position + 1, Int32(UInt8(ascii: ">")), limit - position - 1) else { return nil }
         let closing = UnsafeRawPointer(close) - base
@@ -123,7 +123,7 @@ extension RuleIndex {
         /// list; the keys a one-byte prefix stands under share theirs.
         private let bucketStarts: UnsafeMutablePointer<Int32>
         private let entries: UnsafeMutablePointer<Entry>
-        /// Rules that start with an object's description (`Piece.objectPrefix`), by the text after
+        /// Rules that start with an object's description (`PatternPiece.objectPrefix`), by the text after
         /// it: looked up, the same way, after the description a line starts with.
         private let describedStarts: UnsafeMutablePointer<Int32>
         private let describedEntries: UnsafeMutablePointer<Entry>
@@ -148,8 +148,8 @@ extension RuleIndex {
         }
 
         fileprivate init(rules: [(number: Int, pattern: String)], storage: Storage) {
-            var direct: [(Int, [LeadingBytes.Prefix])] = []
-            var described: [(Int, [LeadingBytes.Prefix])] = []
+            var direct: [(Int, [PatternLead])] = []
+            var described: [(Int, [PatternLead])] = []
             var always: [Entry] = []
             var requiredTexts: [RequiredText] = []
             var textsOfSlot: [Int32] = [0]
@@ -158,9 +158,8 @@ extension RuleIndex {
                 var leads = LeadingBytes.leads(of: pattern)
                 // A rule whose match may take the line before its text (`nextLineLeads`) is
                 // filed by its text on the line itself; the search looks for the other way at
-                // the next line (`ChannelSearch.firstByNextLine`), not tried everywhere: its
-                // required text ("Using local storage: ") would be looked for in every ubiquity
-                // message.
+                // the next line (`ChannelSearch.firstByNextLine`). Tried everywhere, its required
+                // text ("Using local storage: ") would be looked for in every ubiquity message.
                 if LeadingBytes.nextLineLeads(of: pattern) != nil { leads.removeAll { $0.bytes.isEmpty } }
                 if leads.contains(where: \.bytes.isEmpty) {
                     always.append(Entry(rule: Int32(number), start: Int32(always.count), length: -1))
@@ -174,11 +173,11 @@ extension RuleIndex {
                 }
                 // `(?:<…>:?[ ]*)?text`: with a description, the text's first byte other than a colon
                 // or a blank stands at the first such byte after the description (`descriptionEnd`).
-                // Filed under the bytes there, not under `<`: filed under `<`, the one rule whose
-                // text starts with a colon (`peer-receipt-written`, `(?::[ ]*Successfully wrote…|…)`)
-                // would run its pattern, and fail, on every record that starts with a description.
-                if pattern.hasPrefix(Piece.objectPrefix) {
-                    let text = String(pattern.dropFirst(Piece.objectPrefix.count))
+                // Filed under the bytes there, not under `<`, so that a rule whose text starts with
+                // a colon (`peer-receipt-written`, `(?::[ ]*Successfully wrote…|…)`) runs its
+                // pattern only where that text stands, not on every record with a description.
+                if pattern.hasPrefix(PatternPiece.objectPrefix) {
+                    let text = String(pattern.dropFirst(PatternPiece.objectPrefix.count))
                     let past = LeadingBytes.leadsPastSeparators(of: text)
                     if past.allSatisfy({ $0.bytes.first.map { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: ":") } ?? false }) {
                         // The text at the position itself, the description left out: PCRE2 tries
@@ -223,7 +222,7 @@ extension RuleIndex {
         /// The buckets of `filed` (rule numbers in order, each with its prefixes, none empty)
         /// with `always` merged into each: starts and ends by key (see `bucketStarts`), and the
         /// entries. Prefixes are added to `pool`.
-        private static func buckets(_ filed: [(Int, [LeadingBytes.Prefix])], always: [Entry], pool: inout [UInt8]) -> ([Int32], [Entry]) {
+        private static func buckets(_ filed: [(Int, [PatternLead])], always: [Entry], pool: inout [UInt8]) -> ([Int32], [Entry]) {
             // Two-byte and longer prefixes by key; one-byte prefixes by their byte, standing
             // under every key that begins with it.
             var pairs: [(key: Int, entry: Entry)] = []
@@ -243,8 +242,8 @@ extension RuleIndex {
             // Stable: each key's entries stay in rule order.
             pairs = pairs.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }.map(\.element)
             // Every key first offers only the rules tried everywhere: the list at the start of
-            // `entries`. (No closures here: a variable a closure captures is boxed, and each of
-            // the 65,793 keys of each table would pay for it at start-up.)
+            // `entries`. (No closures here: a variable a closure captures is boxed, and every
+            // key of each table would pay for it at start-up.)
             var entries = always
             var starts = [Int32](repeating: 0, count: 2 * keyCount)
             if !always.isEmpty {
@@ -323,9 +322,9 @@ extension RuleIndex {
         /// once); nil when none is left. `cursor` comes from `cursor(in:at:)` for the same
         /// position, `absence` is kept for the whole of one subject.
         ///
-        /// A cursor rather than a search that calls back (`firstMatch(…) { rule in … }`): the
-        /// caller runs each rule's pattern in a loop of its own, with no generic, throwing
-        /// closure and no retains around a context on every record.
+        /// A cursor rather than a search that calls back: the caller runs each rule's pattern in
+        /// a loop of its own, with no generic, throwing closure and no retains around its
+        /// context.
         @inline(__always)
         func next(_ cursor: inout Cursor, in subject: UnsafeRawBufferPointer, at position: Int, _ absence: inout Absence) -> Candidate? {
             while true {
@@ -360,8 +359,8 @@ extension RuleIndex {
         /// to memcmp: up to 16 bytes as two words where the subject has 16 bytes left (the pool
         /// is padded to be read so); a longer text (whole phrases, up to
         /// `LeadingBytes.prefixLimit`) word by word, its last word overlapping the one before.
-        /// Small enough to be inlined in the walk (with the masks worked out by shifts and no
-        /// overflow checks): the walk asks it several times a record, too often for a call.
+        /// Small enough to be inlined in the walk, which asks it of nearly every candidate (the
+        /// masks are worked out by shifts, with no overflow checks).
         @inline(__always)
         private func starts(_ subject: UnsafeRawBufferPointer, at position: Int, with entry: Entry) -> Bool {
             let length = Int(entry.length)
@@ -422,86 +421,5 @@ extension RuleIndex {
             return true
         }
 
-    }
-}
-
-/// Finds a text by its least common byte (as a guess): `memchr` for its first byte and a
-/// comparison at each hit is slow where that byte is a blank, a colon or a common letter, which
-/// stand all over a message (` received push with payload`, `does not support …`).
-enum RareByteSearch {
-    /// Printable ASCII from the least to the most common in the generated default mix (the 3 MB
-    /// slice): hex digits, lower-case letters and blanks are everywhere, `K`, `=`, `w` and `z`
-    /// rare where `C`, `E`, `S` and `p` are not.
-    private static let byFrequency = Array(#"!#$&*@^`?\X|%ZYHzGQV'j,;{T}W+"=wO_kI~()RNKLvMJ<>h[]fB7UP8qE/x.SA9m6Fgyp53DbC4-dsc2ul1n:ra0itoe "#.utf8)
-
-    /// The offset in `text` of its least common byte by `byFrequency`: for the rule search's
-    /// required texts, each looked for in most records of its channel. Not by `anchor(of:)`'s
-    /// classes, which pick `C`, `E`, `S` or `p` in CloudKit's framework texts: bytes common in
-    /// logs, where memchr stops far more often.
-    static func anchorInLogs(of text: UnsafeRawBufferPointer) -> Int {
-        var best = 0
-        var bestRank = Int.max
-        for (offset, byte) in text.enumerated() {
-            let rank = byFrequency.firstIndex(of: byte) ?? byFrequency.count
-            if rank < bestRank {
-                best = offset
-                bestRank = rank
-            }
-        }
-        return best
-    }
-
-    /// The offset in `text` of the byte to look for it by.
-    static func anchor(of text: UnsafeRawBufferPointer) -> Int {
-        var best = 0
-        var bestCommonness = Int.max
-        for (offset, byte) in text.enumerated() {
-            let commonness = commonness(byte)
-            if commonness < bestCommonness {
-                best = offset
-                bestCommonness = commonness
-                if commonness == 0 { break }
-            }
-        }
-        return best
-    }
-
-    private static func commonness(_ byte: UInt8) -> Int {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "("), UInt8(ascii: "'"), UInt8(ascii: "_"), UInt8(ascii: "="): 0
-        case UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "g"), UInt8(ascii: "j"), UInt8(ascii: "k"), UInt8(ascii: "p"),
-             UInt8(ascii: "q"), UInt8(ascii: "v"), UInt8(ascii: "w"), UInt8(ascii: "x"), UInt8(ascii: "y"), UInt8(ascii: "z"): 1
-        case UInt8(ascii: "a")...UInt8(ascii: "z"): 2
-        default: 3
-        }
-    }
-
-    /// Where `text` first starts in `subject`, looked for by its byte at `anchor`; 0 for an
-    /// empty text, nil when it is not there.
-    static func firstOffset(of text: UnsafeRawBufferPointer, anchor: Int, in subject: UnsafeRawBufferPointer) -> Int? {
-        guard let wanted = text.baseAddress, !text.isEmpty else { return 0 }
-        guard let base = subject.baseAddress, text.count <= subject.count, anchor >= 0, anchor < text.count else { return nil }
-        let key = Int32(text[anchor])
-        let last = subject.count - text.count  // the last offset the text can start at
-        var start = 0
-        while start <= last {
-            // Hits come in order, so the first whole match is the first occurrence.
-            guard let hit = memchr(base + start + anchor, key, last - start + 1) else { return nil }
-            let offset = UnsafeRawPointer(hit) - base - anchor
-            // Most hits of the anchor are not the text: its first eight bytes, compared as a word,
-            // tell them without a call to memcmp.
-            if text.count >= 8, offset + 8 <= subject.count,
-               (base + offset).loadUnaligned(as: UInt64.self) != wanted.loadUnaligned(as: UInt64.self) {
-                start = offset + 1
-                continue
-            }
-            if memcmp(base + offset, wanted, text.count) == 0 { return offset }
-            start = offset + 1
-        }
-        return nil
-    }
-
-    static func firstOffset(of text: UnsafeRawBufferPointer, in subject: UnsafeRawBufferPointer) -> Int? {
-        firstOffset(of: text, anchor: anchor(of: text), in: subject)
     }
 }

@@ -3,172 +3,7 @@
 // of a `partial errors: {…}` dictionary (found by its `KEY = <CKError …>` shape, not by line
 // breaks, so that flattened pastes read the same), the count of batch errors CloudKit left out,
 // and the Core Data mirroring codes (134400, 134406, 134410, 134417, …); and the cause they
-// add up to.
-
-/// One CKError as its description prints it.
-public struct CKErrorDescription: Sendable, Equatable {
-    public var name: String
-    public var code: Int?
-    public var internalCode: Int?
-    /// The client-side message (the quoted text after the codes).
-    public var message: String?
-    public var serverMessage: String?
-    /// The partial-error entry it belongs to: a record name, or a zone.
-    public var record: String?
-    public var zone: String?
-    public var recordType: String?
-    public var field: String?
-    public var container: String?
-    /// Seconds, as printed (`Retry after 12.0 seconds`, `CKRetryAfter: 30`).
-    public var retryAfter: String?
-
-    /// The field for the JSON output.
-    var value: FieldValue {
-        var fields = FieldList()
-        fields.items.reserveCapacity(11)  // its most: not grown 1, 2, 4, 8, 16
-        fields.add("name", name)
-        fields.add("code", code)
-        fields.add("internalCode", internalCode)
-        fields.add("message", message)
-        fields.add("serverMessage", serverMessage)
-        fields.add("record", record)
-        fields.add("zone", zone)
-        fields.add("recordType", recordType)
-        fields.add("field", field)
-        fields.add("container", container)
-        fields.add("retryAfter", retryAfter)
-        return .object(fields.items)
-    }
-}
-
-/// What went wrong, in the terms of what to do about it. Each cause has an impact on the
-/// verdict and a kind that reports a failure of that cause.
-public enum CloudKitCause: String, Sendable, CaseIterable {
-    case schemaMissingField = "schema-missing-field"
-    case schemaMissingType = "schema-missing-type"
-    case modelOrderedRelationship = "model-ordered-relationship"
-    case modelAttributeRequired = "model-attribute-required"
-    case modelRelationshipRequired = "model-relationship-required"
-    case containerNotLinked = "container-not-linked"
-    case badContainer = "bad-container"
-    case secondInstance = "second-instance"
-    case permissionFailure = "permission-failure"
-    case missingEntitlement = "missing-entitlement"
-    case daemonUnreachable = "daemon-unreachable"
-    case notInitialized = "not-initialized"
-    case quotaExceeded = "quota-exceeded"
-    case recordTooLarge = "record-too-large"
-    case tooManyItems = "too-many-items"
-    case duplicateRecordInRequest = "duplicate-record-in-request"
-    case noAccount = "no-account"
-    case accountTerms = "account-terms"
-    case notAuthenticated = "not-authenticated"
-    case signingFailure = "signing-failure"
-    case throttled
-    case network
-    case zoneNotFound = "zone-not-found"
-    case userDeletedZone = "user-deleted-zone"
-    case historyExpired = "history-expired"
-    case objectsInSeveralZones = "objects-in-several-zones"
-    case conflict
-    case duplicateSubscription = "duplicate-subscription"
-    case cancelledPending = "cancelled-pending"
-    case other
-
-    public enum Impact: Int, Sendable, Comparable {
-        /// Nothing to do: Core Data handles it or it is a duplicate request.
-        case benign = 0
-        /// Waits and retries by itself: throttles, the network.
-        case transient = 1
-        /// Sync is degraded: the user's account or storage, a zone to rebuild, some records.
-        case degraded = 2
-        /// Sync cannot work until the app or its CloudKit set-up is fixed.
-        case broken = 3
-
-        public static func < (lhs: Impact, rhs: Impact) -> Bool { lhs.rawValue < rhs.rawValue }
-    }
-
-    public var impact: Impact {
-        switch self {
-        case .schemaMissingField, .schemaMissingType, .modelOrderedRelationship, .modelAttributeRequired, .modelRelationshipRequired,
-             .containerNotLinked, .badContainer, .secondInstance, .permissionFailure, .missingEntitlement, .daemonUnreachable,
-             .notInitialized, .recordTooLarge, .tooManyItems, .duplicateRecordInRequest, .other:
-            .broken
-        case .quotaExceeded, .noAccount, .accountTerms, .notAuthenticated, .signingFailure, .zoneNotFound, .userDeletedZone,
-             .historyExpired, .objectsInSeveralZones:
-            .degraded
-        case .throttled, .network:
-            .transient
-        case .conflict, .duplicateSubscription, .cancelledPending:
-            .benign
-        }
-    }
-
-    /// The kind a failure of this cause is reported as.
-    public var kind: EventKind {
-        switch self {
-        case .schemaMissingField, .schemaMissingType: .cloudKitSchemaNotDeployed
-        case .modelOrderedRelationship: .cloudKitModelOrderedRelationship
-        case .modelAttributeRequired: .cloudKitModelAttributeRequired
-        case .modelRelationshipRequired: .cloudKitModelRelationshipRequired
-        case .containerNotLinked, .badContainer, .permissionFailure, .missingEntitlement: .cloudKitContainerNotLinked
-        case .secondInstance: .cloudKitSecondInstance
-        case .daemonUnreachable: .cloudKitDaemonUnreachable
-        case .notInitialized: .cloudKitNotInitialized
-        case .quotaExceeded: .cloudKitQuotaExceeded
-        case .recordTooLarge, .tooManyItems, .duplicateRecordInRequest: .cloudKitLimitExceeded
-        case .noAccount, .accountTerms, .notAuthenticated, .signingFailure: .cloudKitAccountUnavailable
-        case .throttled: .cloudKitThrottled
-        case .network: .cloudKitNetworkUnavailable
-        case .zoneNotFound, .userDeletedZone: .cloudKitZoneMissing
-        case .historyExpired: .cloudKitHistoryExpired
-        case .objectsInSeveralZones: .cloudKitObjectsInSeveralZones
-        case .conflict: .cloudKitRecordConflict
-        case .duplicateSubscription: .cloudKitSubscriptionDuplicate
-        case .cancelledPending: .cloudKitRequestCancelled
-        case .other: .cloudKitRequestFailed
-        }
-    }
-
-    /// Causes ranked for the one a record is reported by: the worst impact first, and among
-    /// equals the more specific (a schema gap before the partial failure it came in).
-    var rank: Int { impact.rawValue * 100 + (CloudKitCause.allCases.count - (CloudKitCause.allCases.firstIndex(of: self) ?? 0)) }
-}
-
-/// Everything a mirroring record says went wrong.
-public struct CloudKitErrorReport: Sendable, Equatable {
-    /// Every CKError in the record, outermost first, partial-error entries after it.
-    public var errors: [CKErrorDescription] = []
-    /// `N "Batch Request Failed" CKError's omited`: entries CloudKit left out of the dictionary.
-    public var omittedBatchErrors = 0
-    /// NSCocoaErrorDomain / CKErrorDomain codes of the NSErrors printed (`Error Domain=… Code=…`).
-    public var errorCodes: [Int] = []
-    /// The cause it adds up to, and the entries (CKErrors) of that cause.
-    public var cause: CloudKitCause?
-    public var causeErrors: [CKErrorDescription] = []
-
-    public var isEmpty: Bool { errors.isEmpty && errorCodes.isEmpty && cause == nil }
-
-    /// How many records the cause affected: its partial-error entries (at least one).
-    public var affectedRecords: Int { max(1, causeErrors.filter { $0.record != nil }.count) }
-
-    var fields: [Field] {
-        var fields = FieldList()
-        fields.items.reserveCapacity(8)  // its most: not grown 1, 2, 4, 8
-        if let cause { fields.add("cause", cause.rawValue) }
-        if !errors.isEmpty { fields.add("ckErrors", .list(errors.map(\.value))) }
-        if omittedBatchErrors > 0 { fields.add("omittedBatchErrors", omittedBatchErrors) }
-        if let first = causeErrors.first {
-            fields.add("recordType", first.recordType)
-            fields.add("field", first.field)
-            fields.add("zone", first.zone)
-            fields.add("retryAfter", first.retryAfter)
-            let records = causeErrors.compactMap(\.record)
-            if !records.isEmpty { fields.add("records", .int(records.count)) }
-        }
-        return fields.items
-    }
-}
+// add up to (CloudKitErrorCauses.swift).
 
 enum CloudKitErrors {
     /// Reads every error in `text` (a mirroring record's message).
@@ -177,13 +12,10 @@ enum CloudKitErrors {
     }
 
     /// Reads every error in a mirroring record's message, given as its bytes: rules pass
-    /// `RuleMatch.messageBytes`, so no String is made of the whole failure text (a String of
-    /// it, then its bytes copied out again, was how this began). Invalid UTF-8 is read as the
-    /// String would hold it (each bad sequence a U+FFFD), so that offsets and limits fall as
-    /// they did.
-    /// Valid UTF-8 (nearly every record) is read where it stands: copied into an array first,
-    /// and read through the array's checked subscripts, a failure's text cost some 2,500
-    /// instructions more (callgrind, `-q`, the default mix's 111 failures).
+    /// `RuleMatch.messageBytes`, so no String is made of the whole failure text. Invalid UTF-8
+    /// is read as a String would hold it (each bad sequence a U+FFFD), so that offsets and
+    /// limits fall where a String's would. Valid UTF-8 (nearly every record) is read where it
+    /// stands, never copied into an array first.
     static func report(in message: UnsafeRawBufferPointer) -> CloudKitErrorReport {
         ByteText.isValidUTF8(message) ? report(bytes: message) : Array(ByteText.string(message).utf8).withUnsafeBytes { report(bytes: $0) }
     }
@@ -322,8 +154,7 @@ enum CloudKitErrors {
             }
         }
         // Keys are ASCII (record names, zone names, addresses): read on their bytes. The String
-        // below walked the key Character by Character (`prefix`, its index steps): some 11,000
-        // instructions an entry, 1.15 M of the 3 MB default mix's (callgrind).
+        // path below, which walks the key Character by Character, is only for keys that are not.
         if let read = asciiEntryKey(bytes, keyStart..<end, zone: zone) { return read }
         let key = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[keyStart..<end]), as: UTF8.self).trimmingCharacters(in: " \t\"")
         guard !key.isEmpty else { return (nil, zone) }
@@ -421,122 +252,6 @@ enum CloudKitErrors {
         return found
     }
 
-    // MARK: Cause
-
-    static func cause(of report: CloudKitErrorReport, bytes: UnsafeRawBufferPointer) -> (CloudKitCause?, [CKErrorDescription]) {
-        // The causes offered, each once, in the order they came; each CKError's own cause read
-        // once, and the CKErrors of the cause that wins gathered once it is known. Each offer
-        // appended a copy of its CKError (ten texts retained) to a list for its cause, lists
-        // that all but one were dropped: some 530 instructions a failure more, 59,000 of the
-        // 3 MB default mix's 111 (callgrind, -q, one thread).
-        let errorCauses = report.errors.map { cause(of: $0) }
-        var offered: [CloudKitCause] = []
-        func offer(_ cause: CloudKitCause) {
-            if !offered.contains(cause) { offered.append(cause) }
-        }
-        for case let cause? in errorCauses { offer(cause) }
-        for code in report.errorCodes {
-            switch code {
-            case 134400: offer(.noAccount)
-            case 134410: offer(.secondInstance)
-            case 134417: offer(.cancelledPending)
-            case 134406: offer(.notInitialized)
-            case 134301: offer(.historyExpired)
-            default: break
-            }
-        }
-        // The phrases are read over the whole failure text, one search each: only those whose
-        // cause could still change the outcome. A phrase offers its cause with no error, so it
-        // can change nothing when that cause is offered already, or when a cause other than
-        // 134406's outranks it (the best stays, and 134406, if offered, goes either way). A
-        // record whose entries say the schema is not deployed (the commonest failure, and the
-        // highest rank) reads none of them.
-        let outranking = offered.lazy.filter { $0 != .notInitialized }.map(\.rank).max() ?? Int.min
-        for phrase in causePhrases where phrase.rank > outranking && !offered.contains(phrase.cause) {
-            if phrase.isIn(bytes) { offer(phrase.cause) }
-        }
-        // A request refused because set-up failed (134406) is told by the set-up's own cause
-        // when the record names it.
-        if offered.count > 1 { offered.removeAll { $0 == .notInitialized } }
-        // A partial failure alone says nothing more than that something failed.
-        if offered.isEmpty, let first = report.errors.first { return (.other, [first]) }
-        guard let best = offered.max(by: { $0.rank < $1.rank }) else { return (nil, []) }
-        var errors: [CKErrorDescription] = []
-        for (error, cause) in zip(report.errors, errorCauses) where cause == best { errors.append(error) }
-        return (best, errors)
-    }
-
-    /// A text that tells a cause wherever it stands in a failure.
-    /// (The text a static string and the cause's rank kept: each phrase read for a failure
-    /// retained and released its array, and worked its cause's rank out again, some 700
-    /// instructions a failure, 17 a record with `-q` on the default mix, callgrind.)
-    struct CausePhrase: Sendable {
-        let cause: CloudKitCause
-        let rank: Int
-        let text: StaticString
-        /// The text's least common byte (`RareByteSearch.anchor(of:)`), found once here rather
-        /// than for every record.
-        let anchor: Int
-
-        init(_ text: StaticString, _ cause: CloudKitCause) {
-            self.cause = cause
-            rank = cause.rank
-            self.text = text
-            anchor = RareByteSearch.anchor(of: UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-        }
-
-        func isIn(_ subject: UnsafeRawBufferPointer) -> Bool {
-            RareByteSearch.firstOffset(of: UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount),
-                                       anchor: anchor, in: subject) != nil
-        }
-    }
-
-    static let causePhrases: [CausePhrase] = [
-        CausePhrase("does not support ordered relationships", .modelOrderedRelationship),
-        CausePhrase("requires that all attributes be optional", .modelAttributeRequired),
-        CausePhrase("requires that all relationships be optional", .modelRelationshipRequired),
-        CausePhrase("Sandbox restriction", .daemonUnreachable),
-        CausePhrase("Error retrieving daemon", .daemonUnreachable),
-        CausePhrase("assigned to multiple zones", .objectsInSeveralZones),
-        CausePhrase("another instance of this persistent store", .secondInstance),
-        CausePhrase("register a second handler for activity", .secondInstance),
-        CausePhrase("without an iCloud account", .noAccount),
-    ]
-
-    static func cause(of error: CKErrorDescription) -> CloudKitCause? {
-        let server = error.serverMessage ?? ""
-        let message = error.message ?? ""
-        if server.containsASCII("production schema") {
-            return server.containsASCII("Cannot create new type") ? .schemaMissingType : .schemaMissingField
-        }
-        if server.containsASCII("Invalid bundle ID for container") { return .containerNotLinked }
-        switch (error.code, error.internalCode) {
-        case (2?, _), (22?, _): return nil  // partial failure, batch failed: their entries say why
-        case (1?, 4000?): return .signingFailure
-        case (1?, _): return .other
-        case (3?, _), (4?, _), (34?, _), (36?, _), (20?, _): return .network
-        case (5?, _): return .badContainer
-        case (6?, _), (7?, _), (_, 2022?), (_, 2008?), (23?, _): return .throttled
-        case (8?, _): return .missingEntitlement
-        case (9?, 1004?): return .accountTerms
-        case (9?, _): return message.containsASCII("verify new terms") ? .accountTerms : .notAuthenticated
-        case (10?, _): return .permissionFailure
-        case (11?, _): return .other
-        case (12?, _): return message.containsASCII("same record twice") ? .duplicateRecordInRequest : .other
-        case (14?, _): return .conflict
-        case (15?, 2032?): return .duplicateSubscription
-        case (15?, _): return server.containsASCII("subscription is duplicate") ? .duplicateSubscription : .other
-        case (21?, _): return .historyExpired
-        case (25?, _): return .quotaExceeded
-        case (26?, _): return .zoneNotFound
-        case (27?, 1020?): return .tooManyItems
-        case (27?, _): return message.containsASCII("maximum number of items") ? .tooManyItems : .recordTooLarge
-        case (28?, _): return .userDeletedZone
-        case (32?, _): return .notAuthenticated
-        default: return .other
-        }
-    }
-
     // MARK: Bytes
 
     static func find(_ needle: [UInt8], in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
@@ -625,19 +340,5 @@ enum CloudKitErrors {
         var value = 0
         for digit in start..<index { value = value * 10 + Int(bytes[digit] &- UInt8(ascii: "0")) }
         return value
-    }
-}
-
-extension String {
-    /// Whether the ASCII text `needle` stands in the string: `firstRange(ofASCII:)` without the
-    /// indexes it makes of what it finds. A CKError's cause asks its two texts for up to four
-    /// phrases, some 600 instructions each that way (484 asks, 0.3 M on the default mix's 3 MB
-    /// slice, callgrind).
-    func containsASCII(_ needle: StaticString) -> Bool {
-        let found = utf8.withContiguousStorageIfAvailable { haystack in
-            RareByteSearch.firstOffset(of: UnsafeRawBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount),
-                                       in: UnsafeRawBufferPointer(haystack)) != nil
-        }
-        return found ?? (firstRange(ofASCII: needle) != nil)
     }
 }

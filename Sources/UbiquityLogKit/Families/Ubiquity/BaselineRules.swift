@@ -23,7 +23,7 @@ extension EventKind {
 enum BaselineRules {
     static let all: [Rule] = [
         Rule("baseline-roll-response-failed", .ubiquity, .baselineRollResponseFailed,
-             Piece.objectPrefix + #"Encountered an error while trying to respond to the roll of baseline:"#,
+             PatternPiece.objectPrefix + #"Encountered an error while trying to respond to the roll of baseline:"#,
              samples: [
                 Sample.ios7("-[_PFUbiquityRecordsImporter rollResponseOperation:encounteredAnError:whileTryingToAdoptBaseline:]", 1683,
                             "<PFUbiquityBaselineRollResponseOperation: 0x15eb4d50>\nEncountered an error while trying to respond to the roll of baseline: <PFUbiquityBaseline: 0x15eb5e60>\nError: Error Domain=NSCocoaErrorDomain Code=134307 \"The operation couldn’t be completed. (Cocoa error 134307.)\" UserInfo=0x15eb6f70 {reason=Could not read the baseline archive}\nuserInfo: {\n    reason = \"Could not read the baseline archive\";\n}"),
@@ -32,14 +32,14 @@ enum BaselineRules {
         },
 
         Rule.message("baseline-recovery-scheduled", .ubiquity, .baselineRecoveryScheduled,
-             Piece.objectPrefix + #"Scheduling baseline recovery operation on behalf of:"#,
+             PatternPiece.objectPrefix + #"Scheduling baseline recovery operation on behalf of:"#,
              samples: [
                 Sample.ios7("-[_PFUbiquityRecordsImporter scheduleBaselineRecoveryOperationWithActiveBaselineOperation:]", 1723,
                             "\(Sample.importer)\nScheduling baseline recovery operation on behalf of: <PFUbiquityBaselineRollResponseOperation: 0x15eb4d50>"),
              ]),
 
         Rule.message("baseline-check", .ubiquity, .baselineCheck,
-             Piece.objectPrefix + #"(?:Checking to see if it can replace store with knowledge vector|Local store is current with the baseline|Local store has a zero vector|Local store is an ancestor of the baseline|Baseline is an ancestor of the local store|Beginning knowledge vector inspection|Finished check: (?<result>-?\d+)|Can adopt: (?<adopt>\d+) replace: (?<replace>\d+)|Baseline exists in the cloud, will evaluate other criteria|(?i:not enough (?:log bytes|transactions) to roll))"#,
+             PatternPiece.objectPrefix + #"(?:Checking to see if it can replace store with knowledge vector|Local store is current with the baseline|Local store has a zero vector|Local store is an ancestor of the baseline|Baseline is an ancestor of the local store|Beginning knowledge vector inspection|Finished check: (?<result>-?\d+)|Can adopt: (?<adopt>\d+) replace: (?<replace>\d+)|Baseline exists in the cloud, will evaluate other criteria|(?i:not enough (?:log bytes|transactions) to roll))"#,
              numeric: ["result", "adopt", "replace"],
              samples: [
                 Sample.ios6("<PFUbiquityBaseline: 0x1d5d1f40>\n\tpermanentLocation: \(Sample.root)/baseline.zip\nChecking to see if it can replace store with knowledge vector: \(Sample.knowledgeVector)"),
@@ -58,7 +58,7 @@ enum BaselineRules {
              ]),
 
         Rule.message("baseline-staging", .ubiquity, .baselineStaging,
-             Piece.objectPrefix + #"(?:Successfully removed contents of staging area|Successfully created staging directory:|Successfully copied store to staging directory:|Removing identifiers from:?)"#,
+             PatternPiece.objectPrefix + #"(?:Successfully removed contents of staging area|Successfully created staging directory:|Successfully copied store to staging directory:|Removing identifiers from:?)"#,
              samples: [
                 Sample.ios6("<PFUbiquityBaseline: 0x1d5d1f40> Successfully removed contents of staging area."),
                 Sample.ios7("+[PFUbiquityBaseline removePeerSpecificIdentifiersFromStore:withLocalPeerID:]_block_invoke", 1256, "Removing identifiers from: <NSSQLCore: 0x15eb7a80>"),
@@ -72,7 +72,7 @@ enum BaselineRules {
              ]),
 
         Rule.message("metadata-recovery-step", .ubiquity, .metadataRecoveryStep,
-             Piece.objectPrefix + #"(?:Metadata recovery for store: (?<store>[^\n]*)\n[ \t]*(?<step>[^\n]*)|(?<step>Moving on to recreating the peer ranges|Finished creating new peer ranges)[^\n]*)"#,
+             PatternPiece.objectPrefix + #"(?:Metadata recovery for store: (?<store>[^\n]*)\n[ \t]*(?<step>[^\n]*)|(?<step>Moving on to recreating the peer ranges|Finished creating new peer ranges)[^\n]*)"#,
              samples: [
                 Sample.ios7("-[PFUbiquityStoreMetadataMedic recoverMetadataWithError:]", 151, "Metadata recovery for store: <NSSQLCore: 0x15d52f60>\nCreating new store metadata."),
                 Sample.ios6("<PFUbiquityStoreMetadataMedic: 0x1e5d8290> Moving on to recreating the peer ranges."),
@@ -80,7 +80,7 @@ enum BaselineRules {
              ]),
 
         Rule.message("metadata-recovered", .ubiquity, .metadataRecovered,
-             Piece.objectPrefix + #"Successfully recovered metadata(?: for store: (?<store>[^\n]*))?"#,
+             PatternPiece.objectPrefix + #"Successfully recovered metadata(?: for store: (?<store>[^\n]*))?"#,
              samples: [
                 Sample.ios7("-[PFUbiquitySetupAssistant attemptMetadataRecoveryForStore:error:]", 1210, "<PFUbiquitySetupAssistant: 0x15d4e0a0>\nSuccessfully recovered metadata"),
              ]),

@@ -40,7 +40,7 @@ enum FileAndMetadataRules {
 
         // iOS 6 meets every file under the content URL; what it cannot place it names and skips.
         Rule("container-stray-file", .ubiquity, .containerStrayFile,
-             Piece.objectPrefix + #"Unable to continue parse components of URL: (?<url>[^\n]*?)[ ]*(?:\n[ \t]*Confused by: (?<confusedBy>[^\n]*))?$"#,
+             PatternPiece.objectPrefix + #"Unable to continue parse components of URL: (?<url>[^\n]*?)[ ]*(?:\n[ \t]*Confused by: (?<confusedBy>[^\n]*))?$"#,
              samples: [
                 Sample.ios6("Unable to continue parse components of URL: file://localhost\(Sample.root)/notes.txt\nConfused by: notes.txt"),
                 Sample.ios7("+[PFUbiquityLocation createUbiquityLocationForPath:withUbiquityRootLocation:]", 1139,
@@ -74,7 +74,7 @@ enum FileAndMetadataRules {
             Sample.ios7("-[PFUbiquityFilePresenter processPendingURLs]", 502, "File isn't live yet: file://\(Sample.root)/\(Sample.logFile)"),
         ]),
 
-        Rule.phrases("file-status-by-method", .fileStatus, [Piece.descriptionOnly, #"(?s:.*?)\n[ \t]*Status: "#],
+        Rule.phrases("file-status-by-method", .fileStatus, [PatternPiece.descriptionOnly, #"(?s:.*?)\n[ \t]*Status: "#],
             position: .method,
             methods: ["-[PFUbiquityFilePresenter printStatus:]", "-[PFUbiquityFilePresenter processPendingURLs]"],
             samples: [

@@ -99,7 +99,7 @@ enum ImportRules {
         },
 
         Rule.message("import-scan", .ubiquity, .importScan,
-             Piece.objectPrefix + #"(?:Scheduling root scan|adding root scan|got subpaths of root location|Ignoring subpath \(model version hash\)|Got candidate log locations|Initiated download for urls|Finished scan of root location|Starting scan of location|Started download for logs)"#,
+             PatternPiece.objectPrefix + #"(?:Scheduling root scan|adding root scan|got subpaths of root location|Ignoring subpath \(model version hash\)|Got candidate log locations|Initiated download for urls|Finished scan of root location|Starting scan of location|Started download for logs)"#,
              samples: [
                 Sample.ios6("\(Sample.importer)\nScheduling root scan"),
                 Sample.ios6("<PFUbiquityImportScanOperation: 0x1d5c7e90> got subpaths of root location: (\n    \"\(Sample.peer)\"\n)"),
@@ -108,7 +108,7 @@ enum ImportRules {
              ]),
 
         Rule.message("import-scheduling", .ubiquity, .importScheduling,
-             Piece.objectPrefix + #"(?:Finished scheduling logs with context|Posting import notification|Adding operation|Registering for application resumed notification|Scheduling operations \(|Created sorted operations \(|No more logs to schedule|Will reschedule pending logs)"#,
+             PatternPiece.objectPrefix + #"(?:Finished scheduling logs with context|Posting import notification|Adding operation|Registering for application resumed notification|Scheduling operations \(|Created sorted operations \(|No more logs to schedule|Will reschedule pending logs)"#,
              samples: [
                 Sample.ios7("-[_PFUbiquityRecordsImporter schedulePendingLogs:error:]", 1266, "\(Sample.importer)\nFinished scheduling logs with context: <PFUbiquityRecordsImporterSchedulingContext: 0x15ea3c40>"),
                 Sample.ios6("Posting import notification: : NSConcreteNotification 0x1d5f0a10 {name = com.apple.coredata.ubiquity.importer.didfinishimport}"),

@@ -57,19 +57,19 @@ struct IncidentTracker {
         var lastStrategy: String?
     }
     /// Changed in place, with `isOpen` set where an incident opens or closes or the state is
-    /// swapped: a `didSet` that read `state.open` would copy the whole incident (its findings
-    /// and their texts) at every change.
+    /// swapped: nothing may read `state.open` at every change (a `didSet` would), which copies
+    /// the whole incident, its findings and their texts.
     private var state = State()
     private var group = 0
     /// The other groups' states while the current one runs (processes interleave), by group,
-    /// and how many there are. An array by group: a dictionary by group hashes the group at
-    /// each switch, and its first use is costly (its key type's conformance looked up).
+    /// and how many there are. An array by group, not a dictionary, which would hash the group
+    /// at each switch and cost the run dearly at its first use.
     private var parked: [State?] = []
     private var parkedCount = 0
     /// Per group (groups are numbered from 0 as they are met), its first warning, its first
     /// incident and the first that leaves it broken: kept apart from the capped list, so that
-    /// verdicts hold however many incidents a log has. Arrays by group: dictionaries by group
-    /// hash the group at each look-up, and their first insertions (growing them) are costly.
+    /// verdicts hold however many incidents a log has. Arrays by group, not dictionaries,
+    /// which would hash the group at each look-up and grow on their first insertions.
     private var warnings: [Finding?] = []
     private var firstIncident: [Incident?] = []
     private var firstBroken: [Incident?] = []
@@ -99,12 +99,12 @@ struct IncidentTracker {
     /// The records that follow belong to process group `next`.
     mutating func switchGroup(to next: Int) {
         guard next != group else { return }
-        // `isOpen`, not `state.open != nil`, which copies the whole incident (twice a switch
-        // between interleaved processes).
+        // `isOpen`, not `state.open != nil`, which copies the whole incident; processes
+        // interleave, so switches are frequent.
         // A state without an open incident is empty (`close` empties it; the strategy is
-        // only set while one is open), and is left as it is: replaced by a new one at every
-        // switch, the state (an incident's worth of bytes) would be written and destroyed,
-        // and a parked one copied in and the current one destroyed.
+        // only set while one is open), and is left as it is, not replaced by a new one: a
+        // state is an incident's worth of bytes, and no switch may write, copy or destroy one
+        // that holds nothing.
         if isOpen {
             if group >= parked.count { parked += Array(repeating: nil, count: group + 1 - parked.count) }
             if parked[group] == nil { parkedCount += 1 }

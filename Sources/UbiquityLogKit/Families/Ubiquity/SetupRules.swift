@@ -33,14 +33,14 @@ enum SetupRules {
              ]),
 
         Rule.message("file-change-observed", .ubiquity, .fileChangeObserved,
-             Piece.objectPrefix + #"(?:Got change notification for url: (?<url>[^\n]*)|Coordinated read finished for ubiquity root url: (?<root>[^\n]*))"#,
+             PatternPiece.objectPrefix + #"(?:Got change notification for url: (?<url>[^\n]*)|Coordinated read finished for ubiquity root url: (?<root>[^\n]*))"#,
              samples: [
                 Sample.ios7("-[PFUbiquityFilePresenter presentedSubitemDidChangeAtURL:]", 153, "<PFUbiquityFilePresenter: 0x15d5c3e0>\n\tubiquityRootLocation: \(Sample.location(Sample.root))\n\tlocalPeerID: \(Sample.peer)\nGot change notification for url: file://\(Sample.root)/\(Sample.otherPeer)/JournalStore/\(Sample.storeUUID)/\(Sample.logFile)"),
                 Sample.ios7("-[PFUbiquitySetupAssistant canReadFromUbiquityRootLocation:]_block_invoke", 438, "Coordinated read finished for ubiquity root url: file://\(Sample.root)/"),
              ]),
 
         Rule.message("peer-receipt-written", .ubiquity, .peerReceiptWritten,
-             Piece.objectPrefix + #"(?::[ ]*Successfully wrote to file\.|Successfully wrote to file\.|Checking peer file upload:|Successfully wrote peer receipt file:)"#,
+             PatternPiece.objectPrefix + #"(?::[ ]*Successfully wrote to file\.|Successfully wrote to file\.|Checking peer file upload:|Successfully wrote peer receipt file:)"#,
              samples: [
                 Sample.ios7("-[PFUbiquityPeerReceipt writeFileToLocation:error:]", 135, "<PFUbiquityPeerReceipt: 0x15d5d4f0>(0)\n\tpermanentLocation: \(Sample.location("\(Sample.root)/\(Sample.peer)/receipt.0.cdt"))\n\tsafeLocation: (null)\n\tcurrentLocation: (null)\n: Successfully wrote to file."),
                 Sample.ios6("<PFUbiquityPeerReceipt: 0x1d5b3e50>: Successfully wrote to file."),
@@ -48,13 +48,13 @@ enum SetupRules {
              ]),
 
         Rule.message("knowledge-vector-matched", .ubiquity, .knowledgeVectorMatched,
-             Piece.objectPrefix + #"Local store knowledge vector matches (?<against>metadata|receipt) knowledge vector\."#,
+             PatternPiece.objectPrefix + #"Local store knowledge vector matches (?<against>metadata|receipt) knowledge vector\."#,
              samples: [
                 Sample.ios6("<PFUbiquitySetupAssistant: 0x1d5a4f60>\nLocal store knowledge vector matches metadata knowledge vector."),
              ]),
 
         Rule.message("switchboard-entry-missing", .ubiquity, .switchboardEntryMissing,
-             Piece.objectPrefix + #"Didn't get a switchboard entry back after trying to register store:"#,
+             PatternPiece.objectPrefix + #"Didn't get a switchboard entry back after trying to register store:"#,
              samples: [
                 Sample.ios6("<PFUbiquitySetupAssistant: 0x1d5a4f60>\nDidn't get a switchboard entry back after trying to register store: <NSSQLCore: 0x1d5a1c30>"),
              ]),
@@ -148,7 +148,7 @@ enum SetupAssistantRules {
             Sample.ios7("-[PFUbiquitySetupAssistant finishSetupForStore:error:]", 1060, "<PFUbiquitySetupAssistant: 0x15d4e0a0>\nStarted Monitor"),
         ]),
 
-        Rule.phrases("setup-progress-by-method", .setupProgress, [Piece.descriptionOnly],
+        Rule.phrases("setup-progress-by-method", .setupProgress, [PatternPiece.descriptionOnly],
             position: .method,
             methods: ["-[PFUbiquitySetupAssistant finishSetupForStore:error:]",
                       "-[PFUbiquitySetupAssistant performCoordinatorPostStoreSetup:error:]",

@@ -73,7 +73,7 @@ enum StoreManagerRules {
              samples: [Sample.usm("Loading store..."), Sample.appLogged("Reloading store...")]),
 
         Rule("store-load-started", .storeManager, .storeLoadStarted,
-             #"Will load "# + Piece.location + #" store\."#,
+             #"Will load "# + PatternPiece.location + #" store\."#,
              samples: [Sample.usm("Will load cloud store."), Sample.usm("Will load local store."), Sample.appLogged("Will load local store.")]) { match in
             .storeLoadStarted(location(match), store: nil)
         },
@@ -85,7 +85,7 @@ enum StoreManagerRules {
                        Sample.usm("Loading store: file:///var/mobile/Applications/4C1F/Library/Application%20Support/UbiquityStore.sqlite")]),
 
         Rule("store-load-succeeded", .storeManager, .storeLoadSucceeded,
-             #"Successfully loaded "# + Piece.location + #" store\."#,
+             #"Successfully loaded "# + PatternPiece.location + #" store\."#,
              samples: [Sample.usm("Successfully loaded cloud store."), Sample.usm("Successfully loaded local store.")]) { match in
             .storeLoadSucceeded(location(match))
         },
@@ -95,7 +95,7 @@ enum StoreManagerRules {
              samples: [Sample.usm("Failed to load cloud store. Marking cloud store as corrupt. Store will be unavailable.")]),
 
         Rule("store-load-failed", .storeManager, .storeLoadFailed,
-             errorPrefix + #"Failed to load "# + Piece.location + #" store\.(?![ ]+Marking)"#,
+             errorPrefix + #"Failed to load "# + PatternPiece.location + #" store\.(?![ ]+Marking)"#,
              samples: [
                 Sample.usm(#"Error (cause:UbiquityStoreErrorCauseOpenActiveStore): Error Domain=NSCocoaErrorDomain Code=0 "The operation couldn’t be completed. (Cocoa error 0.)" UserInfo=0x15e8c2d0 {NSLocalizedFailureReason=Failed to load cloud store.}"#),
                 Sample.usm("Failed to load local store."),

@@ -97,17 +97,15 @@ struct TransactionLogTracker {
     /// Each log's story, in the order the run first met the log.
     private(set) var stories: [TransactionLogStory] = []
     /// Where each log's story is in `stories`. A record finds its log's story with one lookup
-    /// and changes it in place: with the stories in a dictionary by name, a record would look
-    /// its log up three to five times (is it there, its peer, the update, …), each hashing the
-    /// log's name.
+    /// and changes it in place, hashing the log's name once, not at each of the three to five
+    /// things it asks of the story (is it there, its peer, the update, …).
     private var storyIndex: [String: Int] = [:]
     private(set) var entities: [String: EntityChanges] = [:]
     private(set) var devices: [Device] = []
     /// The log each import operation of the current input is parsing (and the peer its path
     /// names), by thread; emptied when an input begins (`beginInput`, which `add` calls for a
-    /// record of another input). Keyed by the thread's name alone: a struct of input and
-    /// thread as the key makes the table's first entry costly (the key type's `Hashable`
-    /// conformance looked up).
+    /// record of another input). Keyed by the thread's name alone, not by a struct of input
+    /// and thread, whose `Hashable` conformance is looked up at the table's first entry.
     private var parsing: [String: (log: String, peer: String?)] = [:]
     /// The input of `devices.last`, asked for every record: reading it through `devices.last`
     /// would copy the whole device, retaining and releasing each of its texts and lists.
@@ -237,8 +235,8 @@ struct TransactionLogTracker {
     }
 
     /// Where the last import still `started` in `input` is. Each import's fields are read in
-    /// place: `lastIndex(where:)` hands each import to its closure as a copy, retaining and
-    /// releasing its texts, over a log's up to 100 imports.
+    /// place, not through `lastIndex(where:)`, which hands each import to its closure as a
+    /// copy, retaining and releasing its texts, over a log's up to 100 imports.
     private static func lastStarted(in imports: [TransactionLogStory.Import], input: String) -> Int? {
         var index = imports.count
         while index > 0 {
@@ -318,62 +316,5 @@ struct TransactionLogTracker {
         guard let separator = component.firstIndex(where: { $0 == "~" || $0 == "." }), separator > component.startIndex else { return false }
         let id = component[component.index(after: separator)...]
         return id.filter(\.isHexDigit).count == 32 && id.allSatisfy { $0.isHexDigit || $0 == "-" }
-    }
-}
-
-/// `peer(inPath:)` and `peer(holding:in:)` on bytes. Swift's String splits and searches by
-/// Characters (`isHexDigit` on each, the import rule asks for every import record's path),
-/// far too slow for a path per import and a record's scan for a new log. On ASCII text
-/// without a lone carriage return, each byte is a Character, but for `\r\n`, which is one
-/// Character (no split at its `\n`, neither `/`, `~`, `.`, `-` nor a hex digit): so the bytes
-/// give what the Characters give. Other text takes the Character path.
-enum PeerSearch {
-    /// ASCII, so that each byte is a Character but for `\r\n` pairs.
-    static func isPlainASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { ByteText.isASCII(bytes) }
-
-    /// Where `needle` first starts in `bytes`.
-    static func first(_ needle: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard needle.count <= bytes.count else { return nil }
-        return needle.withUnsafeBytes { ByteSearch.firstOffset(of: $0, in: UnsafeRawBufferPointer(bytes)) }
-    }
-
-    /// The last non-empty line of `bytes[..<end]`, as `split(separator: "\n").last` gives it
-    /// (a `\n` after `\r` ends no line: the pair is one Character).
-    static func lastLine(in bytes: UnsafeBufferPointer<UInt8>, before end: Int) -> Range<Int> {
-        var end = end
-        while end > 0 {
-            var start = end
-            while start > 0, !(bytes[start - 1] == 0x0A && !(start >= 2 && bytes[start - 2] == 0x0D)) { start -= 1 }
-            if start < end { return start..<end }
-            end = start - 1
-        }
-        return 0..<0
-    }
-
-    /// The last `/`-separated component of `range` that is a peer ID (`isPeerID`).
-    static func peer(in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
-        var end = range.upperBound
-        while end > range.lowerBound {
-            var start = end
-            while start > range.lowerBound, bytes[start - 1] != UInt8(ascii: "/") { start -= 1 }
-            if start < end, isPeerID(bytes, start..<end) { return String(decoding: bytes[start..<end], as: UTF8.self) }
-            end = start - 1
-        }
-        return nil
-    }
-
-    /// `TransactionLogTracker.isPeerID` on ASCII bytes.
-    static func isPeerID(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
-        guard let separator = range.first(where: { bytes[$0] == UInt8(ascii: "~") || bytes[$0] == UInt8(ascii: ".") }),
-              separator > range.lowerBound else { return false }
-        var hexDigits = 0
-        for index in separator + 1..<range.upperBound {
-            switch bytes[index] {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): hexDigits += 1
-            case UInt8(ascii: "-"): break
-            default: return false
-            }
-        }
-        return hexDigits == 32
     }
 }

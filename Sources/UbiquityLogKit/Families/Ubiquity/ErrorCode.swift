@@ -160,9 +160,9 @@ public struct ErrorCode: Sendable {
     /// Every known entry with this code, Cocoa's first.
     public static func entries(for code: Int) -> [ErrorCode] { all.filter { $0.code == code } }
 
-    /// The entry of one domain and code: the first in `all`, found among those of its code.
-    /// (Not searched through `all`, each entry copied and its domain compared: the timeline's
-    /// hint under an error looks up each code of the error and those under it.)
+    /// The entry of one domain and code: the first in `all`, found among those of its code, not
+    /// by a search through `all` that copies each entry: the timeline's hint under an error
+    /// looks up each code of the error and those under it.
     public static func named(domain: String, code: Int) -> ErrorCode? {
         guard let indices = indicesByCode[code] else { return nil }
         for index in indices where all[index].domain == domain { return all[index] }

@@ -1,0 +1,134 @@
+// The line and the small steps over it that the header, prefix and CloudKit token readers
+// (header_scan.c, prefix_scan.c, cloudkit_token_scan.c) share. Private to CByteScan: the
+// module's public header is include/CByteScan.h.
+#ifndef CBYTESCAN_LINE_SCAN_H
+#define CBYTESCAN_LINE_SCAN_H
+
+#include "CByteScan.h"
+#include <string.h>
+
+typedef struct {
+    const uint8_t *b;
+    int64_t n;
+} line_t;
+
+// The small steps are inlined whatever their number of uses: called, a step costs more than it does.
+#define STEP static inline __attribute__((always_inline))
+
+STEP int is_digit(uint8_t c) { return (uint8_t)(c - '0') < 10; }
+STEP int is_blank_at(line_t l, int64_t i) { return i < l.n && (l.b[i] == ' ' || l.b[i] == '\t'); }
+STEP int byte_at(line_t l, int64_t i, uint8_t c) { return i >= 0 && i < l.n && l.b[i] == c; }
+
+/// Whether `text` (a literal: its length folds to a constant, and memcmp of a constant length
+/// to a few loads) stands at `i`.
+#define HAS(l, i, text) has_text((l), (i), (text), sizeof(text) - 1)
+STEP int has_text(line_t l, int64_t i, const char *text, int64_t count) {
+    return i >= 0 && i + count <= l.n && l.b[i] == (uint8_t)text[0] && memcmp(l.b + i, text, (size_t)count) == 0;
+}
+
+// Eight bytes at a time where eight are left, a byte at a time after: runs of digits, blanks
+// and the bytes before a stop are found with a few operations on a word.
+
+STEP uint64_t word_at(line_t l, int64_t i) {
+    uint64_t word;
+    memcpy(&word, l.b + i, 8);
+    return word;
+}
+
+STEP int64_t lowest_lane(uint64_t found) { return __builtin_ctzll(found) >> 3; }
+
+/// The high bit set in each lane of `word` that holds `c`, and perhaps in lanes after the
+/// first such: only the lowest lane set is sure (a lane's borrow reaches the lanes above it
+/// only from a lane that holds `c`). So the lowest lane set in several of these ORed is too.
+STEP uint64_t lanes_of(uint64_t word, uint8_t c) {
+    uint64_t differences = word ^ (0x0101010101010101ULL * c);
+    return (differences - 0x0101010101010101ULL) & ~differences & 0x8080808080808080ULL;
+}
+
+/// The high bit set in each lane that holds no digit, and perhaps after the first: each digit
+/// lane less '0' leaves 0–9, to which adding 0x76 leaves the top bit clear.
+STEP uint64_t non_digits(uint64_t word) {
+    uint64_t values = word ^ 0x3030303030303030ULL;
+    return (values | (values + 0x7676767676767676ULL)) & 0x8080808080808080ULL;
+}
+
+/// The high bit set in each lane that holds neither a blank nor a tab, exactly.
+STEP uint64_t non_blanks(uint64_t word) {
+    uint64_t blank = word ^ 0x2020202020202020ULL, tab = word ^ 0x0909090909090909ULL;
+    uint64_t non_zero_blank = (((blank & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | blank) & 0x8080808080808080ULL;
+    uint64_t non_zero_tab = (((tab & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | tab) & 0x8080808080808080ULL;
+    return non_zero_blank & non_zero_tab;
+}
+
+/// The end of a run of digits from `i`.
+STEP int64_t skip_digits(line_t l, int64_t i) {
+    for (; i + 8 <= l.n; i += 8) {
+        uint64_t found = non_digits(word_at(l, i));
+        if (found) return i + lowest_lane(found);
+    }
+    while (i < l.n && is_digit(l.b[i])) i++;
+    return i;
+}
+
+/// `[ \t]+` from `i`: its end, or `i` when there is none.
+STEP int64_t skip_blanks(line_t l, int64_t i) {
+    for (; i + 8 <= l.n; i += 8) {
+        uint64_t found = non_blanks(word_at(l, i));
+        if (found) return i + lowest_lane(found);
+    }
+    while (is_blank_at(l, i)) i++;
+    return i;
+}
+
+/// The first `c` from `i` on, if no line feed comes first; -1 otherwise.
+STEP int64_t first_of(line_t l, int64_t i, uint8_t c) {
+    for (; i + 8 <= l.n; i += 8) {
+        uint64_t word = word_at(l, i);
+        uint64_t found = lanes_of(word, c) | lanes_of(word, 0x0A);
+        if (found) {
+            i += lowest_lane(found);
+            return l.b[i] == c ? i : -1;
+        }
+    }
+    for (; i < l.n; i++) {
+        if (l.b[i] == c) return i;
+        if (l.b[i] == 0x0A) return -1;
+    }
+    return -1;
+}
+
+STEP void place(cbytescan_place *p, int64_t lower, int64_t upper) {
+    p->lower = (int32_t)lower;
+    p->upper = (int32_t)upper;
+}
+
+STEP void no_place(cbytescan_place *p) {
+    p->lower = -1;
+    p->upper = 0;
+}
+
+/// The number the first `digits` (1 to 8) lanes of `word` spell, each a digit: the digits
+/// moved to the top lanes (zeros before them), then added up in pairs, fours and eights.
+STEP int64_t decimal(uint64_t word, int64_t digits) {
+    uint64_t value = (word ^ 0x3030303030303030ULL) << (64 - 8 * digits);
+    value = ((value * 2561) >> 8) & 0x00FF00FF00FF00FFULL;
+    value = ((value * 6553601) >> 16) & 0x0000FFFF0000FFFFULL;
+    return (int64_t)((value * 42949672960001ULL) >> 32);
+}
+
+/// The value of up to 18 digits (`HeaderParser.number`); -1 for more, or none. Eight or fewer
+/// with eight bytes left (every pid) are read as one word.
+STEP int64_t number(line_t l, int64_t lower, int64_t upper) {
+    int64_t digits = upper - lower;
+    if (digits <= 0 || digits > 18) return -1;
+    if (digits <= 8 && lower + 8 <= l.n) return decimal(word_at(l, lower), digits);
+    int64_t value = 0;
+    for (int64_t i = lower; i < upper; i++) value = value * 10 + (l.b[i] - '0');
+    return value;
+}
+
+/// `(?:__\d+)?[-+]\[…\](?:_block_invoke(?:_\d+)?)?\((\d+)\):[ ]?` at `start` (prefix_scan.c);
+/// the CloudKit token's reader reads the method after the token with it too.
+__attribute__((visibility("hidden"))) int cbytescan_method_read(line_t l, int64_t start, int one_line, cbytescan_prefix *p);
+
+#endif

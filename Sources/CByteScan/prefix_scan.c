@@ -1,0 +1,86 @@
+// What follows a header (or starts a message without one): the logging method and its
+// source line, then the marker, then the CloudKit token (cloudkit_token_scan.c).
+// `HeaderParser.prefixPattern` is the definition, and `HeaderParserTests` holds this to it
+// (where the prefix ends, its method, source line and marker).
+#include "line_scan.h"
+
+/// `(?:__\d+)?[-+]\[[^\]\n]{1,400}\](?:_block_invoke(?:_\d+)?)?\((\d+)\):[ ]?` at `start`.
+/// `one_line`: no line feed is looked for before the `]` (a header's line has none).
+int cbytescan_method_read(line_t l, int64_t start, int one_line, cbytescan_prefix *p) {
+    int64_t i = start;
+    if (HAS(l, i, "__")) {
+        int64_t digits = skip_digits(l, i + 2);
+        if (digits == i + 2) return 0;
+        i = digits;
+    }
+    if (!(i + 1 < l.n && (l.b[i] == '-' || l.b[i] == '+') && l.b[i + 1] == '[')) return 0;
+    int64_t name = i + 2;
+    if (name >= l.n) return 0;
+    int64_t window = (l.n < name + 401 ? l.n : name + 401) - name;
+    const uint8_t *close = memchr(l.b + name, ']', (size_t)window);
+    if (close == NULL) return 0;
+    i = close - l.b;
+    if (i == name || (!one_line && memchr(l.b + name, 0x0A, (size_t)(i - name)) != NULL)) return 0;
+    i++;
+    if (HAS(l, i, "_block_invoke")) {
+        i += 13;
+        if (byte_at(l, i, '_')) {
+            int64_t digits = skip_digits(l, i + 1);
+            if (digits > i + 1) i = digits;
+        }
+    }
+    int64_t method_end = i;
+    if (!byte_at(l, i, '(')) return 0;
+    int64_t line = i + 1;
+    i = skip_digits(l, line);
+    if (i == line || !HAS(l, i, "):")) return 0;
+    place(&p->method, start, method_end);
+    place(&p->source_line, line, i);
+    p->source_line_value = number(l, line, i);
+    i += 2;
+    if (byte_at(l, i, ' ')) i++;
+    p->end = (int32_t)i;
+    return 1;
+}
+
+/// `(?:CoreData:[ ]Ubiquity:[ \t]*)+`, `CoreData:[ ](?:(?:error|fault):[ ]?|(?=Illegal[ ]attempt[ ]))`
+/// or `UbiquityStoreManager:[ ]?` at `p->end`.
+STEP void marker(line_t l, cbytescan_prefix *p) {
+    int64_t start = p->end;
+    if (HAS(l, start, "UbiquityStoreManager:")) {
+        p->marker = CBYTESCAN_STORE_MANAGER;
+        p->end = (int32_t)(byte_at(l, start + 21, ' ') ? start + 22 : start + 21);
+        return;
+    }
+    if (!HAS(l, start, "CoreData: ")) return;
+    int64_t after = start + 10;
+    if (HAS(l, after, "Ubiquity:")) {
+        int64_t i = after + 9;
+        for (;;) {
+            i = skip_blanks(l, i);
+            if (!HAS(l, i, "CoreData: Ubiquity:")) break;
+            i += 19;
+        }
+        p->marker = CBYTESCAN_UBIQUITY;
+        p->end = (int32_t)i;
+    } else if (HAS(l, after, "error:") || HAS(l, after, "fault:")) {
+        p->marker = CBYTESCAN_CORE_DATA_ERROR;
+        p->end = (int32_t)(byte_at(l, after + 6, ' ') ? after + 7 : after + 6);
+    } else if (HAS(l, after, "Illegal attempt ")) {
+        p->marker = CBYTESCAN_CORE_DATA_ERROR;
+        p->end = (int32_t)after;
+    }
+}
+
+void cbytescan_prefix_read(const uint8_t *bytes, size_t count, size_t start, int one_line, cbytescan_prefix *p) {
+    line_t l = {bytes, (int64_t)count};
+    no_place(&p->method);
+    no_place(&p->source_line);
+    p->source_line_value = -1;
+    p->marker = CBYTESCAN_NO_MARKER;
+    p->end = (int32_t)start;
+    if ((int64_t)start > l.n) return;
+    cbytescan_method_read(l, (int64_t)start, one_line, p);
+    marker(l, p);
+    cbytescan_take_cloudkit_token(bytes, count, one_line, p);
+}

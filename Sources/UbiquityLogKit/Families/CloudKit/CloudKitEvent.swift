@@ -1,0 +1,194 @@
+// The CloudKit family's events, made from its rules' matches.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Making events of the family: facts from the named groups, and for failures the errors in
+/// the record and the kind of their cause.
+enum CloudKitEvent {
+    /// `NSCloudKitMirroringExportRequest` → `export`, `NSCloudKitMirroringDelegateSetupRequest` → `setup`.
+    /// Read as bytes (the class name is `[A-Za-z]+`), not by String's prefix, suffix, count and
+    /// `lowercased`, which walk it Character by Character.
+    static func requestType(_ className: String?) -> String? {
+        guard var name = className else { return nil }
+        return name.withUTF8 { requestType(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// `requestType` of a class name as the record's bytes show it.
+    static func requestType(_ className: RecordText) -> String? {
+        className.withUnsafeBytes { requestType($0) }
+    }
+
+    private static func requestType(_ bytes: UnsafeRawBufferPointer) -> String? {
+        func has(_ text: StaticString, at offset: Int) -> Bool {
+            let count = text.utf8CodeUnitCount
+            guard let base = bytes.baseAddress, offset >= 0, offset + count <= bytes.count else { return false }
+            return memcmp(base + offset, text.utf8Start, count) == 0
+        }
+        guard has("NSCloudKitMirroring", at: 0) else { return nil }
+        var start = 19
+        var end = bytes.count
+        if has("Delegate", at: start) { start += 8 }
+        if end - start >= 7, has("Request", at: end - 7) { end -= 7 }
+        guard start < end else { return nil }
+        // Written straight into the String (a small one: `export`, `setup`), not through an
+        // Array of its own: no allocation per request record.
+        return String(unsafeUninitializedCapacity: end - start) { type in
+            _ = type.initialize(from: bytes[start..<end])
+            if type[0] >= UInt8(ascii: "A"), type[0] <= UInt8(ascii: "Z") { type[0] |= 0x20 }
+            return end - start
+        }
+    }
+
+    /// Groups whose text is a number.
+    private static let numericGroups: Set<String> = ["objects", "token"]
+
+    /// The facts the rule's groups hold, typed.
+    /// `spare`: room for the fields the caller adds (see `RuleMatch.fields(numeric:skipping:leading:spare:)`).
+    static func facts(_ match: RuleMatch, spare: Int = 0) -> FieldList {
+        var fields = FieldList()
+        // Made once here, not per call from a literal: a set's storage and two strings' hashes
+        // for every record of the family.
+        // Only a rule with one of those groups hands the set: for the others, no group's name
+        // is hashed to find it is not there. (Names are told apart by their length first,
+        // throughout: a comparison of Strings that differ is a call into the runtime.)
+        let numeric = match.orderedGroups.contains { group in
+            let name = group.name
+            return name.utf8.count == 7 && name == "objects" || name.utf8.count == 5 && name == "token"
+        } ? numericGroups : []
+        // The groups' fields are typed where they stand, in the one array `fields(numeric:)`
+        // made: no second array, and no retain and release of each field.
+        fields.items = match.fields(numeric: numeric, spare: spare)
+        var index = 0
+        while index < fields.items.count {
+            let value = fields.items[index].value
+            let name = fields.items[index].name
+            switch name.utf8.count {
+            case 12 where name == "requestClass":
+                guard case .span(let text) = value, let type = requestType(text) else {
+                    fields.items.remove(at: index)
+                    continue
+                }
+                fields.items[index] = Field("requestType", .string(type))
+            case 7 where name == "success", 11 where name == "madeChanges", 18 where name == "needsToVerifyTerms":
+                fields.items[index].value = .bool(value.isText("1") || value.isText("true") || value.isText("YES"))
+            default:
+                break
+            }
+            index += 1
+        }
+        return fields
+    }
+
+    /// A rule whose event is its kind and its facts (`message`): the classifier leaves the
+    /// facts out where no part of the run reads those of `kind` (`Rule.buildsFactsOnly`).
+    /// Most of the family's records are debug lines whose facts `-q` and the default timeline
+    /// never read, so they must not be built for those runs.
+    static func rule(_ id: String, _ channel: Channel, _ kind: EventKind, _ pattern: String,
+                     position: RulePosition = .lineStart, methods: [String] = [], samples: [String]) -> Rule {
+        Rule.factsOnly(id, channel, kind, pattern, position: position, methods: methods, samples: samples) { message(kind, $0) }
+    }
+
+    /// The rule's facts; a warning or error also carries the error its record prints.
+    static func message(_ kind: EventKind, _ match: RuleMatch) -> Event {
+        let withError = kind.severity >= .warning
+        var fields = facts(match, spare: withError ? 1 : 0)
+        if withError { fields.add(match.errorAfterMatch()) }
+        return .message(kind, fields.items)
+    }
+
+    /// A record that ends a request or reports a failure: `ok` when it says success 1 and
+    /// carries no error, else the kind of the cause its errors add up to (`failed` when none is
+    /// known); `fixedKind`: always `failed`, the cause only in the facts.
+    static func outcome(_ match: RuleMatch, ok: EventKind? = nil, failed: EventKind, stage: String, fixedKind: Bool = false) -> Event {
+        // Room for the stage, the error, the report's fields (at most eight) and the cause's words.
+        var fields = facts(match, spare: 11)
+        // What finished or failed: set-up, an export, a request (its type is `requestType`), ….
+        fields.add("stage", stage)
+        let succeeded = match.group("success", is: "1")
+        if succeeded == true, let ok { return .message(ok, fields.items) }
+        let report = CloudKitErrors.report(in: match.messageBytes)
+        fields.add(match.errorAfterMatch())
+        fields.items += report.fields
+        var kind = failed
+        // A cause no more specific than "other" leaves the record its own kind (set-up failed,
+        // an unknown partial error).
+        if !fixedKind, let cause = report.cause, cause != .other { kind = cause.kind }
+        if let cause = report.cause {
+            // The cause in words, which the timeline and the findings show for the record.
+            let records = Set(report.causeErrors.compactMap(\.record)).count
+            let what = stage == "request" ? (match["requestClass"].flatMap(requestType) ?? stage) : stage
+            let said = CloudKitTracker.sentence(cause, stage: what, Facts(fields.items))
+            let label = CloudKitTracker.label(what, fixedKind ? kind : nil)
+            fields.add("causeText", (said.hasPrefix(label) ? said : label + ": " + said) + (records > 1 ? " (\(records) records)" : ""))
+        }
+        return .message(kind, fields.items)
+    }
+}
+
+extension CloudKitEvent {
+    /// `Entity: attribute` lines after a model rule's text.
+    static func modelFacts(_ text: String) -> [Field] {
+        var text = text
+        if case .some(let named) = text.withUTF8({ asciiModelLines($0) }) {
+            var fields = FieldList()
+            if !named.isEmpty { fields.add("properties", .list(named)) }
+            return fields.items
+        }
+        return modelFactsByCharacters(text)
+    }
+
+    /// `modelFacts` read on Characters: any text.
+    static func modelFactsByCharacters(_ text: String) -> [Field] {
+        var fields = FieldList()
+        let lines = text.split(separator: "\n").dropFirst().map { $0.trimmingCharacters(in: " \t}") }
+        let named = lines.filter { $0.contains(": ") && !$0.contains(" ") || $0.split(separator: " ").count == 2 && $0.contains(": ") }
+        if !named.isEmpty { fields.add("properties", .list(named.prefix(50).map { .string($0) })) }
+        return fields.items
+    }
+
+    /// `modelFacts`' lines of a text of ASCII without carriage returns, where each byte is a
+    /// Character, read on its bytes: the lines after the first (empty ones left out), trimmed
+    /// of blanks and `}`, that are two words (runs without a blank) and hold `: `; at most 50.
+    /// `.none` for another text, which the Characters read. A model error's message is mostly
+    /// the error's user info, long enough that splitting and trimming it as a String would
+    /// cost more than the rest of the record.
+    private static func asciiModelLines(_ bytes: UnsafeBufferPointer<UInt8>) -> [FieldValue]? {
+        guard ByteText.isASCII(bytes), !bytes.contains(0x0D) else { return nil }
+        var named: [FieldValue] = []
+        var start = 0
+        var isFirst = true
+        while start < bytes.count, named.count < 50 {
+            var end = start
+            while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+            defer { start = end + 1 }
+            guard end > start else { continue }  // `split` leaves empty lines out
+            if isFirst {
+                isFirst = false
+                continue
+            }
+            func isTrimmed(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == UInt8(ascii: "}") }
+            var lower = start
+            var upper = end
+            while lower < upper, isTrimmed(bytes[lower]) { lower += 1 }
+            while upper > lower, isTrimmed(bytes[upper - 1]) { upper -= 1 }
+            var words = 0
+            var hasColonBlank = false
+            var index = lower
+            while index < upper {
+                if bytes[index] != 0x20, index == lower || bytes[index - 1] == 0x20 { words += 1 }
+                if bytes[index] == UInt8(ascii: ":"), index + 1 < upper, bytes[index + 1] == 0x20 { hasColonBlank = true }
+                index += 1
+            }
+            if words == 2, hasColonBlank {
+                named.append(.string(String(decoding: UnsafeBufferPointer(rebasing: bytes[lower..<upper]), as: UTF8.self)))
+            }
+        }
+        return named
+    }
+}

@@ -1,0 +1,51 @@
+// Searching and trimming Strings on their UTF-8 bytes, for ASCII needles and trim sets: the
+// generic Character-wise ways walk grapheme clusters, and these run on every record.
+
+extension String {
+    /// Whether the ASCII text `needle` stands in the string: `firstRange(ofASCII:)` without the
+    /// indexes it makes of what it finds (a CKError's cause asks its two texts for up to four
+    /// phrases).
+    func containsASCII(_ needle: StaticString) -> Bool {
+        let found = utf8.withContiguousStorageIfAvailable { haystack in
+            RareByteSearch.firstOffset(of: UnsafeRawBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount),
+                                       in: UnsafeRawBufferPointer(haystack)) != nil
+        }
+        return found ?? (firstRange(ofASCII: needle) != nil)
+    }
+}
+
+extension StringProtocol {
+    /// Drops the given ASCII characters from both ends (Foundation-free). Works on the UTF-8
+    /// bytes, with no Set of Characters made per call.
+    func trimmingCharacters(in set: StaticString) -> String {
+        let trimmed = UnsafeBufferPointer(start: set.utf8Start, count: set.utf8CodeUnitCount)
+        var bytes = Substring(self).utf8
+        while let first = bytes.first, trimmed.contains(first) { bytes.removeFirst() }
+        while let last = bytes.last, trimmed.contains(last) { bytes.removeLast() }
+        return String(Substring(bytes))
+    }
+
+    /// Where the ASCII text `needle` first occurs, searched as bytes (the generic
+    /// `firstRange(of:)` compares Characters, slow on long object dumps).
+    func firstRange(ofASCII needle: StaticString) -> Range<Index>? {
+        let text = Substring(self)
+        let utf8 = text.utf8
+        let found: Int?? = utf8.withContiguousStorageIfAvailable { haystack -> Int? in
+            // By the needle's least common byte: CloudKit's cause reads a failure's whole text
+            // for nine phrases, whose first bytes (`d`, `r`, `a`, …) stand everywhere in it.
+            RareByteSearch.firstOffset(of: UnsafeRawBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount),
+                                       in: UnsafeRawBufferPointer(haystack))
+        }
+        let offset: Int
+        switch found {
+        case .some(.some(let value)): offset = value
+        case .some(.none): return nil
+        case .none:
+            guard let range = text.firstRange(of: String(describing: needle)) else { return nil }
+            return range
+        }
+        let lower = utf8.index(utf8.startIndex, offsetBy: offset)
+        let upper = utf8.index(lower, offsetBy: needle.utf8CodeUnitCount)
+        return lower..<upper
+    }
+}
