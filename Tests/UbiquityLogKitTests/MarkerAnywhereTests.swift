@@ -146,7 +146,7 @@ import TestSupport
     /// A family's marker is found by its declared spelling alone: one more spelling, and lines
     /// carrying it anywhere near their start are records of that family.
     @Test func everyDeclaredSpellingIsFound() throws {
-        for spelling in Marker.spellings {
+        for spelling in MarkerTable.standard.spellings {
             // A spelling that includes the message's first words keeps them in the message.
             let marked = String(decoding: spelling.bytes, as: UTF8.self) + (spelling.bytes.last == 0x20 ? "" : " ") + "message"
             let message = String(decoding: spelling.bytes[spelling.length...], as: UTF8.self) + "message"
@@ -165,7 +165,7 @@ import TestSupport
     /// window lets it be, or its records would turn into app lines.
     @Test func theQuickTestLetsEveryDeclaredSpellingThrough() throws {
         let back = LooseMarkers.quickLookBack
-        for spelling in Marker.spellings {
+        for spelling in MarkerTable.standard.spellings {
             let text = Array(spelling.bytes)
             let colon = spelling.firstColon
             try #require(colon >= back && text[colon] == UInt8(ascii: ":"), "\(spelling.text)")
@@ -176,7 +176,7 @@ import TestSupport
                 for offset in [0, 1, 15, 16, 17, LooseMarkers.window - colon - 2, LooseMarkers.window - colon - 1, LooseMarkers.window - colon] {
                     for tail in ["", " message"] {
                         let line = Array(repeating: UInt8(ascii: "w"), count: from + offset) + text + Array(tail.utf8)
-                        let found = line.withUnsafeBytes { LooseMarkers.firstMarker(in: $0, from: from) }
+                        let found = line.withUnsafeBytes { LooseMarkers.firstMarker(in: $0, from: from, .standard) }
                         if from + offset + colon < from + LooseMarkers.window {
                             #expect(found?.start == from + offset, "\(spelling.text) at \(offset) from \(from)")
                             #expect(found?.spelling.marker == spelling.marker, "\(spelling.text) at \(offset) from \(from)")

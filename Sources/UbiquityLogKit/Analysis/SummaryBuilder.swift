@@ -60,8 +60,13 @@ public struct SummaryBuilder {
         self.families = families
         trackers = families.map { $0.makeTracker() }
         familyCount = families.count
-        var markerFamilies = Array(repeating: -1, count: Marker.allCases.count)
-        for marker in Marker.allCases { markerFamilies[marker.ordinal] = families.firstIndex { $0.id == marker.family } ?? -1 }
+        // Every ordinal a marker can have: no bounds to check for a record's.
+        var markerFamilies = Array(repeating: -1, count: Int(UInt8.max) + 1)
+        for (index, family) in families.enumerated() {
+            for marker in family.markers.map(\.marker) + family.channels.compactMap(\.marker) where markerFamilies[Int(marker.ordinal)] < 0 {
+                markerFamilies[Int(marker.ordinal)] = index
+            }
+        }
         self.markerFamilies = markerFamilies
     }
 
@@ -280,7 +285,7 @@ public struct SummaryBuilder {
             counts.syncRecords += 1
             // A record's family is its marker's; a record without one (a framework's line) is
             // its kind's.
-            let family = record.marker.map { markerFamilies[$0.ordinal] } ?? kindFamilies[ordinal]
+            let family = record.marker.map { markerFamilies[Int($0.ordinal)] } ?? kindFamilies[ordinal]
             if lastSyncGroup != group, record.has(.process) { lastSyncGroup = group }
             if family >= 0 {
                 familyRecords[group &* familyCount &+ family] += 1

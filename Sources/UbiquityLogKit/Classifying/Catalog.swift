@@ -45,11 +45,20 @@ public struct Catalog: Sendable {
         }
         self.rules = rules
         var compiled: [CompiledChannel] = []
-        for channel in Channel.allCases {
+        for channel in Catalog.channels(of: families, rules: rules) {
             let members = rules.filter { $0.channel == channel }
             if !members.isEmpty { compiled.append(try CompiledChannel(channel: channel, rules: members)) }
         }
         self.channels = compiled
+    }
+
+    /// Every channel of the catalogue's families and rules, in the families' order (the order
+    /// records without a marker are tried on them), each once.
+    public var allChannels: [Channel] { Catalog.channels(of: families, rules: rules) }
+
+    private static func channels(of families: [Family], rules: [Rule]) -> [Channel] {
+        var seen = Set<Channel>()
+        return (families.flatMap(\.channels) + rules.map(\.channel)).filter { seen.insert($0).inserted }
     }
 
     /// Every kind the catalogue can produce, rule kinds first, each once.

@@ -92,8 +92,8 @@ final class ChannelSearch {
         // Rules tried everywhere are left out where their text is not in the message (looked
         // for once a position offers them).
         var absent = Absent()
-        switch compiled.channel {
-        case .ubiquity, .coreDataError:
+        switch compiled.channel.shape {
+        case .lines:
             // `^[ \t]*+` in multiline mode: every line start but the one after a final newline.
             var lineStart = 0
             while true {
@@ -107,7 +107,7 @@ final class ChannelSearch {
                 guard let newline, newline + 1 < message.count else { return nil }
                 lineStart = newline + 1
             }
-        case .storeManager:
+        case .startPastLoggerTag:
             // At the start, after at most one tag an app's logger may add and its blanks, the
             // blanks given back one by one; then without the tag.
             if let tag = Self.tagEnd(in: message) {
@@ -118,7 +118,7 @@ final class ChannelSearch {
                 }
             }
             return try first(in: message, at: 0, &absent).map { ($0, 0) }
-        case .cloudKit:
+        case .linesPastDescription:
             // Each line, after its blanks: past the logging object's description first, then
             // at the line's start (as `JoinedAlternation` reads `(?:<…>(?::|[ ]-)?[ ]*)?`).
             var lineStart = 0
@@ -133,7 +133,7 @@ final class ChannelSearch {
                 guard let newline = ByteSearch.firstOffset(of: 0x0A, in: message, from: position), newline + 1 < message.count else { return nil }
                 lineStart = newline + 1
             }
-        case .cloudKitFramework:
+        case .startPastSubsystemTag:
             // The message start, past one `[subsystem:category]` tag and its blanks first.
             if let tag = Self.subsystemTagEnd(in: message), let rule = try first(in: message, at: tag, &absent) { return (rule, tag) }
             return try first(in: message, at: 0, &absent).map { ($0, 0) }

@@ -21,8 +21,13 @@ public struct Classification: Sendable {
 
 public final class Classifier {
     public let catalog: Catalog
-    /// By `Channel.index`: a channel's hash is its raw value's, a string hashed per record.
-    private let searches: [ChannelSearch?]
+    /// Each marker's search (nil: its channel has no rules) and channel, by the marker's
+    /// ordinal; nil for a marker no family of the catalogue declares. Apart, so that a record
+    /// that a rule recognises touches only its search.
+    private let markerSearches: [ChannelSearch?]
+    private let markerChannels: [Channel?]
+    /// The searches of the channels that read records without a marker, in catalogue order.
+    private let unmarked: [ChannelSearch]
     /// Records on which a rule gave up because it hit PCRE2's match limit.
     public private(set) var limitHits = 0
 
@@ -35,44 +40,58 @@ public final class Classifier {
     public init(catalog: Catalog, limits: MatchLimits = .standard, readsFacts: (EventKind) -> Bool = { _ in true },
                 readsDetails: (EventKind) -> Bool = { _ in true }) {
         self.catalog = catalog
-        var searches = [ChannelSearch?](repeating: nil, count: Channel.allCases.count)
+        var searches: [Channel: ChannelSearch] = [:]
         for compiled in catalog.channels {
-            searches[compiled.channel.index] = ChannelSearch(compiled, limits: limits, readsFacts: readsFacts, readsDetails: readsDetails)
+            searches[compiled.channel] = ChannelSearch(compiled, limits: limits, readsFacts: readsFacts, readsDetails: readsDetails)
         }
-        self.searches = searches
+        let channels = catalog.allChannels
+        let markers = channels.compactMap(\.marker)
+        let count = Int(markers.map(\.ordinal).max() ?? 0) + 1
+        var markerSearches = [ChannelSearch?](repeating: nil, count: count)
+        var markerChannels = [Channel?](repeating: nil, count: count)
+        for channel in channels {
+            guard let marker = channel.marker, markerChannels[Int(marker.ordinal)] == nil else { continue }
+            markerChannels[Int(marker.ordinal)] = channel
+            markerSearches[Int(marker.ordinal)] = searches[channel]
+        }
+        self.markerSearches = markerSearches
+        self.markerChannels = markerChannels
+        unmarked = channels.filter(\.readsUnmarked).compactMap { searches[$0] }
     }
 
     public func classify(_ record: Record) -> Classification {
-        switch record.marker {
-        case .ubiquity?:
-            return match(record, on: .ubiquity).classification { .unhandled(limitHit: $0) }
-        case .coreDataError?:
-            return match(record, on: .coreDataError).classification { _ in
-                .message(.coreDataError, [Field("message", .string(record.firstBodyText))])
+        guard let marker = record.marker else {
+            for search in unmarked {
+                if case .matched(let found) = match(record, on: search) { return found }
             }
-        case .storeManager?:
-            return match(record, on: .storeManager).classification { .unhandled(limitHit: $0) }
-        case .cloudKit?:
-            return match(record, on: .cloudKit).classification { .unhandled(limitHit: $0) }
-        case nil:
-            if case .matched(let found) = match(record, on: .storeManager) { return found }
-            return match(record, on: .cloudKitFramework).classification { _ in .app }
+            return Classification(event: .app)
         }
+        let ordinal = Int(marker.ordinal)
+        guard ordinal < markerSearches.count, let search = markerSearches[ordinal] else {
+            return Classification(event: unmatched(record, ordinal, limitHit: false))
+        }
+        return match(record, on: search).classification { unmatched(record, ordinal, limitHit: $0) }
+    }
+
+    /// What a record of the marker of `ordinal` is when no rule recognises it: its channel's
+    /// word, unhandled for a marker no family of the catalogue declares.
+    private func unmatched(_ record: Record, _ ordinal: Int, limitHit: Bool) -> Event {
+        guard ordinal < markerChannels.count, let channel = markerChannels[ordinal] else { return .unhandled(limitHit: limitHit) }
+        return channel.unmatched(record, limitHit)
     }
 
     /// The rule search alone, without making an event: whether a rule of the record's channel
     /// recognises `message`. Package-wide for the floor probe (`ParselogsDevTools`), which times it.
     package func recognises(_ message: UnsafeRawBufferPointer, marker: Marker?, method: @autoclosure () -> String?) -> Bool {
-        let channel: Channel = switch marker {
-        case .ubiquity?: .ubiquity
-        case .coreDataError?: .coreDataError
-        case .storeManager?, nil: .storeManager
-        case .cloudKit?: .cloudKit
+        let searches: [ChannelSearch]
+        if let marker {
+            let ordinal = Int(marker.ordinal)
+            guard ordinal < markerSearches.count, let search = markerSearches[ordinal] else { return false }
+            searches = [search]
+        } else {
+            searches = unmarked
         }
-        guard let search = searches[channel.index] else { return false }
-        if (try? search.rule(in: message, method: method())) != nil { return true }
-        guard marker == nil, let framework = searches[Channel.cloudKitFramework.index] else { return false }
-        return (try? framework.rule(in: message, method: nil)) != nil
+        return searches.contains { (try? $0.rule(in: message, method: method())) != nil }
     }
 
     private enum Outcome {
@@ -91,8 +110,7 @@ public final class Classifier {
     /// Always inlined into `classify`, which calls it once or twice a record: the optimiser
     /// would not inline it by itself, and a call costs more than the work around it.
     @inline(__always)
-    private func match(_ record: Record, on channel: Channel) -> Outcome {
-        guard let search = searches[channel.index] else { return .none(limitHit: false) }
+    private func match(_ record: Record, on search: ChannelSearch) -> Outcome {
         let bodyStart = min(record.bodyStart, record.text.count)
         return record.text.withUnsafeBytes { whole -> Outcome in
             let body = UnsafeRawBufferPointer(rebasing: whole[bodyStart...])

@@ -32,7 +32,7 @@ public struct CompiledChannel: Sendable {
         var withoutMethod: [Int] = []
         for (index, rule) in rules.enumerated() {
             let searched = rule.position == .method || rule.position == .withoutMethod
-            let options: CompileOptions = searched ? .duplicateNames : channel.options.union([.anchored, .duplicateNames])
+            let options: CompileOptions = searched ? .duplicateNames : channel.shape.options.union([.anchored, .duplicateNames])
             do { patterns.append(try Regex(rule.pattern, options: options)) } catch {
                 throw CatalogError(ruleID: rule.id, reason: "pattern does not compile: \(error)")
             }
@@ -65,15 +65,5 @@ public struct CompiledChannel: Sendable {
         if name.hasPrefix("__"), let bracket = name.firstIndex(where: { $0 == "-" || $0 == "+" }) { name = name[bracket...] }
         if let suffix = name.firstRange(ofASCII: "]_block_invoke") { name = name[..<name.index(after: suffix.lowerBound)] }
         return name
-    }
-}
-
-extension Channel {
-    /// How the channel's patterns read a message: ubiquity and error messages line by line.
-    var options: CompileOptions {
-        switch self {
-        case .ubiquity, .coreDataError, .cloudKit, .cloudKitFramework: .multiline
-        case .storeManager: []
-        }
     }
 }

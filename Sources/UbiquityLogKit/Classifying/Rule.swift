@@ -2,37 +2,6 @@
 // Swift code that builds the typed event from a match, and sample records for the tests.
 import PCRE2
 
-/// Which records a rule is tried on, by the marker that starts their message.
-public enum Channel: String, Sendable, CaseIterable {
-    /// `CoreData: Ubiquity:` records. Patterns may start at the beginning of any line of
-    /// the message: older OS versions print the logging object's description first.
-    case ubiquity
-    /// `CoreData: error:` records.
-    case coreDataError
-    /// UbiquityStoreManager's messages: with its own marker, or re-prefixed by an app's logger
-    /// (so these rules are also tried, at the message start only, on the app's records).
-    case storeManager
-    /// `CoreData+CloudKit:` records (Core Data's CloudKit mirroring). Patterns are tried at the
-    /// start of each line of the message and after the logging object's description that
-    /// most messages start with (`<NSCloudKitMirroringDelegate: 0x…>: `, `<private> - `).
-    case cloudKit
-    /// Lines of CloudKit's own framework and daemons (`dasd`, `apsd`, the CloudKit framework
-    /// in the app) that carry no marker: tried on the app's records, at the message start
-    /// (after one `[subsystem:category]`), when no store manager rule matched.
-    case cloudKitFramework
-
-    /// Dense, from 0: for tables by channel.
-    var index: Int {
-        switch self {
-        case .ubiquity: 0
-        case .coreDataError: 1
-        case .storeManager: 2
-        case .cloudKit: 3
-        case .cloudKitFramework: 4
-        }
-    }
-}
-
 /// Where in a message a rule's pattern is tried.
 public enum RulePosition: Sendable {
     /// At the start of any line of the message (after leading blanks).

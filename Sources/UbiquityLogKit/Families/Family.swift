@@ -16,6 +16,12 @@ public struct Family: Sendable {
     public let id: FamilyID
     /// How its records are named in a verdict: `3 of 4 ubiquity records not recognised`.
     public let recordNoun: String
+    /// How lines spell its markers, and the logging methods whose records are its messages
+    /// printed without one.
+    public let markers: [MarkerSpelling]
+    public let markerMethods: [MarkerMethod]
+    /// Its channels, in the order records without a marker are tried on them.
+    public let channels: [Channel]
     /// Its rules, in the order they are tried at one position (earlier wins).
     public let rules: [Rule]
     /// What `explain` says of its kinds beyond their one-line meaning, by kind id.
@@ -28,10 +34,14 @@ public struct Family: Sendable {
     /// A tracker for one run: it follows the family's records and tells the family's story.
     public let makeTracker: @Sendable () -> any FamilyTracker
 
-    public init(id: FamilyID, recordNoun: String, rules: [Rule], guidance: [String: Guidance] = [:], ownKinds: [EventKind] = [],
-                factKinds: [EventKind] = [], makeTracker: @escaping @Sendable () -> any FamilyTracker) {
+    public init(id: FamilyID, recordNoun: String, markers: [MarkerSpelling], markerMethods: [MarkerMethod] = [], channels: [Channel],
+                rules: [Rule], guidance: [String: Guidance] = [:], ownKinds: [EventKind] = [], factKinds: [EventKind] = [],
+                makeTracker: @escaping @Sendable () -> any FamilyTracker) {
         self.id = id
         self.recordNoun = recordNoun
+        self.markers = markers
+        self.markerMethods = markerMethods
+        self.channels = channels
         self.rules = rules
         self.guidance = guidance
         self.ownKinds = ownKinds

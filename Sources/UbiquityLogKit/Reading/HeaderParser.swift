@@ -55,8 +55,12 @@ public final class HeaderParser {
     /// in the tests that check the two agree).
     var readsByHand = true
 
-    public init(styles allowedStyles: Set<HeaderStyle>? = nil) {
+    /// The markers the loose reading looks for: the run's families'.
+    let markers: MarkerTable
+
+    public init(styles allowedStyles: Set<HeaderStyle>? = nil, markers: MarkerTable = .standard) {
         self.allowedStyles = allowedStyles
+        self.markers = markers
     }
 
     /// The two patterns and their group numbers, looked up once and indexed by `Group.index`.
@@ -115,7 +119,7 @@ public final class HeaderParser {
         var method = TextPlace(read.prefix.method)
         var sourceLine = read.prefix.source_line_value >= 0 ? Int(read.prefix.source_line_value) : nil
         var thread = TextPlace(read.thread)
-        if marker == nil, let loose = LooseMarkers.afterHeader(line, style: style, prefix: MessagePrefix(read.prefix)) {
+        if marker == nil, let loose = LooseMarkers.afterHeader(line, style: style, prefix: MessagePrefix(read.prefix), markers) {
             marker = loose.marker
             end = loose.end
             method = TextPlace(loose.method)
@@ -137,7 +141,7 @@ public final class HeaderParser {
     /// without its header, or behind a logger's own prefix.
     @inline(__always)
     private func parseHeaderless(_ line: UnsafeRawBufferPointer, into head: inout RecordHead?) -> Int? {
-        guard allowedStyles?.contains(.bare) ?? true, let loose = LooseMarkers.headerless(line) else { return nil }
+        guard allowedStyles?.contains(.bare) ?? true, let loose = LooseMarkers.headerless(line, markers) else { return nil }
         var read = RecordHead(style: .bare, marker: loose.marker, clock: PackedTime(), pid: nil,
                               sourceLine: HeaderParser.number(line, loose.sourceLine))
         read.method = TextPlace(loose.method)
@@ -334,20 +338,6 @@ extension String {
 
 extension Substring {
     var trimmingLeadingSpaces: Substring { drop(while: { $0 == " " }) }
-}
-
-extension Marker {
-    /// The marker the C readers name by `code`; nil for none.
-    @inline(__always)
-    init?(code: Int32) {
-        switch code {
-        case Int32(CBYTESCAN_UBIQUITY): self = .ubiquity
-        case Int32(CBYTESCAN_CORE_DATA_ERROR): self = .coreDataError
-        case Int32(CBYTESCAN_STORE_MANAGER): self = .storeManager
-        case Int32(CBYTESCAN_CLOUDKIT): self = .cloudKit
-        default: return nil
-        }
-    }
 }
 
 extension TextPlace {

@@ -38,19 +38,31 @@ public struct MarkerSpelling: Sendable {
     var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount) }
 }
 
-extension Marker {
-    /// Every family's marker as lines spell it. A family of logs declares its own here; the
-    /// readers find it at the start of a message (see `MessagePrefix` for the shapes read first) and,
-    /// failing that, anywhere near the start of a line (`LooseMarkers`).
-    public static let spellings: [MarkerSpelling] = [
-        MarkerSpelling(.ubiquity, "CoreData: Ubiquity:", repeats: true),
-        MarkerSpelling(.coreDataError, "CoreData: error:"),
-        MarkerSpelling(.coreDataError, "CoreData: fault:"),
-        // Core Data's fault for an error returned without one is known by its words.
-        MarkerSpelling(.coreDataError, "CoreData: Illegal attempt ", messageAfter: "CoreData: "),
-        MarkerSpelling(.storeManager, "UbiquityStoreManager:"),
-        MarkerSpelling(.cloudKit, "CoreData+CloudKit:"),
-    ]
+/// A logging method whose records are a marker's messages printed without their marker: an
+/// app's delegate method through which a library hands its messages to the app's own logger.
+public struct MarkerMethod: Sendable {
+    public let marker: Marker
+    /// The method's last words, up to and including its `]`: `ubiquityStoreManager:log:]`.
+    let suffix: [UInt8]
+
+    public init(_ marker: Marker, endingWith suffix: String) {
+        self.marker = marker
+        self.suffix = Array(suffix.utf8)
+    }
+}
+
+/// The markers of a run's families, as the loose reading looks for them.
+public struct MarkerTable: Sendable {
+    public let spellings: [MarkerSpelling]
+    public let methods: [MarkerMethod]
+
+    public init(families: [Family]) {
+        spellings = families.flatMap(\.markers)
+        methods = families.flatMap(\.markerMethods)
+    }
+
+    /// The catalogue's families' markers.
+    public static let standard = MarkerTable(families: Catalog.families)
 }
 
 /// What the loose reading found after a header (or in a line without one).
@@ -68,30 +80,26 @@ enum LooseMarkers {
     /// longest logging methods (block names run to some 120 bytes), not into long messages.
     static let window = 400
 
-    /// The delegate method through which an app hands UbiquityStoreManager's messages to its
-    /// own logger: what such a record holds is one of the manager's messages, without its prefix.
-    private static let storeManagerDelegate = Array("ubiquityStoreManager:log:]".utf8)
-
     /// A line without a header that holds a marker near its start: what comes before the marker
     /// (a logger's tag, a method pasted without its `-`, blanks) is not the message.
     @inline(__always)
-    static func headerless(_ line: UnsafeRawBufferPointer) -> LoosePrefix? {
-        guard let found = firstMarker(in: line, from: 0) else { return nil }
+    static func headerless(_ line: UnsafeRawBufferPointer, _ markers: MarkerTable) -> LoosePrefix? {
+        guard let found = firstMarker(in: line, from: 0, markers) else { return nil }
         return around(found, in: line, from: 0, method: nil)
     }
 
     /// After a header whose message did not start with a marker (`prefix` is what `MessagePrefix`
     /// read there): a marker further on, or a logger's thread id and method, or the store
     /// manager's delegate method. Nil when none is there: the header's reading stands.
-    static func afterHeader(_ line: UnsafeRawBufferPointer, style: HeaderStyle, prefix: MessagePrefix) -> LoosePrefix? {
-        if let found = firstMarker(in: line, from: prefix.end) {
+    static func afterHeader(_ line: UnsafeRawBufferPointer, style: HeaderStyle, prefix: MessagePrefix, _ markers: MarkerTable) -> LoosePrefix? {
+        if let found = firstMarker(in: line, from: prefix.end, markers) {
             var loose = around(found, in: line, from: prefix.end, method: prefix.method)
             if prefix.method != nil { loose.sourceLine = prefix.sourceLine }
             return loose
         }
         if let method = prefix.method {
-            guard names(storeManagerDelegate, line, method) else { return nil }
-            return LoosePrefix(method: method, sourceLine: prefix.sourceLine, marker: .storeManager, end: prefix.end)
+            guard let marker = marker(namedBy: method, in: line, markers) else { return nil }
+            return LoosePrefix(method: method, sourceLine: prefix.sourceLine, marker: marker, end: prefix.end)
         }
         // A logger's own line: its thread id, then the method it names (`[Class method]:line`).
         var at = skipBlanks(line, prefix.end)
@@ -105,7 +113,7 @@ enum LooseMarkers {
             loose.method = method.method
             loose.sourceLine = method.sourceLine
             loose.end = method.end
-            if names(storeManagerDelegate, line, method.method) { loose.marker = .storeManager }
+            loose.marker = marker(namedBy: method.method, in: line, markers)
         }
         return loose.end == prefix.end ? nil : loose
     }
@@ -137,24 +145,24 @@ enum LooseMarkers {
     /// (three in four on ~420-byte records), so the scan is inlined into the header reader and
     /// this is called only at a colon that passes.
     @inline(__always)
-    static func firstMarker(in line: UnsafeRawBufferPointer, from: Int) -> (spelling: MarkerSpelling, start: Int)? {
+    static func firstMarker(in line: UnsafeRawBufferPointer, from: Int, _ markers: MarkerTable) -> (spelling: MarkerSpelling, start: Int)? {
         guard let base = line.baseAddress, from < line.count else { return nil }
         let limit = min(line.count, from + window)
         // A colon fewer than `quickLookBack` bytes past `from` ends no marker that starts at or
         // after it.
         let colon = markerColon(base, from: from + quickLookBack, to: limit)
         guard colon < limit else { return nil }
-        return firstMarker(in: line, from: from, colon: colon, limit: limit)
+        return firstMarker(in: line, from: from, colon: colon, limit: limit, markers.spellings)
     }
 
     /// `firstMarker` from a colon that passed `quickPair` on.
     @inline(never)
-    private static func firstMarker(in line: UnsafeRawBufferPointer, from: Int, colon first: Int, limit: Int)
+    private static func firstMarker(in line: UnsafeRawBufferPointer, from: Int, colon first: Int, limit: Int, _ spellings: [MarkerSpelling])
         -> (spelling: MarkerSpelling, start: Int)? {
         guard let base = line.baseAddress else { return nil }
         var colon = first
         while colon < limit {
-            for spelling in Marker.spellings {
+            for spelling in spellings {
                 let start = colon - spelling.firstColon
                 let count = spelling.text.utf8CodeUnitCount
                 // The first byte before memcmp: a colon after a word that ends like a marker's
@@ -347,6 +355,11 @@ enum LooseMarkers {
     }
 
     /// Whether the method at `method` ends with `name` (a selector and its closing bracket).
+    /// The marker whose messages a record of `method` holds without their marker (`MarkerTable.methods`).
+    private static func marker(namedBy method: Range<Int>, in line: UnsafeRawBufferPointer, _ markers: MarkerTable) -> Marker? {
+        markers.methods.first { names($0.suffix, line, method) }?.marker
+    }
+
     private static func names(_ name: [UInt8], _ line: UnsafeRawBufferPointer, _ method: Range<Int>) -> Bool {
         guard let close = (method.lowerBound..<method.upperBound).last(where: { line[$0] == UInt8(ascii: "]") }) else { return false }
         let start = close + 1 - name.count

@@ -25,6 +25,8 @@ public final class LogRun {
     /// How lines become records; `auto` decides per input from its first line.
     public var inputFormat: InputFormat = .auto
     private var parsers: [InputFormat: HeaderParser] = [:]
+    /// The markers of the catalogue's families, as the header parsers look for them.
+    private let markers: MarkerTable
     private let limits: Limits
     /// Updated by the summarising stage alone, one record at a time: Swift's run-time
     /// exclusivity check on each access is left out.
@@ -71,6 +73,7 @@ public final class LogRun {
         })
         self.reporters = reporters
         builder = SummaryBuilder(families: catalog.families)
+        markers = MarkerTable(families: catalog.families)
         recordReaders = reporters.filter(\.readsRecords)
         self.limits = limits
         self.reader = LineReader(limits: limits.lines)
@@ -241,7 +244,7 @@ public final class LogRun {
 
     private func headerParser(for format: InputFormat) -> HeaderParser {
         if let parser = parsers[format] { return parser }
-        let parser = HeaderParser(styles: format.headerStyles)
+        let parser = HeaderParser(styles: format.headerStyles, markers: markers)
         parsers[format] = parser
         return parser
     }

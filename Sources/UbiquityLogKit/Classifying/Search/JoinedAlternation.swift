@@ -45,20 +45,20 @@ struct JoinedAlternation {
             branches.append(#"(?:[^ :\n]*+[ :]){0,40}?[ ]?(?:"# + afterObject.joined(separator: "|") + ")")
         }
         let alternation = "(?:" + branches.joined(separator: "|") + ")"
-        switch compiled.channel {
-        case .ubiquity, .coreDataError:
+        switch compiled.channel.shape {
+        case .lines:
             // Any line of the message may hold the text (after a logged object's description).
             pattern = #"^[ \t]*+"# + alternation
             options = [.multiline, .duplicateNames]
-        case .cloudKit:
+        case .linesPastDescription:
             // Any line, past the logging object's description when one starts it.
             // The match is told from past the description (`\K`), as the search tells it.
             pattern = #"^[ \t]*+(?:<[^>\n]{1,200}>(?::|[ ]-)?[ ]*\K)?"# + alternation
             options = [.multiline, .duplicateNames]
-        case .cloudKitFramework:
+        case .startPastSubsystemTag:
             pattern = #"(?:\[[^\]\n]{1,80}\][ \t]+\K)?"# + alternation
             options = [.anchored, .duplicateNames]
-        case .storeManager:
+        case .startPastLoggerTag:
             // At the message start, after at most one tag an app's logger may add: `[USM] `, `StoreManager: `.
             pattern = #"(?:(?:\[[^\]\n]{1,40}\]|[A-Za-z][\w.-]{0,40}:)[ \t]+)?"# + alternation
             options = [.anchored, .duplicateNames]

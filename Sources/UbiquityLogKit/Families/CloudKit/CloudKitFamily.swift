@@ -1,14 +1,33 @@
 // The CloudKit mirroring family: Core Data's mirroring of a store to CloudKit
 // (NSPersistentCloudKitContainer, SwiftData) and the CloudKit framework's and daemons' lines
 // around it. Its tracker follows set-ups, requests, exports and imports, throttles and failures.
+import CByteScan
 
 extension FamilyID {
     public static let cloudKit = FamilyID("cloudkit")
 }
 
+extension Marker {
+    /// `CoreData+CloudKit:`: Core Data's CloudKit mirroring (NSPersistentCloudKitContainer,
+    /// SwiftData), wherever the line puts the token (see `CloudKitToken`).
+    public static let cloudKit = Marker(readerCode: Int32(CBYTESCAN_CLOUDKIT), name: "cloudkit")
+}
+
+extension Channel {
+    /// `CoreData+CloudKit:` records: patterns are tried at the start of each line of the message
+    /// and after the logging object's description most messages start with.
+    public static let cloudKit = Channel("cloudKit", family: .cloudKit, shape: .linesPastDescription, marker: .cloudKit)
+    /// Lines of CloudKit's own framework and daemons (`dasd`, `apsd`, the CloudKit framework in
+    /// the app) that carry no marker: tried on the app's records, at the message start (after
+    /// one `[subsystem:category]`), when no channel before it recognised them.
+    public static let cloudKitFramework = Channel("cloudKitFramework", family: .cloudKit, shape: .startPastSubsystemTag, marker: nil,
+                                                  readsUnmarked: true)
+}
+
 extension Family {
     public static let cloudKit = Family(
-        id: .cloudKit, recordNoun: "CloudKit mirroring", rules: CloudKitRules.all, guidance: CloudKitGuidance.byKind,
+        id: .cloudKit, recordNoun: "CloudKit mirroring", markers: [MarkerSpelling(.cloudKit, "CoreData+CloudKit:")],
+        channels: [.cloudKit, .cloudKitFramework], rules: CloudKitRules.all, guidance: CloudKitGuidance.byKind,
         ownKinds: [.cloudKitEcho], factKinds: CloudKitTracker.factKinds, makeTracker: { CloudKitFamilyTracker() })
 }
 

@@ -1,14 +1,50 @@
 // The ubiquity family: Core Data's iCloud ubiquity logging, its `CoreData: error:` lines and
 // UbiquityStoreManager's messages, one story told by three writers. Its tracker follows store
 // loads, transaction logs across devices and incidents of failure and corruption.
+import CByteScan
 
 extension FamilyID {
     public static let ubiquity = FamilyID("ubiquity")
 }
 
+extension Marker {
+    /// `CoreData: Ubiquity:`: Core Data's iCloud code.
+    public static let ubiquity = Marker(readerCode: Int32(CBYTESCAN_UBIQUITY), name: "ubiquity")
+    /// `CoreData: error:`: Core Data's own error lines.
+    public static let coreDataError = Marker(readerCode: Int32(CBYTESCAN_CORE_DATA_ERROR), name: "coredata-error")
+    /// `UbiquityStoreManager:`: the open-source store manager.
+    public static let storeManager = Marker(readerCode: Int32(CBYTESCAN_STORE_MANAGER), name: "store-manager")
+}
+
+extension Channel {
+    /// `CoreData: Ubiquity:` records: patterns may start at the beginning of any line of the
+    /// message, as older OS versions print the logging object's description first.
+    public static let ubiquity = Channel("ubiquity", family: .ubiquity, shape: .lines, marker: .ubiquity)
+    /// `CoreData: error:` records; one no rule recognises is a `core-data-error`.
+    public static let coreDataError = Channel("coreDataError", family: .ubiquity, shape: .lines, marker: .coreDataError) { record, _ in
+        .message(.coreDataError, [Field("message", .string(record.firstBodyText))])
+    }
+    /// UbiquityStoreManager's messages: with its own marker, or re-prefixed by an app's logger
+    /// (so these rules are also tried, at the message start, on records without a marker).
+    public static let storeManager = Channel("storeManager", family: .ubiquity, shape: .startPastLoggerTag, marker: .storeManager,
+                                             readsUnmarked: true)
+}
+
 extension Family {
     public static let ubiquity = Family(
         id: .ubiquity, recordNoun: "ubiquity",
+        markers: [
+            MarkerSpelling(.ubiquity, "CoreData: Ubiquity:", repeats: true),
+            MarkerSpelling(.coreDataError, "CoreData: error:"),
+            MarkerSpelling(.coreDataError, "CoreData: fault:"),
+            // Core Data's fault for an error returned without one is known by its words.
+            MarkerSpelling(.coreDataError, "CoreData: Illegal attempt ", messageAfter: "CoreData: "),
+            MarkerSpelling(.storeManager, "UbiquityStoreManager:"),
+        ],
+        // The delegate method through which an app hands UbiquityStoreManager's messages to its
+        // own logger: such a record holds one of the manager's messages, without its marker.
+        markerMethods: [MarkerMethod(.storeManager, endingWith: "ubiquityStoreManager:log:]")],
+        channels: [.ubiquity, .coreDataError, .storeManager],
         rules: StoreRules.all + ExportRules.all + ImportRules.all + BaselineRules.all + SetupRules.all + StoreManagerRules.all
             + BaselineLifecycleRules.all + ImportOperationRules.all + TransactionLogRules.all + FileAndMetadataRules.all
             + SetupAssistantRules.all,
