@@ -1,5 +1,8 @@
 // Runs the built `parselogs` binary and captures stdout, stderr and the exit status.
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 public struct RunResult: Sendable {
     public var stdout: String
@@ -157,6 +160,20 @@ public final class LiveBinary {
             Thread.sleep(forTimeInterval: 0.02)
         }
         return true
+    }
+
+    /// Waits until the binary has read everything written to its input so far (the pipe holds
+    /// no byte), whatever it shows; false when it had not within `timeout` seconds.
+    public func waitForInputToBeRead(timeout: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            var unread: Int32 = 0
+            // FIONREAD on either end of a pipe counts the bytes it holds.
+            guard ioctl(input.fileHandleForWriting.fileDescriptor, UInt(FIONREAD), &unread) == 0 else { return false }
+            if unread == 0 { return true }
+            if Date() > deadline { return false }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
     }
 
     /// Closes the pipe (or leaves it, if already closed) and waits for the exit status.
