@@ -1,5 +1,8 @@
 // Runs the built `parselogs` binary and captures stdout, stderr and the exit status.
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 public struct RunResult: Sendable {
     public var stdout: String
@@ -159,6 +162,20 @@ public final class LiveBinary {
         return true
     }
 
+    /// Waits until the binary has read everything written to its input so far (the pipe holds
+    /// no byte), whatever it shows; false when it had not within `timeout` seconds.
+    public func waitForInputToBeRead(timeout: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            var unread: Int32 = 0
+            // FIONREAD on either end of a pipe counts the bytes it holds.
+            guard ioctl(input.fileHandleForWriting.fileDescriptor, UInt(FIONREAD), &unread) == 0 else { return false }
+            if unread == 0 { return true }
+            if Date() > deadline { return false }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+    }
+
     /// Closes the pipe (or leaves it, if already closed) and waits for the exit status.
     @discardableResult
     public func finish() -> Int32 {
@@ -172,15 +189,30 @@ public final class LiveBinary {
     deinit { if process.isRunning { process.terminate() } }
 }
 
+/// The output a run was waited for did not come.
+public struct MissingOutput: Error, CustomStringConvertible {
+    public var marker: String
+    public var seconds: Double
+    public var description: String { "no \(marker) in the output within \(seconds) s" }
+}
+
 extension Binary {
     /// Runs the binary on `arguments` followed by `-` (a pipe kept open), waits until its
     /// output shows `marker` (all the named inputs are read), then reads its peak resident
     /// size from /proc while it is still alive, and ends it by closing the pipe. (The rusage
     /// of a finished child is no good here: a process spawned from the test runner starts out
-    /// counting the runner's own resident size.)
+    /// counting the runner's own resident size.) Throws `MissingOutput` when the marker does
+    /// not come within `timeout` seconds: a peak read before the inputs were read bounds nothing.
     public static func peakMemoryKiB(_ arguments: [String], until marker: String, timeout: Double = 60) throws -> (peakKiB: Int, stdout: String) {
         let live = try LiveBinary(arguments + ["-"])
-        _ = live.waitForOutput(containing: marker, timeout: timeout)
+        // The binary shows what it made of the named inputs when `-` falls idle, but it first
+        // waits for a byte of `-` (is it gzip?): a blank line gets it past that wait, and adds
+        // only an empty app record after the named inputs' records.
+        live.write("\n")
+        guard live.waitForOutput(containing: marker, timeout: timeout) else {
+            live.finish()
+            throw MissingOutput(marker: marker, seconds: timeout)
+        }
         let status = (try? String(contentsOfFile: "/proc/\(live.process.processIdentifier)/status", encoding: .utf8)) ?? ""
         let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
             .flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? -1

@@ -1,6 +1,7 @@
 // The reference tables of what Core Data's ubiquity code and UbiquityStoreManager can log
-// (`../shared/reference/*.tsv`, beside the checkout), and records made from each of their
-// rows: every format specifier filled with a realistic value, in several header styles.
+// (`Tests/Reference/*.tsv`, in the repository so that the tests need nothing beside it), and
+// records made from each of their rows: every format specifier filled with a realistic value,
+// in several header styles.
 import Foundation
 
 /// One message format of the reference tables.
@@ -42,14 +43,10 @@ public struct ReferenceFormat: Sendable, CustomStringConvertible {
 }
 
 public enum ReferenceTables {
-    /// Where the tables are: `$PARSELOGS_REFERENCE`, or `shared/reference` beside the checkout.
+    /// Where the tables are: `Tests/Reference` in the package. Only there, whatever the
+    /// environment, so that every run reads the same tables and a missing one fails a test.
     public static var directory: URL {
-        if let path = ProcessInfo.processInfo.environment["PARSELOGS_REFERENCE"] { return URL(fileURLWithPath: path) }
-        return packageRoot.deletingLastPathComponent().appendingPathComponent("shared/reference")
-    }
-
-    public static var isAvailable: Bool {
-        FileManager.default.fileExists(atPath: directory.appendingPathComponent("apple-ubiquity-formats.tsv").path)
+        packageRoot.appendingPathComponent("Tests/Reference")
     }
 
     /// Rows that are messages of their own. Left out, as the issue says: NSError reasons,

@@ -57,13 +57,25 @@ final class SpanCollector: Reporter {
     func finish(_ summary: RunSummary) {}
 }
 
+/// What a record holds: its bytes as they are (no decoding that could make two texts one),
+/// its place and its header, compared field by field (`Header.==`).
+struct RecordSnapshot: Equatable {
+    var text: [UInt8]
+    var firstLine: Int
+    var lineCount: Int
+    var bodyStart: Int
+    var isTruncated: Bool
+    var revision: Revision
+    var header: Header?
+}
+
 /// Keeps every third record it is shown, with what the record held when it was shown.
 final class RecordKeeper: Reporter {
-    var kept: [(record: Record, seen: [String])] = []
+    var kept: [(record: Record, seen: RecordSnapshot)] = []
     private var shown = 0
-    static func snapshot(_ record: Record) -> [String] {
-        [String(decoding: Array(record.text), as: UTF8.self), "\(record.firstLine)", "\(record.lineCount)",
-         "\(record.bodyStart)", "\(record.isTruncated)", "\(record.revision)", "\(String(describing: record.header))"]
+    static func snapshot(_ record: Record) -> RecordSnapshot {
+        RecordSnapshot(text: record.text.withUnsafeBytes { Array($0) }, firstLine: record.firstLine, lineCount: record.lineCount,
+                       bodyStart: record.bodyStart, isTruncated: record.isTruncated, revision: record.revision, header: record.header)
     }
     func report(_ item: ClassifiedRecord) {
         shown += 1
@@ -183,11 +195,11 @@ final class RecordKeeper: Reporter {
         let lineLimits = LineReader.Limits(chunkSize: chunkSize, maxLineLength: 200)
         let recordLimits = RecordAssembler.Limits(maxLines: 9, maxBytes: 600)
 
-        func assemble(copyingLines: Bool) throws -> [[String]] {
+        func assemble(copyingLines: Bool) throws -> [RecordSnapshot] {
             let reader = LineReader(limits: lineLimits)
             let assembler = RecordAssembler(input: "random.log", limits: recordLimits)
             var source = MemorySource(bytes, chunkSize: chunkSize)
-            var records: [[String]] = []
+            var records: [RecordSnapshot] = []
             try reader.readLines(from: &source) { line in
                 let closed = copyingLines
                     ? Array(line.bytes).withUnsafeBytes { assembler.append(Line(bytes: $0, number: line.number, isTruncated: line.isTruncated)) }

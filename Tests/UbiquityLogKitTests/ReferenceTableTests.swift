@@ -4,13 +4,11 @@ import TestSupport
 @testable import UbiquityLogKit
 
 /// Every message format Core Data's ubiquity code and UbiquityStoreManager can print (the
-/// reference tables beside the checkout), filled with realistic values (words, UUIDs and URLs
+/// reference tables in `Tests/Reference`), filled with realistic values (words, UUIDs and URLs
 /// where the code puts them, object descriptions only where a message starts with one), in
 /// every header style of `ReferenceStyle` and two value styles: each is one record, classified
 /// as the kind `ReferenceKinds.tsv` names for its row, never as unhandled or an app line.
-@Suite(.enabled(if: ReferenceTables.isAvailable || ProcessInfo.processInfo.environment["CI"] != nil,
-                "the reference tables are not beside this checkout (set PARSELOGS_REFERENCE)"))
-struct ReferenceTableTests {
+@Suite struct ReferenceTableTests {
     @Test func everyRowIsRecognisedAsItsKind() throws {
         let rows = try ReferenceTables.load()
         #expect(rows.count > 700, "the three tables were read")

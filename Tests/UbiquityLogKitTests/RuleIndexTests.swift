@@ -344,10 +344,8 @@ import PCRE2
         for name in try FileManager.default.subpathsOfDirectory(atPath: fixtures.path) where name.hasSuffix(".log") {
             texts.append(String(decoding: try Data(contentsOf: fixtures.appendingPathComponent(name)), as: UTF8.self))
         }
-        if ReferenceTables.isAvailable {
-            for row in try ReferenceTables.load() {
-                texts.append(row.record(style: 0, filler: FormatFiller(variant: 0)))
-            }
+        for row in try ReferenceTables.load() {
+            texts.append(row.record(style: 0, filler: FormatFiller(variant: 0)))
         }
         var messages: [String] = []
         for text in texts {
