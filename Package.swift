@@ -43,8 +43,9 @@ let package = Package(
             name: "CMimalloc",
             providers: [.apt(["libmimalloc-dev"])]
         ),
-        // Byte scans in C, sixteen bytes a step where the machine has SSE2 (JSON escapes, ASCII):
-        // Swift's SIMD types compile to one comparison per lane on Linux.
+        // Byte scans in C, sixteen bytes a step with SSE2 (x86-64) or NEON (arm64), thirty-two
+        // with AVX2 (JSON escapes, ASCII): Swift's SIMD types compile to one comparison per lane
+        // on Linux.
         .target(name: "CByteScan"),
         // The only Swift code that touches PCRE2's C API.
         .target(name: "PCRE2", dependencies: ["CPCRE2"]),
