@@ -3,27 +3,34 @@ import PackageDescription
 
 let package = Package(
     name: "parselogs",
+    // macOS 15: Synchronization's Atomic and Mutex and String(validating:as:) first ship there.
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "parselogs", targets: ["parselogs"]),
         .library(name: "UbiquityLogKit", targets: ["UbiquityLogKit"]),
     ],
     // On by default; `--disable-default-traits` builds on the system's malloc, for a machine
-    // without mimalloc.
+    // without mimalloc. It acts on Linux alone: CMimalloc is a dependency only
+    // `.when(platforms: [.linux], ...)`, so macOS builds never look for or link mimalloc.
     traits: [
         .trait(name: "Mimalloc", description: "Link mimalloc into the executable as the process's allocator (Linux)."),
         .default(enabledTraits: ["Mimalloc"]),
     ],
+    // Pinned to one version (Package.resolved is not committed): a build from a clone, a
+    // Homebrew build and CI get the same dependency.
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
     ],
     targets: [
         // The C library, seen through a module map and a shim header. Nothing else lives here.
         .systemLibrary(
             name: "CPCRE2",
             pkgConfig: "libpcre2-8",
-            providers: [.apt(["libpcre2-dev"])]
+            providers: [.brew(["pcre2"]), .apt(["libpcre2-dev"])]
         ),
-        // zlib, for .gz inputs.
+        // zlib, for .gz inputs. macOS has it in the SDK and no zlib.pc: pkg-config then finds
+        // nothing (a warning), the SDK's header is found on the default path and the module
+        // map links `z` itself.
         .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",
@@ -36,8 +43,9 @@ let package = Package(
             name: "CMimalloc",
             providers: [.apt(["libmimalloc-dev"])]
         ),
-        // Byte scans in C, sixteen bytes a step where the machine has SSE2 (JSON escapes, ASCII):
-        // Swift's SIMD types compile to one comparison per lane on Linux.
+        // Byte scans in C, sixteen bytes a step with SSE2 (x86-64) or NEON (arm64), thirty-two
+        // with AVX2 (JSON escapes, ASCII): Swift's SIMD types compile to one comparison per lane
+        // on Linux.
         .target(name: "CByteScan"),
         // The only Swift code that touches PCRE2's C API.
         .target(name: "PCRE2", dependencies: ["CPCRE2"]),

@@ -1,42 +1,103 @@
-// See CByteScan.h. The plain loops are the whole definition where there is no SSE2; with it,
-// every byte is looked at in blocks of sixteen.
+// See CByteScan.h. The plain loops are the whole definition where there is no vector unit
+// this file knows (or with CBYTESCAN_PORTABLE defined); with SSE2 (every x86-64) or AArch64's
+// NEON (Apple silicon, arm64 Linux), every byte is looked at in blocks of sixteen, through the
+// few block operations below, which each of the two defines. scripts/test-byte-scans holds
+// every build (AVX2, SSE2 alone with CBYTESCAN_NO_AVX2, NEON under qemu, the plain loops) to
+// reference loops in its test driver, on random and edge-case inputs.
 #include "CByteScan.h"
 
-#if defined(__SSE2__)
+#if !defined(CBYTESCAN_PORTABLE) && defined(__SSE2__)
+#define CBYTESCAN_SSE2 1
 #include <emmintrin.h>
+#elif !defined(CBYTESCAN_PORTABLE) && defined(__ARM_NEON) && defined(__aarch64__)
+#define CBYTESCAN_NEON 1
+#include <arm_neon.h>
 #endif
-#if defined(__x86_64__) && defined(__clang__)
+#if defined(CBYTESCAN_SSE2) && !defined(CBYTESCAN_NO_AVX2) && defined(__x86_64__) && defined(__clang__)
 #include <cpuid.h>
 #include <immintrin.h>
 #define CBYTESCAN_AVX2 1
 #endif
+#if defined(CBYTESCAN_SSE2) || defined(CBYTESCAN_NEON)
+#define CBYTESCAN_BLOCKS 1
+#endif
 
-#if !defined(__SSE2__)
+#if !defined(CBYTESCAN_BLOCKS)
 static inline int needs_escape(uint8_t byte) {
     return byte < 0x20 || byte == '"' || byte == '\\' || byte == 0x7F;
 }
 #endif
 
-#if defined(__SSE2__)
-/// One bit per byte of `block` that a JSON string escapes (`cbytescan_json_write`).
-static inline int escape_mask(__m128i block) {
+// A block is sixteen bytes in a vector register. `lanes_t` holds a mask of a block's lanes
+// (bytes), the first lane's bits lowest: `first_lane` is the index of the lowest lane set,
+// `mask &= mask - 1` clears that lane, and `LANE_BITS` is how many bits a lane takes.
+#if defined(CBYTESCAN_SSE2)
+typedef __m128i block_t;
+/// One bit a lane (`_mm_movemask_epi8`).
+typedef unsigned lanes_t;
+#define LANE_BITS 1
+#define ALL_LANES 0xFFFFu
+
+static inline block_t load_block(const uint8_t *bytes) { return _mm_loadu_si128((const __m128i *)bytes); }
+static inline void store_block(uint8_t *out, block_t block) { _mm_storeu_si128((__m128i *)out, block); }
+static inline block_t zero_block(void) { return _mm_setzero_si128(); }
+static inline block_t or_blocks(block_t a, block_t b) { return _mm_or_si128(a, b); }
+/// All ones in each lane equal to `byte`, zeros elsewhere.
+static inline block_t lanes_equal(block_t block, uint8_t byte) { return _mm_cmpeq_epi8(block, _mm_set1_epi8((char)byte)); }
+/// The lanes whose top bit is set: a comparison's lanes that hold, or bytes at or above 0x80.
+static inline lanes_t top_bits(block_t block) { return (lanes_t)_mm_movemask_epi8(block); }
+static inline size_t first_lane(lanes_t mask) { return (size_t)__builtin_ctz(mask); }
+
+/// All ones in each lane that a JSON string escapes (`cbytescan_json_write`).
+static inline block_t escapes(block_t block) {
     const __m128i highest_control = _mm_set1_epi8(0x1F);
     // Unsigned `byte <= 0x1F`: SSE2 compares bytes as signed, but max(byte, 0x1F) is 0x1F
     // exactly for those.
     __m128i control = _mm_cmpeq_epi8(_mm_max_epu8(block, highest_control), highest_control);
-    __m128i found = _mm_or_si128(_mm_or_si128(control, _mm_cmpeq_epi8(block, _mm_set1_epi8('"'))),
-                                 _mm_or_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8('\\')),
-                                              _mm_cmpeq_epi8(block, _mm_set1_epi8(0x7F))));
-    return _mm_movemask_epi8(found);
+    return _mm_or_si128(_mm_or_si128(control, _mm_cmpeq_epi8(block, _mm_set1_epi8('"'))),
+                        _mm_or_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8('\\')),
+                                     _mm_cmpeq_epi8(block, _mm_set1_epi8(0x7F))));
 }
+#elif defined(CBYTESCAN_NEON)
+typedef uint8x16_t block_t;
+/// Four bits a lane, of which only the highest is kept, so that clearing the lowest bit set
+/// clears its lane. NEON has no movemask: each sixteen-bit pair of lanes shifted right by
+/// four and narrowed to eight bits (`vshrn_n_u16`) keeps four bits of each lane, in order.
+typedef uint64_t lanes_t;
+#define LANE_BITS 4
+#define ALL_LANES UINT64_MAX
 
+static inline block_t load_block(const uint8_t *bytes) { return vld1q_u8(bytes); }
+static inline void store_block(uint8_t *out, block_t block) { vst1q_u8(out, block); }
+static inline block_t zero_block(void) { return vdupq_n_u8(0); }
+static inline block_t or_blocks(block_t a, block_t b) { return vorrq_u8(a, b); }
+/// All ones in each lane equal to `byte`, zeros elsewhere.
+static inline block_t lanes_equal(block_t block, uint8_t byte) { return vceqq_u8(block, vdupq_n_u8(byte)); }
+/// The lanes whose top bit is set: a comparison's lanes that hold, or bytes at or above 0x80.
+static inline lanes_t top_bits(block_t block) {
+    // Each lane's top bit copied over the lane (an arithmetic shift), then four bits a lane.
+    uint8x16_t spread = vreinterpretq_u8_s8(vshrq_n_s8(vreinterpretq_s8_u8(block), 7));
+    uint8x8_t narrowed = vshrn_n_u16(vreinterpretq_u16_u8(spread), 4);
+    return vget_lane_u64(vreinterpret_u64_u8(narrowed), 0) & 0x8888888888888888ull;
+}
+static inline size_t first_lane(lanes_t mask) { return (size_t)__builtin_ctzll(mask) >> 2; }
+
+/// All ones in each lane that a JSON string escapes (`cbytescan_json_write`).
+static inline block_t escapes(block_t block) {
+    uint8x16_t control = vcleq_u8(block, vdupq_n_u8(0x1F));
+    return vorrq_u8(vorrq_u8(control, vceqq_u8(block, vdupq_n_u8('"'))),
+                    vorrq_u8(vceqq_u8(block, vdupq_n_u8('\\')), vceqq_u8(block, vdupq_n_u8(0x7F))));
+}
+#endif
+
+#if defined(CBYTESCAN_BLOCKS)
 /// The last `count` (under 16) bytes as one block, the rest of it a byte no scan stops at
 /// ('a': ASCII, and no JSON escape). Read past `count` is not allowed, so they are copied.
-static inline __m128i short_block(const uint8_t *bytes, size_t count) {
+static inline block_t short_block(const uint8_t *bytes, size_t count) {
     uint8_t padded[16];
     __builtin_memset(padded, 'a', sizeof padded);
     __builtin_memcpy(padded, bytes, count);
-    return _mm_loadu_si128((const __m128i *)padded);
+    return load_block(padded);
 }
 #endif
 
@@ -74,24 +135,23 @@ static inline size_t write_escape(uint8_t *out, uint8_t byte) {
 // 780. Callgrind, --format jsonl, one thread, 3 MB slices.)
 static size_t json_write_16(uint8_t *out, const uint8_t *bytes, size_t count, unsigned *seen) {
     size_t in = 0, written = 0;
-#if defined(__SSE2__)
-    const __m128i hash = _mm_set1_epi8('#');
-    __m128i high = _mm_setzero_si128(), hashes = _mm_setzero_si128();
+#if defined(CBYTESCAN_BLOCKS)
+    block_t high = zero_block(), hashes = zero_block();
     // Whether the sixteen bytes written last are the sixteen read last, as they stand.
     int mirrored = 0;
     while (in + 16 <= count) {
-        __m128i block = _mm_loadu_si128((const __m128i *)(bytes + in));
-        _mm_storeu_si128((__m128i *)(out + written), block);
-        high = _mm_or_si128(high, block);
-        hashes = _mm_or_si128(hashes, _mm_cmpeq_epi8(block, hash));
-        int mask = escape_mask(block);
+        block_t block = load_block(bytes + in);
+        store_block(out + written, block);
+        high = or_blocks(high, block);
+        hashes = or_blocks(hashes, lanes_equal(block, '#'));
+        lanes_t mask = top_bits(escapes(block));
         if (mask == 0) {
             in += 16;
             written += 16;
             mirrored = 1;
             continue;
         }
-        size_t at = (size_t)__builtin_ctz((unsigned)mask);
+        size_t at = first_lane(mask);
         in += at;
         written += at;
         written += write_escape(out + written, bytes[in]);
@@ -103,16 +163,16 @@ static size_t json_write_16(uint8_t *out, const uint8_t *bytes, size_t count, un
         // which are the same bytes as far as they overlap (those before `in`, already found
         // clean): no padded copy.
         size_t back = 16 - (count - in);
-        __m128i block = _mm_loadu_si128((const __m128i *)(bytes + count - 16));
-        _mm_storeu_si128((__m128i *)(out + written - back), block);
-        high = _mm_or_si128(high, block);
-        hashes = _mm_or_si128(hashes, _mm_cmpeq_epi8(block, hash));
-        int mask = escape_mask(block);
+        block_t block = load_block(bytes + count - 16);
+        store_block(out + written - back, block);
+        high = or_blocks(high, block);
+        hashes = or_blocks(hashes, lanes_equal(block, '#'));
+        lanes_t mask = top_bits(escapes(block));
         if (mask == 0) {
             written += count - in;
             in = count;
         } else {
-            size_t at = (size_t)__builtin_ctz((unsigned)mask) - back;
+            size_t at = first_lane(mask) - back;
             in += at;
             written += at;
             written += write_escape(out + written, bytes[in]);
@@ -122,24 +182,24 @@ static size_t json_write_16(uint8_t *out, const uint8_t *bytes, size_t count, un
     // Short texts and what follows an escape near the end: a padded copy as one block.
     while (in < count) {
         size_t rest = count - in;
-        __m128i block = short_block(bytes + in, rest);
-        _mm_storeu_si128((__m128i *)(out + written), block);
-        high = _mm_or_si128(high, block);
-        hashes = _mm_or_si128(hashes, _mm_cmpeq_epi8(block, hash));
-        int mask = escape_mask(block);
+        block_t block = short_block(bytes + in, rest);
+        store_block(out + written, block);
+        high = or_blocks(high, block);
+        hashes = or_blocks(hashes, lanes_equal(block, '#'));
+        lanes_t mask = top_bits(escapes(block));
         if (mask == 0) {
             written += rest;
             break;
         }
-        size_t at = (size_t)__builtin_ctz((unsigned)mask);
+        size_t at = first_lane(mask);
         in += at;
         written += at;
         written += write_escape(out + written, bytes[in]);
         in += 1;
     }
     unsigned found = 0;
-    if (_mm_movemask_epi8(high) != 0) found |= CBYTESCAN_SEEN_NON_ASCII;
-    if (_mm_movemask_epi8(hashes) != 0) found |= CBYTESCAN_SEEN_HASH;
+    if (top_bits(high) != 0) found |= CBYTESCAN_SEEN_NON_ASCII;
+    if (top_bits(hashes) != 0) found |= CBYTESCAN_SEEN_HASH;
     *seen |= found;
 #else
     unsigned found = 0;
@@ -159,7 +219,7 @@ static size_t json_write_16(uint8_t *out, const uint8_t *bytes, size_t count, un
 }
 
 #if defined(CBYTESCAN_AVX2)
-/// `escape_mask` for thirty-two bytes.
+/// `top_bits(escapes(block))` for thirty-two bytes.
 __attribute__((target("avx2")))
 static inline unsigned escape_mask_32(__m256i block) {
     const __m256i highest_control = _mm256_set1_epi8(0x1F);
@@ -266,20 +326,19 @@ size_t cbytescan_json_write_narrow(uint8_t *out, const uint8_t *bytes, size_t co
 // than sixteen in all, a padded copy of them.
 size_t cbytescan_non_ascii(const uint8_t *bytes, size_t count) {
     size_t index = 0;
-#if defined(__SSE2__)
+#if defined(CBYTESCAN_BLOCKS)
     if (count < 16) {
         if (count == 0) return 0;
-        int mask = _mm_movemask_epi8(short_block(bytes, count));
-        return mask != 0 ? (size_t)__builtin_ctz((unsigned)mask) : count;
+        lanes_t mask = top_bits(short_block(bytes, count));
+        return mask != 0 ? first_lane(mask) : count;
     }
     for (; index + 16 <= count; index += 16) {
-        // The top bit of each byte, one bit per byte.
-        int mask = _mm_movemask_epi8(_mm_loadu_si128((const __m128i *)(bytes + index)));
-        if (mask != 0) return index + (size_t)__builtin_ctz((unsigned)mask);
+        lanes_t mask = top_bits(load_block(bytes + index));
+        if (mask != 0) return index + first_lane(mask);
     }
     if (index < count) {
-        int mask = _mm_movemask_epi8(_mm_loadu_si128((const __m128i *)(bytes + count - 16)));
-        if (mask != 0) return count - 16 + (size_t)__builtin_ctz((unsigned)mask);
+        lanes_t mask = top_bits(load_block(bytes + count - 16));
+        if (mask != 0) return count - 16 + first_lane(mask);
     }
     return count;
 #else
@@ -295,16 +354,18 @@ static inline int marker_pair(uint8_t first, uint8_t last) {
     return (first == 'C' && (last == 'a' || last == 't')) || (first == 'e' && last == 'r');
 }
 
-/// The colons of a block as bits, from `index` on, each checked for a marker's pair; the
+#if defined(CBYTESCAN_BLOCKS)
+/// The colons of a block as lanes, from `index` on, each checked for a marker's pair; the
 /// offset of the first that passes, or `SIZE_MAX`.
-static inline size_t first_marker_colon(const uint8_t *bytes, size_t index, unsigned mask) {
+static inline size_t first_marker_colon(const uint8_t *bytes, size_t index, lanes_t mask) {
     while (mask != 0) {
-        size_t at = index + (size_t)__builtin_ctz(mask);
+        size_t at = index + first_lane(mask);
         if (marker_pair(bytes[at - 8], bytes[at - 1])) return at;
         mask &= mask - 1;
     }
     return SIZE_MAX;
 }
+#endif
 
 // Every line that starts no header, and every header line whose message starts with no
 // marker, is searched for a marker near its start (`LooseMarkers.firstMarker`): colons found
@@ -316,21 +377,20 @@ static inline size_t first_marker_colon(const uint8_t *bytes, size_t index, unsi
 // sixteen read again, as in `cbytescan_non_ascii`.
 size_t cbytescan_marker_colon(const uint8_t *bytes, size_t start, size_t limit) {
     size_t index = start;
-#if defined(__SSE2__)
-    const __m128i colon = _mm_set1_epi8(':');
+#if defined(CBYTESCAN_BLOCKS)
     for (; index + 16 <= limit; index += 16) {
-        unsigned mask = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(bytes + index)), colon));
+        lanes_t mask = top_bits(lanes_equal(load_block(bytes + index), ':'));
         if (mask != 0) {
             size_t found = first_marker_colon(bytes, index, mask);
             if (found != SIZE_MAX) return found;
         }
     }
     if (index < limit && limit >= 16) {
-        // Lanes before `index` were looked at already.
+        // Lanes before `index` were looked at already (`index - block` is 1 to 15).
         size_t block = limit - 16;
-        unsigned mask = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(bytes + block)), colon));
-        mask &= ~0u << (index - block);
-        size_t found = first_marker_colon(bytes, block, mask & 0xFFFF);
+        lanes_t mask = top_bits(lanes_equal(load_block(bytes + block), ':'));
+        mask &= ALL_LANES << (LANE_BITS * (index - block));
+        size_t found = first_marker_colon(bytes, block, mask);
         return found != SIZE_MAX ? found : limit;
     }
 #endif

@@ -5,6 +5,8 @@ import ParselogsDevTools
 import UbiquityLogKit
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 #if canImport(CMimalloc)
 // Imported for its link: the probe allocates as parselogs does (see Package.swift).

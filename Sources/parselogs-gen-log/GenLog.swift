@@ -5,6 +5,8 @@ import ParselogsDevTools
 import UbiquityLogKit
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 let errors = OutputWriter(descriptor: 2)

@@ -1,6 +1,10 @@
 // The queue between the run's threads (order, bounds and closing) and the tray that hands
 // batches back.
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronization
 import Testing
 @testable import UbiquityLogKit

@@ -7,6 +7,9 @@
 // signal must cut short register here (the reading thread, blocked in read(2) on a quiet
 // pipe; the summarising thread, blocked in write(2) to a reader that stopped reading); the
 // first signal is passed on to each of them (pthread_kill), so each call returns EINTR.
+//
+// What the platforms spell differently is in Platform/: the handler's field of struct
+// sigaction (Signals.swift) and a thread's handle (Threads.swift).
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -17,7 +20,8 @@ import Darwin
 public enum Interruption {
     private static let flag = Atomic<Bool>(false)
     private static let received = Atomic<Int32>(0)
-    /// Threads to pass the first signal on to (0: none); see the note at the top.
+    /// Threads to pass the first signal on to (`SystemThread.currentNumber`; 0: none); see
+    /// the note at the top.
     private static let readingThread = Atomic<UInt>(0)
     private static let writingThread = Atomic<UInt>(0)
 
@@ -35,14 +39,8 @@ public enum Interruption {
     /// the parent ignores (`nohup`) stays ignored.
     public static func install() {
         for signal in signals {
-            var previous = sigaction()
-            sigaction(signal, nil, &previous)
-            if signal == SIGHUP, unsafeBitCast(previous.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { continue }
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = { signal in Interruption.arrived(signal) }
-            sigemptyset(&action.sa_mask)
-            action.sa_flags = 0
-            sigaction(signal, &action, nil)
+            if signal == SIGHUP, SignalDisposition.isIgnored(signal) { continue }
+            SignalDisposition.set(signal, to: { signal in Interruption.arrived(signal) })
         }
         // A parent may have left them blocked (some process launchers do); unblock them.
         setBlocked(false)
@@ -76,10 +74,7 @@ public enum Interruption {
     public static func endBySignal() {
         let signal = signalNumber
         guard signal != 0 else { return }
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = SIG_DFL
-        sigemptyset(&action.sa_mask)
-        sigaction(signal, &action, nil)
+        SignalDisposition.set(signal, to: SIG_DFL)
         var set = sigset_t()
         sigemptyset(&set)
         sigaddset(&set, signal)
@@ -95,10 +90,10 @@ public enum Interruption {
         // No array here: a handler must not allocate.
         let this = currentThread
         let reading = readingThread.load(ordering: .sequentiallyConsistent)
-        if reading != 0, reading != this { pthread_kill(pthread_t(reading), signal) }
+        if reading != 0, reading != this { SystemThread.signal(reading, signal) }
         let writing = writingThread.load(ordering: .sequentiallyConsistent)
-        if writing != 0, writing != this { pthread_kill(pthread_t(writing), signal) }
+        if writing != 0, writing != this { SystemThread.signal(writing, signal) }
     }
 
-    private static var currentThread: UInt { UInt(pthread_self()) }
+    private static var currentThread: UInt { SystemThread.currentNumber }
 }

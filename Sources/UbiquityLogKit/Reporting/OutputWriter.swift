@@ -128,8 +128,9 @@ public final class OutputWriter {
     /// After an interruption, how long the output may take no bytes before it is given up
     /// (a reader that has stopped reading must not keep the run from ending).
     static let interruptedPatienceMilliseconds: Int32 = 1000
-    /// Bytes a pipe takes without blocking once poll(2) reports room (POSIX's PIPE_BUF).
-    private static let atomicPipeWrite = 4096
+    /// Bytes a pipe takes without blocking once poll(2) reports room: the C library's
+    /// PIPE_BUF (4,096 on Linux, 512 on macOS; more may block with a stalled reader).
+    private static let atomicPipeWrite = Int(PIPE_BUF)
 
     private func writeAll(_ base: UnsafePointer<UInt8>, _ count: Int) {
         var offset = 0

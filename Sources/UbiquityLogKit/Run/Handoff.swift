@@ -2,6 +2,8 @@
 // that hands batches from one thread to the next, and a thread that runs one closure.
 // pthreads rather than Swift concurrency: each stage is a loop that blocks on its queue,
 // which is what a thread is for, and no executor may sit between a record and the next.
+// The pthread calls here take the same types on both platforms; what differs (pthread_t) is
+// in Platform/Threads.swift.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

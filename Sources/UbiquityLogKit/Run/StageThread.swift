@@ -14,30 +14,16 @@ final class StageThread {
     /// reach the reading thread, whose blocked read(2) it interrupts (see `Interruption`; a
     /// stage that writes unblocks them for itself). Nil when the system cannot make a thread.
     init?(_ body: @escaping () -> Void) {
-        let context = Unmanaged.passRetained(Box(body)).toOpaque()
         var previous = sigset_t()
         Interruption.setBlocked(true, previous: &previous)  // the new thread inherits the mask
-        var handle = pthread_t()
-        let started = pthread_create(&handle, nil, { context in
-            guard let context else { return nil }
-            Unmanaged<Box>.fromOpaque(context).takeRetainedValue().body()
-            return nil
-        }, context)
+        let handle = SystemThread.start(body)
         pthread_sigmask(SIG_SETMASK, &previous, nil)
-        guard started == 0 else {
-            Unmanaged<Box>.fromOpaque(context).release()
-            return nil
-        }
+        guard let handle else { return nil }
         thread = handle
     }
 
     func join() {
         if let thread { pthread_join(thread, nil) }
         thread = nil
-    }
-
-    private final class Box {
-        let body: () -> Void
-        init(_ body: @escaping () -> Void) { self.body = body }
     }
 }
