@@ -45,6 +45,15 @@ public struct FamilyEnding {
     }
 }
 
+/// A family's look at each classified record of one input in log order, before the summary
+/// and the reporters see it: it may change the record's classification (a record that repeats
+/// the one before it as a second copy becomes an echo). Runs on the classifying stage.
+public protocol RecordReviewer: AnyObject {
+    /// A new input: nothing before it is reviewed with its records.
+    func beginInput()
+    func review(_ record: Record, _ classification: inout Classification)
+}
+
 /// What one family told in a run: the rows of the text and Markdown summaries, and the members
 /// of its object in the JSON summary.
 public protocol FamilyStory: Sendable {

@@ -33,10 +33,15 @@ public struct Family: Sendable {
     public let factKinds: [EventKind]
     /// A tracker for one run: it follows the family's records and tells the family's story.
     public let makeTracker: @Sendable () -> any FamilyTracker
+    /// A reviewer of each classified record for one run, for a family that needs one.
+    public let makeReviewer: (@Sendable () -> any RecordReviewer)?
+    /// The error codes `explain` knows from its records.
+    public let errorCodes: [ErrorCode]
 
     public init(id: FamilyID, recordNoun: String, markers: [MarkerSpelling], markerMethods: [MarkerMethod] = [], channels: [Channel],
                 rules: [Rule], guidance: [String: Guidance] = [:], ownKinds: [EventKind] = [], factKinds: [EventKind] = [],
-                makeTracker: @escaping @Sendable () -> any FamilyTracker) {
+                errorCodes: [ErrorCode] = [], makeTracker: @escaping @Sendable () -> any FamilyTracker,
+                makeReviewer: (@Sendable () -> any RecordReviewer)? = nil) {
         self.id = id
         self.recordNoun = recordNoun
         self.markers = markers
@@ -46,7 +51,9 @@ public struct Family: Sendable {
         self.guidance = guidance
         self.ownKinds = ownKinds
         self.factKinds = factKinds
+        self.errorCodes = errorCodes
         self.makeTracker = makeTracker
+        self.makeReviewer = makeReviewer
     }
 }
 

@@ -62,7 +62,8 @@ public final class LogRun {
     /// `--fail-on`: whether the run fails, worked out when it ends and told to every reporter.
     public var failOn = FailOn.standard
     /// Used by the classifying stage alone (see `builder`).
-    @exclusivity(unchecked) private var echo = CloudKitEcho()
+    /// The families' reviewers of each classified record (see `RecordReviewer`).
+    private let reviewers: [any RecordReviewer]
 
     public init(catalog: Catalog, reporters: [Reporter], limits: Limits = Limits()) {
         // Facts are made for the kinds the summary or a reporter reads (see `Classifier.init`).
@@ -74,6 +75,7 @@ public final class LogRun {
         self.reporters = reporters
         builder = SummaryBuilder(families: catalog.families)
         markers = MarkerTable(families: catalog.families)
+        reviewers = catalog.families.compactMap { $0.makeReviewer?() }
         recordReaders = reporters.filter(\.readsRecords)
         self.limits = limits
         self.reader = LineReader(limits: limits.lines)
@@ -86,7 +88,7 @@ public final class LogRun {
         lastTime = nil
         lastProcess = nil
         lastSyncProcess = nil
-        echo.reset()
+        for reviewer in reviewers { reviewer.beginInput() }
         for reporter in reporters { reporter.beginInput(name) }
         var format: InputFormat? = inputFormat == .auto ? nil : inputFormat
         let parser = headerParser(for: inputFormat)
@@ -167,7 +169,7 @@ public final class LogRun {
             if !isInWindow(lastTime) { return .outsideWindow }
         }
         var classification = classifier.classify(record)
-        echo.check(record, &classification)
+        for reviewer in reviewers { reviewer.review(record, &classification) }
         if !processes.isEmpty {
             // The summary's rule for a record without a process (`SummaryBuilder.groupOf`): the
             // process of the last sync record, else of the record before it.

@@ -10,6 +10,13 @@ import Musl
 import Darwin
 #endif
 
+/// The echo check as the run's reviewer of each classified record.
+final class CloudKitEchoReviewer: RecordReviewer {
+    private var echo = CloudKitEcho()
+    func beginInput() { echo.reset() }
+    func review(_ record: Record, _ classification: inout Classification) { echo.check(record, &classification) }
+}
+
 struct CloudKitEcho {
     private enum Copy { case osLog, stderr }
 

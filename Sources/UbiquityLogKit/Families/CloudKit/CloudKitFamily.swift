@@ -28,7 +28,8 @@ extension Family {
     public static let cloudKit = Family(
         id: .cloudKit, recordNoun: "CloudKit mirroring", markers: [MarkerSpelling(.cloudKit, "CoreData+CloudKit:")],
         channels: [.cloudKit, .cloudKitFramework], rules: CloudKitRules.all, guidance: CloudKitGuidance.byKind,
-        ownKinds: [.cloudKitEcho], factKinds: CloudKitTracker.factKinds, makeTracker: { CloudKitFamilyTracker() })
+        ownKinds: [.cloudKitEcho], factKinds: CloudKitTracker.factKinds, errorCodes: CKErrorCode.errorCodes,
+        makeTracker: { CloudKitFamilyTracker() }, makeReviewer: { CloudKitEchoReviewer() })
 }
 
 extension RunSummary {

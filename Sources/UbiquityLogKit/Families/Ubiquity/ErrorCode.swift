@@ -29,8 +29,8 @@ public struct ErrorCode: Sendable {
     /// `DOMAIN:CODE` for the others (their small numbers are shared between domains).
     public var topic: String { domain == ErrorCode.cocoa ? String(code) : "\(domain):\(code)" }
 
-    /// Every code `explain` knows: the ubiquity family's, then the CloudKit family's.
-    public static let all: [ErrorCode] = ubiquityCodes + CKErrorCode.errorCodes
+    /// Every code `explain` knows: each family's, in the catalogue's order.
+    public static let all: [ErrorCode] = Catalog.families.flatMap(\.errorCodes)
 
     static let ubiquityCodes: [ErrorCode] = [
         // Cocoa's file errors: what reading, writing and moving the container's files fail with.

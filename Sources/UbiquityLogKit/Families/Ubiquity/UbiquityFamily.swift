@@ -50,6 +50,7 @@ extension Family {
             + SetupAssistantRules.all,
         guidance: Guidance.byKind,
         factKinds: StoreLoadTracker.factKinds + TransactionLogTracker.factKinds + IncidentTracker.factKinds,
+        errorCodes: ErrorCode.ubiquityCodes,
         makeTracker: { UbiquityTracker() })
 }
 
