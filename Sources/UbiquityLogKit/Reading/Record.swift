@@ -1,6 +1,4 @@
 // A record: one logging call, as a header line plus the continuation lines after it.
-import CByteScan
-import Synchronization
 
 /// The header styles a record can start with.
 public enum HeaderStyle: String, Sendable, CaseIterable {
@@ -16,43 +14,6 @@ public enum HeaderStyle: String, Sendable, CaseIterable {
     case loggerTimestamp = "logger"
     /// No header: the line itself starts with a logging method or a marker.
     case bare
-}
-
-/// Which logging code printed a record, told by the marker its message starts with (or that
-/// a line holds near its start). Each family declares its markers and their spellings
-/// (`Family.markers`); a marker the C header reader knows has that reader's code as its
-/// ordinal, any other one a number of its own.
-public struct Marker: Hashable, Sendable, CustomStringConvertible {
-    /// Small and dense: an index for tables by marker.
-    let ordinal: UInt8
-
-    /// A marker the C readers name by `code` (`CBYTESCAN_UBIQUITY`, …).
-    public init(readerCode code: Int32, name: String) {
-        ordinal = UInt8(truncatingIfNeeded: code)
-        Marker.names.withLock { $0[ordinal] = name }
-    }
-
-    /// A marker the C readers do not know: its spellings are found by the loose reading alone.
-    public init(name: String) {
-        ordinal = Marker.names.withLock { names in
-            let ordinal = UInt8((names.keys.max() ?? 0) >= Marker.firstOwn ? (names.keys.max() ?? 0) + 1 : Marker.firstOwn)
-            names[ordinal] = name
-            return ordinal
-        }
-    }
-
-    /// The marker a C reader's `code` names; nil for none.
-    @inline(__always)
-    init?(code: Int32) {
-        guard code != Int32(CBYTESCAN_NO_MARKER) else { return nil }
-        ordinal = UInt8(truncatingIfNeeded: code)
-    }
-
-    /// Markers the C readers do not know are numbered from here on.
-    private static let firstOwn: UInt8 = 32
-    private static let names = Mutex<[UInt8: String]>([:])
-
-    public var description: String { Marker.names.withLock { $0[ordinal] } ?? "marker \(ordinal)" }
 }
 
 /// A header with its texts as Strings: what `Record.header` and `HeaderParser.parse(_:)` give
