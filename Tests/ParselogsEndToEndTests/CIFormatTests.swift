@@ -192,13 +192,26 @@ import Glibc
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // Wait until the output is stuck: the process sleeps with a full pipe.
+        // Wait until the output is stuck: the process sleeps with a full pipe. With /proc
+        // (Linux), its main thread's state says so; without (macOS), the pipe holds bytes and
+        // has held the same number for 300 ms: its writer is blocked.
         let mainThreadState = "/proc/\(process.processIdentifier)/task/\(process.processIdentifier)/stat"
-        var polls = 0
-        while polls < 1_000, !((try? String(contentsOfFile: mainThreadState, encoding: .utf8)) ?? "").contains(") S ") {
+        var polls = 0, stalled = false, unchanged = 0, lastUnread: Int32 = -1
+        while polls < 1_000 {
+            if TestPlatform.hasProcFS {
+                stalled = ((try? String(contentsOfFile: mainThreadState, encoding: .utf8)) ?? "").contains(") S ")
+            } else {
+                var unread: Int32 = 0
+                let counted = ioctl(output.fileHandleForReading.fileDescriptor, UInt(FIONREAD), &unread) == 0
+                unchanged = counted && unread > 0 && unread == lastUnread ? unchanged + 1 : 0
+                lastUnread = unread
+                stalled = unchanged >= 30
+            }
+            if stalled { break }
             usleep(10_000)
             polls += 1
         }
+        #expect(stalled, "the output stalled before Ctrl-C was sent")
         usleep(200_000)
         kill(process.processIdentifier, SIGINT)
         var waited = 0

@@ -21,7 +21,7 @@ import Glibc
     /// Whether this build is instrumented by a sanitizer (then so is the binary under test,
     /// whose shadow memory and quarantine make resident size meaningless as a bound).
     private var isSanitized: Bool {
-        let everything = UnsafeMutableRawPointer(bitPattern: 0)  // RTLD_DEFAULT
+        let everything = TestPlatform.everyImage  // RTLD_DEFAULT
         return dlsym(everything, "__asan_init") != nil || dlsym(everything, "__tsan_init") != nil
     }
 
@@ -108,7 +108,8 @@ import Glibc
         #expect(summaryLines(result).contains("read             4 lines, 1 record"))
     }
 
-    @Test func aReadErrorPartWayIsStatus2WithInputAndLine() throws {
+    @Test(.enabled(if: TestPlatform.hasProcFS, "reads /proc/self/mem for a real EIO from read(2); macOS has no /proc"))
+    func aReadErrorPartWayIsStatus2WithInputAndLine() throws {
         // Reading /proc/self/mem from its start fails with EIO: a real read(2) error.
         let result = try Binary.run(["/proc/self/mem", "fixtures/logshow.log"])
         #expect(result.status == 2)
@@ -125,7 +126,8 @@ import Glibc
         #expect(result.stderr.contains("\(path): permission denied"))
     }
 
-    @Test func anInputThatStopsArrivingCostsNoCPU() throws {
+    @Test(.enabled(if: TestPlatform.hasProcFS, "reads the live child's CPU time from /proc/PID/stat; macOS has no /proc"))
+    func anInputThatStopsArrivingCostsNoCPU() throws {
         let live = try LiveBinary(["-q"])
         live.write("2014-03-02 09:14:05.121 Journal[412:60b] UbiquityStoreManager: Will load\n")
         Thread.sleep(forTimeInterval: 3)

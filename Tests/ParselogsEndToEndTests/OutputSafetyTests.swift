@@ -22,16 +22,17 @@ private let everyOutput: [[String]] = [
 ]
 
 @Suite struct WriteFailureTests {
-    @Test(arguments: everyOutput) func aFullDiskIsAWriteErrorWithStatusTwo(arguments: [String]) throws {
+    @Test(.enabled(if: TestPlatform.hasDevFull, "writes to /dev/full, which macOS does not have"), arguments: everyOutput)
+    func aFullDiskIsAWriteErrorWithStatusTwo(arguments: [String]) throws {
         let result = try Binary.run(arguments, stdoutRedirection: ">/dev/full")
         #expect(result.status == 2)
-        #expect(result.stderr.hasSuffix("parselogs: write error: No space left on device\n"), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("parselogs: write error: \(TestPlatform.errorText(ENOSPC))\n"), "\(result.stderr)")
     }
 
     @Test(arguments: everyOutput) func aClosedStandardOutputIsAWriteErrorWithStatusTwo(arguments: [String]) throws {
         let result = try Binary.run(arguments, stdoutRedirection: ">&-")
         #expect(result.status == 2)
-        #expect(result.stderr.hasSuffix("parselogs: write error: Bad file descriptor\n"), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("parselogs: write error: \(TestPlatform.errorText(EBADF))\n"), "\(result.stderr)")
     }
 
     /// A non-blocking standard output (set so by whoever shares the pipe) whose reader is
@@ -73,26 +74,38 @@ private let everyOutput: [[String]] = [
         let fifo = folder.path("summary.fifo")
         #expect(mkfifo(fifo, 0o644) == 0)
         var places: [(path: String, reason: String)] = [
-            ("/dev/full", "write error: No space left on device"),
             (folder.url.path, "is a directory"),
             (fifo, "a named pipe that nobody reads"),
-            // Read-only for everyone, root included (which may write a 0444 file).
-            ("/proc/version", geteuid() == 0 ? "write error: Input/output error" : "Permission denied"),
         ]
         if geteuid() != 0 {
             let readOnly = try folder.write("read-only.md", Data())
             chmod(readOnly, 0o444)
-            places.append((readOnly, "Permission denied"))
+            places.append((readOnly, TestPlatform.errorText(EACCES)))
         }
-        for place in places {
-            let result = try Binary.run(["--format", "github", example], environment: ["GITHUB_STEP_SUMMARY": place.path])
-            #expect(result.status == 2, "\(place.path)")
-            #expect(result.stderr == "parselogs: $GITHUB_STEP_SUMMARY: \(place.path): \(place.reason)\n")
-            let lines = result.stdout.split(separator: "\n").map(String.init)
-            let token = try #require(lines.first?.dropFirst("::stop-commands::".count))
-            #expect(lines.contains("::\(token)::"), "commands are resumed")
-            #expect(lines.contains { $0.hasPrefix("::error ") }, "and the annotations written")
-        }
+        for place in places { try expectStepSummaryFailure(place.path, place.reason) }
+    }
+
+    @Test(.enabled(if: TestPlatform.hasDevFull, "writes to /dev/full, which macOS does not have"))
+    func aStepSummaryOnAFullDiskIsAWriteError() throws {
+        try expectStepSummaryFailure("/dev/full", "write error: \(TestPlatform.errorText(ENOSPC))")
+    }
+
+    /// Read-only for everyone, root included (which may write a 0444 file).
+    @Test(.enabled(if: TestPlatform.hasProcFS, "writes to /proc/version, which macOS does not have"))
+    func aStepSummaryInAReadOnlyPlaceIsAnError() throws {
+        try expectStepSummaryFailure("/proc/version", geteuid() == 0 ? "write error: \(TestPlatform.errorText(EIO))" : TestPlatform.errorText(EACCES))
+    }
+
+    /// A run with $GITHUB_STEP_SUMMARY at `path` fails with status 2 and `reason`, and still
+    /// resumes workflow commands and writes its annotations.
+    private func expectStepSummaryFailure(_ path: String, _ reason: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let result = try Binary.run(["--format", "github", example], environment: ["GITHUB_STEP_SUMMARY": path])
+        #expect(result.status == 2, "\(path)", sourceLocation: sourceLocation)
+        #expect(result.stderr == "parselogs: $GITHUB_STEP_SUMMARY: \(path): \(reason)\n", sourceLocation: sourceLocation)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let token = try #require(lines.first?.dropFirst("::stop-commands::".count), sourceLocation: sourceLocation)
+        #expect(lines.contains("::\(token)::"), "commands are resumed", sourceLocation: sourceLocation)
+        #expect(lines.contains { $0.hasPrefix("::error ") }, "and the annotations written", sourceLocation: sourceLocation)
     }
 
     @Test func aReaderThatGoesAwayIsStillAQuietEnd() throws {

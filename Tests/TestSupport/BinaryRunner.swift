@@ -199,10 +199,15 @@ public struct MissingOutput: Error, CustomStringConvertible {
 extension Binary {
     /// Runs the binary on `arguments` followed by `-` (a pipe kept open), waits until its
     /// output shows `marker` (all the named inputs are read), then reads its peak resident
-    /// size from /proc while it is still alive, and ends it by closing the pipe. (The rusage
-    /// of a finished child is no good here: a process spawned from the test runner starts out
-    /// counting the runner's own resident size.) Throws `MissingOutput` when the marker does
-    /// not come within `timeout` seconds: a peak read before the inputs were read bounds nothing.
+    /// size, and ends it by closing the pipe. Throws `MissingOutput` when the marker does not
+    /// come within `timeout` seconds: a peak read before the inputs were read bounds nothing.
+    ///
+    /// With /proc (Linux) the peak is this child's own (VmHWM), read while it is still alive.
+    /// (The rusage of a finished child is no good there: a process spawned from the test runner
+    /// starts out counting the runner's own resident size.) Without /proc (macOS) it is
+    /// getrusage(RUSAGE_CHILDREN)'s ru_maxrss once the child has ended: a spawned image starts
+    /// afresh there, and the figure is the largest of every child this runner has waited for,
+    /// so never below this child's peak; a bound it passes holds for this child too.
     public static func peakMemoryKiB(_ arguments: [String], until marker: String, timeout: Double = 60) throws -> (peakKiB: Int, stdout: String) {
         let live = try LiveBinary(arguments + ["-"])
         // The binary shows what it made of the named inputs when `-` falls idle, but it first
@@ -213,11 +218,28 @@ extension Binary {
             live.finish()
             throw MissingOutput(marker: marker, seconds: timeout)
         }
+        guard TestPlatform.hasProcFS else {
+            live.finish()
+            return (childrensPeakKiB(), live.collected.text)
+        }
         let status = (try? String(contentsOfFile: "/proc/\(live.process.processIdentifier)/status", encoding: .utf8)) ?? ""
         let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
             .flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? -1
         live.finish()
         return (peak, live.collected.text)
+    }
+
+    /// The largest peak resident size of the children this process has waited for, in KiB
+    /// (ru_maxrss is in KiB on Linux, in bytes on Darwin); -1 when getrusage fails.
+    static func childrensPeakKiB() -> Int {
+        var usage = rusage()
+        #if canImport(Darwin)
+        guard getrusage(RUSAGE_CHILDREN, &usage) == 0 else { return -1 }
+        return Int(usage.ru_maxrss) / 1024
+        #else
+        guard getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage) == 0 else { return -1 }
+        return Int(usage.ru_maxrss)
+        #endif
     }
 }
 
