@@ -39,7 +39,9 @@ extension RunSummary {
 
 /// The CloudKit family's tracker in a run.
 final class CloudKitFamilyTracker: FamilyTracker {
-    private var tracker = CloudKitTracker()
+    /// Used by the summarising stage alone, one call at a time: the run-time exclusivity check
+    /// on each access is left out.
+    @exclusivity(unchecked) private var tracker = CloudKitTracker()
 
     /// Routine kinds whose records carry no facts are only counted (`wants`); the others, and
     /// every warning and error, are read.

@@ -101,14 +101,17 @@ public struct StoreLoadCounts: Sendable, Equatable {
 /// Follows the ubiquity family's records through a run: store loads, transaction logs and
 /// incidents, each by process group.
 final class UbiquityTracker: FamilyTracker {
-    private var loads = StoreLoadTracker()
-    private var incidents = IncidentTracker()
-    private var logs = TransactionLogTracker()
-    private var told = UbiquityStory()
+    // Used by the summarising stage alone, one call at a time: Swift's run-time exclusivity
+    // check on each access (a class's stored properties get one) is left out, as for the
+    // summary builder.
+    @exclusivity(unchecked) private var loads = StoreLoadTracker()
+    @exclusivity(unchecked) private var incidents = IncidentTracker()
+    @exclusivity(unchecked) private var logs = TransactionLogTracker()
+    @exclusivity(unchecked) private var told = UbiquityStory()
     /// UbiquityStoreManager's detections of import failures. Core Data's own report is the
     /// better evidence (it names the log and the error); a detection stands in for it only
     /// in an input where Core Data reported none (its verbose logging was off).
-    private var detectedImportFailures: [Finding] = []
+    @exclusivity(unchecked) private var detectedImportFailures: [Finding] = []
 
     func interest(in kind: EventKind) -> TrackerInterest {
         if kind.severity >= .warning || StoreLoadTracker.kinds.contains(kind) || TransactionLogTracker.kinds.contains(kind) { return .every }
