@@ -45,13 +45,16 @@ public struct FamilyEnding {
     }
 }
 
-/// A family's look at each classified record of one input in log order, before the summary
-/// and the reporters see it: it may change the record's classification (a record that repeats
-/// the one before it as a second copy becomes an echo). Runs on the classifying stage.
+/// A family's look at the classified records of one of its markers, in log order, before the
+/// summary and the reporters see them: it may change a record's classification (a record that
+/// repeats the one before it as a second copy becomes an echo). Runs on the classifying stage.
 public protocol RecordReviewer: AnyObject {
-    /// A new input: nothing before it is reviewed with its records.
-    func beginInput()
+    /// The marker of the records it reviews.
+    var marker: Marker { get }
     func review(_ record: Record, _ classification: inout Classification)
+    /// A new input begins, or a record of another marker came after one it reviewed: the
+    /// records it reviews next follow nothing it has seen.
+    func interrupt()
 }
 
 /// What one family told in a run: the rows of the text and Markdown summaries, and the members

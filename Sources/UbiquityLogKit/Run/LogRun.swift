@@ -62,8 +62,9 @@ public final class LogRun {
     /// `--fail-on`: whether the run fails, worked out when it ends and told to every reporter.
     public var failOn = FailOn.standard
     /// Used by the classifying stage alone (see `builder`).
-    /// The families' reviewers of each classified record (see `RecordReviewer`).
-    private let reviewers: [any RecordReviewer]
+    /// The families' reviewers of classified records (see `RecordReviewer`), each with its
+    /// marker and whether it reviewed the record before. Used by the classifying stage alone.
+    @exclusivity(unchecked) private var reviewers: [(reviewer: any RecordReviewer, marker: Marker, reviewedLast: Bool)]
 
     public init(catalog: Catalog, reporters: [Reporter], limits: Limits = Limits()) {
         // Facts are made for the kinds the summary or a reporter reads (see `Classifier.init`).
@@ -75,7 +76,7 @@ public final class LogRun {
         self.reporters = reporters
         builder = SummaryBuilder(families: catalog.families)
         markers = MarkerTable(families: catalog.families)
-        reviewers = catalog.families.compactMap { $0.makeReviewer?() }
+        reviewers = catalog.families.compactMap { $0.makeReviewer?() }.map { ($0, $0.marker, false) }
         recordReaders = reporters.filter(\.readsRecords)
         self.limits = limits
         self.reader = LineReader(limits: limits.lines)
@@ -88,7 +89,10 @@ public final class LogRun {
         lastTime = nil
         lastProcess = nil
         lastSyncProcess = nil
-        for reviewer in reviewers { reviewer.beginInput() }
+        for index in reviewers.indices {
+            reviewers[index].reviewer.interrupt()
+            reviewers[index].reviewedLast = false
+        }
         for reporter in reporters { reporter.beginInput(name) }
         var format: InputFormat? = inputFormat == .auto ? nil : inputFormat
         let parser = headerParser(for: inputFormat)
@@ -169,7 +173,15 @@ public final class LogRun {
             if !isInWindow(lastTime) { return .outsideWindow }
         }
         var classification = classifier.classify(record)
-        for reviewer in reviewers { reviewer.review(record, &classification) }
+        for index in reviewers.indices {
+            if record.marker == reviewers[index].marker {
+                reviewers[index].reviewer.review(record, &classification)
+                reviewers[index].reviewedLast = true
+            } else if reviewers[index].reviewedLast {
+                reviewers[index].reviewer.interrupt()
+                reviewers[index].reviewedLast = false
+            }
+        }
         if !processes.isEmpty {
             // The summary's rule for a record without a process (`SummaryBuilder.groupOf`): the
             // process of the last sync record, else of the record before it.

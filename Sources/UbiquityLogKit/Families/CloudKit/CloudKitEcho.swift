@@ -15,8 +15,9 @@ final class CloudKitEchoReviewer: RecordReviewer {
     /// Used by the classifying stage alone, one record at a time: the run-time exclusivity
     /// check on each access is left out.
     @exclusivity(unchecked) private var echo = CloudKitEcho()
-    func beginInput() { echo.reset() }
+    let marker = Marker.cloudKit
     func review(_ record: Record, _ classification: inout Classification) { echo.check(record, &classification) }
+    func interrupt() { echo.reset() }
 }
 
 struct CloudKitEcho {
