@@ -1,6 +1,7 @@
 // The Xcode console prints each error record of the mirroring code twice: the os_log copy
 // (`error: CoreData+CloudKit: …`) and the stderr copy (`CoreData: error: CoreData+CloudKit: …`),
-// one after the other. The second becomes `cloudkit-echo`, so that the failure counts once.
+// one after the other. The second becomes `cloudkit-echo`, so that the failure counts once; a
+// copy after an echo is an original again (the same failure repeated).
 
 #if canImport(Glibc)
 import Glibc
@@ -75,13 +76,17 @@ struct CloudKitEcho {
                 guard let start = key.baseAddress, let earlier = before.baseAddress else { return before.isEmpty }
                 return memcmp(start, earlier, before.count) == 0
             }
-            // Either way this record is the one the next is held to.
+            if echoes {
+                // An echo is the copy right after its original, and echoes nothing itself: the
+                // next copy, however alike, is a failure of its own (one repeated).
+                previous = nil
+                classification = Classification(event: .message(.cloudKitEcho, []), rule: nil, matchStart: classification.matchStart)
+                return
+            }
+            // An original: the record the next is held to.
             previous = copy
             previousKey.removeAll(keepingRoomUpTo: 1 << 16)
             previousKey.append(key)
-            if echoes {
-                classification = Classification(event: .message(.cloudKitEcho, []), rule: nil, matchStart: classification.matchStart)
-            }
         }
     }
 
