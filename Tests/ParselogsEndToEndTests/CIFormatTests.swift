@@ -110,6 +110,24 @@ import Glibc
         #expect(summary.hasPrefix("# earlier step\n## parselogs: broken\n"), "appended, not replaced")
     }
 
+    /// Issue #41: `--fail-on` naming an info kind, a category or a severity fails the run, and
+    /// each kind it fails on has an `::error` (info kinds keep no findings).
+    @Test(arguments: [
+        ("store-load-succeeded", ["store-load-succeeded": 5]),
+        ("store", ["using-local-storage": 3, "store-load-succeeded": 5]),
+        ("info", ["app": 1, "using-local-storage": 3, "store-load-succeeded": 5]),
+    ])
+    func githubErrorsMatchTheExitStatus(failOn: String, kinds: [String: Int]) throws {
+        let result = try Binary.run(["--fail-on", failOn, "--format", "github", "fixtures/logshow.log"])
+        #expect(result.status == 1)
+        let errors = result.stdout.split(separator: "\n").filter { $0.hasPrefix("::error ") }
+        #expect(!errors.isEmpty, "exit status 1 with no ::error")
+        for (kind, line) in kinds {
+            #expect(errors.contains { $0.hasPrefix("::error file=fixtures/logshow.log,line=\(line),title=parselogs%3A \(kind)::") },
+                    "\(failOn): \(kind) in \(errors)")
+        }
+    }
+
     @Test func junitFailuresAreWhatFailsTheRunUnderStableNames() throws {
         let result = try Binary.run(["--format", "junit", example, ios6, "no-such.log"])
         #expect(result.status == 2)

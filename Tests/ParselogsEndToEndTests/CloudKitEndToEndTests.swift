@@ -77,3 +77,67 @@ import TestSupport
         #expect(vv.contains("No more requests to execute"))
     }
 }
+
+/// Issue #41: an NDJSON event longer than the line reader's cap (1 MiB) is still an event.
+@Suite struct LongNDJSONEventTests {
+    private let scratch: ScratchFolder
+    init() throws { scratch = try ScratchFolder("parselogs-long-event") }
+
+    /// A CloudKit partial failure of `entries` records, as `log show` prints its message.
+    private func failureMessage(entries: Int) -> String {
+        var message = "CoreData+CloudKit: -[NSCloudKitMirroringDelegate _finishedRequest:withResult:](3584): Finished request: "
+            + "<NSCloudKitMirroringExportRequest: 0x2819a4be0> 7B9D1F3A-5C7E-4A2B-8D0F-1E3A5C7B9D2F with result: "
+            + "<NSCloudKitMirroringResult: 0x28315c0c0> storeIdentifier: D17A3B5C-9E2F-4C8A-B6D4-1F3E5A7C9B0D success: 0 madeChanges: 0 "
+            + "error: <CKError 0x2839c4b70: \"Partial Failure\" (2/1011); \"Failed to modify some records\"; "
+            + "uuid = 1A3C5E7F-9B2D-4F6A-8C0E-2B4D6F8A0C1E; container ID = \"iCloud.com.example.recipes\"; partial errors: {"
+        for index in 0..<entries {
+            let id = String(format: "E3F5A7B9-%04d-4C2E-9A1B-3D5F7A9C1E01", index)
+            message += "\n\t\(id):(com.apple.coredata.cloudkit.zone:__defaultOwner__) = <CKError 0x283981a50: \"Invalid Arguments\" (12/2006); "
+                + "server message = \"Cannot create or modify field 'CD_rating' in record 'CD_Recipe' in production schema\"; "
+                + "op = 4E2A9C1B7D3F5A80; uuid = 6C8E0A2B-4D6F-4817-9B3D-5F7A9C1E3B5D; container ID = \"iCloud.com.example.recipes\">"
+        }
+        return message + "\n}>"
+    }
+
+    private func jsonString(_ text: String) throws -> String {
+        String(decoding: try JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes]), as: UTF8.self)
+            .dropFirst().dropLast().description
+    }
+
+    private func verdict(_ result: RunResult) -> String? {
+        result.stdout.split(separator: "\n").first { $0.hasPrefix("Verdict:") }.map(String.init)
+    }
+
+    @Test func longEventIsReadAsAnEvent() throws {
+        let message = failureMessage(entries: 6_000)
+        #expect(message.utf8.count > 1 << 20)
+        let text = "2025-04-02 11:02:17.640288+0200 0x1c2b44   Default     0x0                  3144   0    Recipes: "
+            + "(CoreData) [com.apple.coredata:CloudKit] " + message + "\n"
+        let event = "{\"traceID\": 812736451, \"eventMessage\": \(try jsonString(message)), \"eventType\": \"logEvent\", "
+            + "\"source\": null, \"formatString\": \"%s\", \"subsystem\": \"com.apple.coredata\", \"category\": \"CloudKit\", "
+            + "\"threadID\": 1846084, \"processImagePath\": \"/private/var/containers/Bundle/Application/5D7F9A1B/Recipes.app/Recipes\", "
+            + "\"timestamp\": \"2025-04-02 11:02:17.640288+0200\", \"messageType\": \"Default\", \"processID\": 3144}\n"
+        let textPath = try scratch.write("long.log", Data(text.utf8))
+        let eventPath = try scratch.write("long.ndjson", Data(event.utf8))
+
+        let asText = try Binary.run([textPath])
+        let asEvent = try Binary.run([eventPath])
+        #expect(verdict(asText)?.hasPrefix("Verdict: broken") == true)
+        #expect(verdict(asEvent) == verdict(asText))
+        #expect(asEvent.status == asText.status)
+        #expect(asEvent.status == 1)
+        // The header fields after the message are kept: the event is Recipes' own.
+        let named = try Binary.run(["--process", "Recipes", eventPath])
+        #expect(verdict(named) == verdict(asText))
+        // So is a long event after a short one (the input is known as NDJSON by then).
+        let first = "{\"eventMessage\": \"CoreData+CloudKit: -[NSCloudKitMirroringDelegate _setUpCloudKitIntegration:](591): Successfully enqueued setup request\", "
+            + "\"processImagePath\": \"/Recipes.app/Recipes\", \"timestamp\": \"2025-04-02 11:02:17.100000+0200\", \"processID\": 3144}\n"
+        let secondPath = try scratch.write("second.ndjson", Data((first + event).utf8))
+        let second = try Binary.run(["--process", "Recipes", secondPath])
+        #expect(verdict(second) == verdict(asText))
+        #expect(second.status == 1)
+        // The message is capped, and says so.
+        let json = try Binary.run(["--format", "json", eventPath])
+        #expect(json.stdout.contains("\"truncatedRecords\":1,"))
+    }
+}

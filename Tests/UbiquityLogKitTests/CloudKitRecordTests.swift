@@ -81,12 +81,28 @@ import TestSupport
         // The same copy twice is two failures (two requests refused), not an echo.
         let twice = [CKSample.stderr("error", method, 2183, message), CKSample.stderr("error", method, 2183, message)].joined(separator: "\n")
         #expect(try summarize([("b.log", twice)]).countsByKind["cloudkit-container-not-linked"] == 2)
-        // Each record is held to the one just before it, an echo too: copies that alternate
-        // are one failure and its echoes.
+        // An echo is the copy right after its original, not any repeat: a copy after an echo
+        // is a failure again.
         let alternating = [CKSample.oslogError(method, 2183, message), CKSample.stderr("error", method, 2183, message),
                            CKSample.oslogError(method, 2183, message)].joined(separator: "\n")
         let third = try summarize([("c.log", alternating)])
-        #expect(third.countsByKind["cloudkit-container-not-linked"] == 1 && third.countsByKind["cloudkit-echo"] == 2)
+        #expect(third.countsByKind["cloudkit-container-not-linked"] == 2 && third.countsByKind["cloudkit-echo"] == 1)
+    }
+
+    /// Issue #41: three identical failures, each printed twice, are three failures and three
+    /// echoes (not one failure and five echoes).
+    @Test func repeatedFailuresEachPrintedTwiceAreEachCounted() throws {
+        let message = "\(CKSample.delegate) - Never successfully initialized and cannot execute request '<NSCloudKitMirroringExportRequest: 0x600002a38f00> \(CKSample.request)' due to error: <CKError 0x600000c74a80: \"Permission Failure\" (10/2007); server message = \"Invalid bundle ID for container\"; op = 5A4B3C2D1E0F9A8B>"
+        let method = "-[NSCloudKitMirroringDelegate _requestAbortedNotInitialized:]"
+        let pair = [CKSample.oslogError(method, 2183, message), CKSample.stderr("error", method, 2183, message)]
+        let summary = try summarize([("a.log", (pair + pair + pair).joined(separator: "\n"))])
+        #expect(summary.countsByKind["cloudkit-container-not-linked"] == 3)
+        #expect(summary.countsByKind["cloudkit-echo"] == 3)
+        // The stderr copy first, then the os_log copy: the same.
+        let reversed = Array(pair.reversed())
+        let other = try summarize([("b.log", (reversed + reversed + reversed).joined(separator: "\n"))])
+        #expect(other.countsByKind["cloudkit-container-not-linked"] == 3)
+        #expect(other.countsByKind["cloudkit-echo"] == 3)
     }
 }
 

@@ -74,6 +74,21 @@ import TestSupport
         #expect(text.contains("DAC8E3F1-2B4A-4C6D-8E9F-0A1B2C3D4E5F.1.cdt"))
     }
 
+    /// Issue #41: a pause right after Xcode's two copies of an error, then more lines (the
+    /// stderr copy shown at the pause, then again amended): still one failure and its echo.
+    @Test(arguments: [false, true])
+    func aPauseAfterAnErrorsTwoCopiesCountsTheEchoOnce(threads: Bool) throws {
+        let message = "\(CKSample.delegate) - Never successfully initialized and cannot execute request '<NSCloudKitMirroringExportRequest: 0x600002a38f00> \(CKSample.request)' due to error: <CKError 0x600000c74a80: \"Permission Failure\" (10/2007); server message = \"Invalid bundle ID for container\"; op = 5A4B3C2D1E0F9A8B>"
+        let method = "-[NSCloudKitMirroringDelegate _requestAbortedNotInitialized:]"
+        let pair = CKSample.oslogError(method, 2183, message) + "\n" + CKSample.stderr("error", method, 2183, message) + "\n"
+        for after in ["Saved recipe\n", "\tmore of the stderr copy\nSaved recipe\n"] {
+            let (summary, _, _) = try run([pair, after], threads: threads)
+            #expect(summary.countsByKind["cloudkit-container-not-linked"] == 1, "\(after)")
+            #expect(summary.countsByKind["cloudkit-echo"] == 1, "\(after)")
+            #expect(summary.warnings + summary.errors == 1, "\(after)")
+        }
+    }
+
     /// A pause after a record is whole: the record is shown once, and counted once.
     @Test(arguments: [false, true])
     func aPauseAfterAWholeRecordShowsItOnce(threads: Bool) throws {

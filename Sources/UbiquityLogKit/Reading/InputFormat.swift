@@ -27,4 +27,12 @@ public enum InputFormat: String, Sendable, CaseIterable {
         guard let object = FlatJSON.object(line), object["eventMessage"] != nil else { return .auto }
         return .ndjson
     }
+
+    /// `auto`'s choice for an input whose first line is `line`: one the line reader cut is
+    /// NDJSON when what it kept starts an event object (see `FlatJSON.cutObject`).
+    static func detect(firstLine line: Line) -> InputFormat {
+        guard line.isTruncated else { return detect(firstLine: line.bytes) }
+        guard let object = FlatJSON.cutObject(line.bytes, tail: line.tail), object["eventMessage"] != nil else { return .auto }
+        return .ndjson
+    }
 }

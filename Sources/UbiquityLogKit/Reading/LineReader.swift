@@ -28,12 +28,18 @@ public struct Line {
     /// `RecordAssembler`). Unmanaged: the reader keeps it alive for the call, and a strong
     /// reference would be retained and released for every line.
     let chunk: Unmanaged<TextChunk>?
+    /// For a truncated line, the last bytes of the part not kept (at most
+    /// `LineReader.Limits.tailLength`): where a record's fields come after a long text, as
+    /// in an NDJSON event, they are there. Nil for a line kept whole.
+    public let tail: UnsafeRawBufferPointer?
 
-    init(bytes: UnsafeRawBufferPointer, number: Int, isTruncated: Bool, chunk: Unmanaged<TextChunk>? = nil) {
+    init(bytes: UnsafeRawBufferPointer, number: Int, isTruncated: Bool, chunk: Unmanaged<TextChunk>? = nil,
+         tail: UnsafeRawBufferPointer? = nil) {
         self.bytes = bytes
         self.number = number
         self.isTruncated = isTruncated
         self.chunk = chunk
+        self.tail = tail
     }
 }
 
@@ -43,10 +49,13 @@ public final class LineReader {
         public var chunkSize: Int
         /// Longest line kept whole; the rest of a longer line is read and dropped.
         public var maxLineLength: Int
+        /// How much of the end of a longer line is kept beside its start (`Line.tail`).
+        public var tailLength: Int
 
-        public init(chunkSize: Int = 1 << 20, maxLineLength: Int = 1 << 20) {
+        public init(chunkSize: Int = 1 << 20, maxLineLength: Int = 1 << 20, tailLength: Int = 64 << 10) {
             self.chunkSize = max(1, chunkSize)
             self.maxLineLength = max(1, maxLineLength)
+            self.tailLength = max(1, tailLength)
         }
     }
 
@@ -55,6 +64,10 @@ public final class LineReader {
     private var chunks = TextChunks()
     /// Lines handed out so far in the current input.
     public private(set) var linesRead = 0
+    /// The start of the overlong line being read, kept until its end is found.
+    private var longHead: [UInt8] = []
+    /// The last `tailLength` bytes read of the overlong line, oldest first.
+    private var longTail: [UInt8] = []
 
     public init(limits: Limits = Limits()) {
         self.limits = limits
@@ -97,7 +110,7 @@ public final class LineReader {
         linesRead = 0
         var chunk = chunks.fresh(roomFor: 0)
         var at = Cursor()
-        var skippingRest = false  // inside an overlong line already handed out
+        var skippingRest = false  // inside an overlong line, its start kept in `longHead`
         var idleHandled = false
 
         while true {
@@ -124,7 +137,10 @@ public final class LineReader {
             } catch {
                 // Keep what arrived of the line the failure cut, and name that line.
                 var located = error
-                if at.end > at.start, !skippingRest {
+                if skippingRest {
+                    try emitLong(body)
+                    located.line = linesRead
+                } else if at.end > at.start {
                     try emit(chunk, &at, to: at.end, truncated: false, body)
                     located.line = linesRead
                 } else {
@@ -142,6 +158,14 @@ public final class LineReader {
                 let newline = UnsafeMutableRawPointer(chunk.base).distance(to: found)
                 if skippingRest {
                     skippingRest = false
+                    keepTail(chunk.base + at.start, count: newline - at.start)
+                    try emitLong(body)
+                    at.start = newline + 1
+                    at.out = at.start
+                } else if newline - at.start > limits.maxLineLength {
+                    // A line that arrived whole in one chunk can still be over the limit.
+                    keepHead(chunk.base + at.start, count: newline - at.start)
+                    try emitLong(body)
                     at.start = newline + 1
                     at.out = at.start
                 } else {
@@ -151,19 +175,57 @@ public final class LineReader {
             }
 
             if skippingRest {
-                at.start = at.end  // drop what is left of the overlong line
+                keepTail(chunk.base + at.start, count: at.end - at.start)
+                at.start = at.end  // drop what is left of the overlong line, but its tail
                 at.out = at.end
             } else if at.end - at.start > limits.maxLineLength {
-                try emit(chunk, &at, to: at.start + limits.maxLineLength, truncated: true, body)
+                // Handed out once its end is found, with its tail (see `Line.tail`).
+                keepHead(chunk.base + at.start, count: at.end - at.start)
                 skippingRest = true
                 at.start = at.end
                 at.out = at.end
             }
             try chunkEnd()
         }
-        if at.end > at.start, !skippingRest {
+        if skippingRest {
+            try emitLong(body)
+        } else if at.end > at.start {
             try emit(chunk, &at, to: at.end, truncated: false, body)
         }
+    }
+
+    /// Starts an overlong line whose bytes from `start` to `end` are read: its first
+    /// `maxLineLength` bytes are copied aside, the rest begins its tail.
+    private func keepHead(_ start: UnsafeMutablePointer<UInt8>, count: Int) {
+        let kept = min(count, limits.maxLineLength)
+        longHead.removeAll(keepingCapacity: true)
+        longHead.append(contentsOf: UnsafeBufferPointer(start: start, count: kept))
+        longTail.removeAll(keepingCapacity: true)
+        keepTail(start + kept, count: count - kept)
+    }
+
+    /// Adds `count` more bytes of the overlong line to its tail, which keeps the last
+    /// `tailLength` of them.
+    private func keepTail(_ start: UnsafeMutablePointer<UInt8>, count: Int) {
+        guard count > 0 else { return }
+        let taken = min(count, limits.tailLength)
+        let overflow = longTail.count + taken - limits.tailLength
+        if overflow > 0 { longTail.removeFirst(overflow) }
+        longTail.append(contentsOf: UnsafeBufferPointer(start: start + (count - taken), count: taken))
+    }
+
+    /// Hands out the overlong line whose end was found: its start, cut, and its tail. A trailing
+    /// CR (of CR LF) is not part of the tail.
+    private func emitLong(_ body: (Line) throws -> Void) throws {
+        if longTail.last == 0x0D { longTail.removeLast() }
+        linesRead += 1
+        try longHead.withUnsafeBytes { head in
+            try longTail.withUnsafeBytes { tail in
+                try body(Line(bytes: head, number: linesRead, isTruncated: true, tail: tail))
+            }
+        }
+        longHead.removeAll(keepingCapacity: true)
+        longTail.removeAll(keepingCapacity: true)
     }
 
     /// Hands out the line from `at.start` to `end` (a newline, the end of the input, or the

@@ -6,12 +6,27 @@
 struct NDJSONRecords {
     let input: String
     let parser: HeaderParser
+    /// A message's cap: that of any record (`RecordAssembler.Limits.maxBytes`).
+    var maxBytes = RecordAssembler.Limits().maxBytes
 
     func record(_ line: Line) -> Record {
-        guard let object = FlatJSON.object(line.bytes), let message = object["eventMessage"] else {
+        // An event longer than the line reader keeps is still an event: its members from its
+        // start, up to the cut, and from its tail (`FlatJSON.cutObject`).
+        let whole = line.isTruncated ? nil : FlatJSON.object(line.bytes)
+        guard let object = whole ?? (line.isTruncated ? FlatJSON.cutObject(line.bytes, tail: line.tail) : nil),
+              var message = object["eventMessage"] else {
             // Not an event object (a `[` of --style json, a blank line, garbage): a record of its own.
             return Record(input: input, firstLine: line.number, lineCount: 1, text: RecordText(line.bytes),
                           header: nil, bodyStart: 0, isTruncated: line.isTruncated)
+        }
+        var truncated = line.isTruncated
+        if message.utf8.count > maxBytes {
+            // Capped like any record's text, on a character's boundary.
+            let bytes = Array(message.utf8)
+            var end = maxBytes
+            while end > 0, bytes[end] & 0xC0 == 0x80 { end -= 1 }  // not inside a character
+            message = String(decoding: bytes[..<end], as: UTF8.self)
+            truncated = true
         }
         // Decoded straight into the record's own text (an Array first would be a second copy).
         let text = RecordText(message.utf8)
@@ -27,7 +42,7 @@ struct NDJSONRecords {
                             pid: object["processID"].flatMap { Int($0) }, thread: object["threadID"], level: object["messageType"],
                             method: prefix.method, sourceLine: prefix.sourceLine, marker: prefix.marker)
         return Record(input: input, firstLine: line.number, lineCount: 1, text: text,
-                      header: header, bodyStart: prefix.bodyStart, isTruncated: line.isTruncated)
+                      header: header, bodyStart: prefix.bodyStart, isTruncated: truncated)
     }
 
     /// `+0200` at the end of `2016-09-30 10:01:02.123456+0200`, in minutes.
@@ -66,9 +81,72 @@ enum FlatJSON {
         }
     }
 
+    /// The members of an event object the line reader cut: those of `head` (the line's start)
+    /// up to the cut, a string cut short as far as it goes, and those after the cut member that
+    /// `tail` (the line's last bytes) holds whole. Nil when `head` does not start an object.
+    static func cutObject(_ head: UnsafeRawBufferPointer, tail: UnsafeRawBufferPointer?) -> [String: String]? {
+        var reader = Reader(bytes: head)
+        reader.allowsCut = true
+        reader.skipSpace()
+        guard reader.take(UInt8(ascii: "{")) else { return nil }
+        var members: [String: String] = [:]
+        while true {
+            reader.skipSpace()
+            guard let key = reader.string(), !reader.wasCut else { break }
+            reader.skipSpace()
+            guard reader.take(UInt8(ascii: ":")) else { break }
+            reader.skipSpace()
+            guard let value = reader.value() else { break }
+            members[key] = value
+            if reader.wasCut { break }
+            reader.skipSpace()
+            guard reader.take(UInt8(ascii: ",")) else { break }
+        }
+        guard let tail else { return members }
+        // The cut member's value is nearly always a string (the message): its end is the first
+        // quote not escaped in the tail, and after it come the remaining members. A candidate is
+        // taken only if all that follows it reads as members to the object's end.
+        var candidates = 0
+        var index = 0
+        while index < tail.count, candidates < 64 {
+            defer { index += 1 }
+            guard tail[index] == UInt8(ascii: "\"") else { continue }
+            var backslashes = 0
+            while index - backslashes > 0, tail[index - backslashes - 1] == UInt8(ascii: "\\") { backslashes += 1 }
+            guard backslashes % 2 == 0 else { continue }
+            candidates += 1
+            var rest = Reader(bytes: UnsafeRawBufferPointer(rebasing: tail[(index + 1)...]))
+            if let after = rest.remainingMembers() {
+                members.merge(after) { _, later in later }
+                break
+            }
+        }
+        return members
+    }
+
     private struct Reader {
         let bytes: UnsafeRawBufferPointer
         var index = 0
+        /// A string the bytes end inside is returned as far as it goes (and `wasCut` set).
+        var allowsCut = false
+        private(set) var wasCut = false
+
+        /// `, "key": value ... }` to the end of the bytes: the members after one just read.
+        mutating func remainingMembers() -> [String: String]? {
+            var members: [String: String] = [:]
+            while true {
+                skipSpace()
+                if take(UInt8(ascii: "}")) { return atEndAfterSpace ? members : nil }
+                guard take(UInt8(ascii: ",")) else { return nil }
+                skipSpace()
+                guard let key = string() else { return nil }
+                skipSpace()
+                guard take(UInt8(ascii: ":")) else { return nil }
+                skipSpace()
+                guard let value = value() else { return nil }
+                members[key] = value
+            }
+        }
 
         var atEndAfterSpace: Bool {
             mutating get { skipSpace(); return index == bytes.count }
@@ -109,7 +187,10 @@ enum FlatJSON {
                 case UInt8(ascii: "\""):
                     return ByteText.string(scalars)
                 case UInt8(ascii: "\\"):
-                    guard index < bytes.count else { return nil }
+                    guard index < bytes.count else {
+                        if allowsCut { wasCut = true; return ByteText.string(scalars) }
+                        return nil
+                    }
                     let escape = bytes[index]
                     index += 1
                     switch escape {
@@ -130,6 +211,10 @@ enum FlatJSON {
                 default:
                     scalars.append(byte)
                 }
+            }
+            if allowsCut {
+                wasCut = true
+                return ByteText.string(scalars)
             }
             return nil
         }

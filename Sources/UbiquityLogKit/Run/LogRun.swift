@@ -97,7 +97,7 @@ public final class LogRun {
         var format: InputFormat? = inputFormat == .auto ? nil : inputFormat
         let parser = headerParser(for: inputFormat)
         let assembler = RecordAssembler(input: name, parser: parser, limits: limits.records)
-        let events = NDJSONRecords(input: name, parser: parser)
+        let events = NDJSONRecords(input: name, parser: parser, maxBytes: limits.records.maxBytes)
         let stages = RunStages(run: self, input: name, threads: usesThreads, batchRecords: limits.batchRecords)
         var failure: InputError?
         do {
@@ -107,7 +107,7 @@ public final class LogRun {
                 stages.flushReporters()
             }
             try reader.readLines(from: &source, idle: idle, chunkEnd: stages.passOn) { line in
-                if format == nil { format = InputFormat.detect(firstLine: line.bytes) }
+                if format == nil { format = InputFormat.detect(firstLine: line) }
                 if format == .ndjson {
                     stages.send(events.record(line))
                 } else {

@@ -1,6 +1,7 @@
 // The Xcode console prints each error record of the mirroring code twice: the os_log copy
 // (`error: CoreData+CloudKit: …`) and the stderr copy (`CoreData: error: CoreData+CloudKit: …`),
-// one after the other. The second becomes `cloudkit-echo`, so that the failure counts once.
+// one after the other. The second becomes `cloudkit-echo`, so that the failure counts once; a
+// copy after an echo is an original again (the same failure repeated).
 
 #if canImport(Glibc)
 import Glibc
@@ -29,14 +30,38 @@ struct CloudKitEcho {
     /// the record itself would keep its chunk of memory (see `RecordText`) past its batch.
     private var previous: Copy?
     private var previousKey = ByteBuffer()
+    /// On a live pipe a record is shown when its writer pauses, then again (confirmed or
+    /// amended) when more comes: the showings are one record, each held to the record before
+    /// the first. `shownLine` is the first line of the preview just reviewed, and `saved…` the
+    /// state it was held to.
+    private var shownLine: Int?
+    private var savedPrevious: Copy?
+    private var savedKey = ByteBuffer()
 
     /// A new input: its first record echoes nothing.
-    mutating func reset() { previous = nil }
+    mutating func reset() {
+        previous = nil
+        shownLine = nil
+    }
 
     /// Leaves `classification` as it stands, or makes it an echo of the record before when
     /// this record repeats it through the other copy. In place: most records are not
     /// CloudKit's, and a classification passed in and returned was copied twice for each.
     mutating func check(_ record: Record, _ classification: inout Classification) {
+        let revision = record.revision
+        if revision != .whole || shownLine != nil {
+            if revision != .whole, shownLine == record.firstLine {
+                // Shown before: held to what its first showing was held to, not to itself.
+                previous = savedPrevious
+                previousKey.removeAll(keepingRoomUpTo: 1 << 16)
+                savedKey.withBytes { previousKey.append($0) }
+            } else if revision.isPreview {
+                savedPrevious = previous
+                savedKey.removeAll(keepingRoomUpTo: 1 << 16)
+                previousKey.withBytes { savedKey.append($0) }
+            }
+            shownLine = revision.isPreview ? record.firstLine : nil
+        }
         guard record.marker == .cloudKit else {
             if previous != nil { previous = nil }
             return
@@ -54,13 +79,17 @@ struct CloudKitEcho {
                 guard let start = key.baseAddress, let earlier = before.baseAddress else { return before.isEmpty }
                 return memcmp(start, earlier, before.count) == 0
             }
-            // Either way this record is the one the next is held to.
+            if echoes {
+                // An echo is the copy right after its original, and echoes nothing itself: the
+                // next copy, however alike, is a failure of its own (one repeated).
+                previous = nil
+                classification = Classification(event: .message(.cloudKitEcho, []), rule: nil, matchStart: classification.matchStart)
+                return
+            }
+            // An original: the record the next is held to.
             previous = copy
             previousKey.removeAll(keepingRoomUpTo: 1 << 16)
             previousKey.append(key)
-            if echoes {
-                classification = Classification(event: .message(.cloudKitEcho, []), rule: nil, matchStart: classification.matchStart)
-            }
         }
     }
 

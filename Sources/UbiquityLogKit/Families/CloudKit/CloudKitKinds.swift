@@ -35,7 +35,7 @@ extension EventKind {
     public static let cloudKitSubscriptionDuplicate = EventKind(cloudKit: "cloudkit-subscription-duplicate", .setup, .info, .detail,
         "The store's CloudKit subscription already exists; nothing to do.")
     public static let cloudKitEcho = EventKind(cloudKit: "cloudkit-echo", .setup, .debug, .routine,
-        "The Xcode console's second copy of the record before it (the os_log copy and the stderr copy of one error): counted once.")
+        "The Xcode console's second copy of the record before it (the os_log copy and the stderr copy of one error): counted once. A copy after an echo is a failure again.")
 
     // Schema and model
     public static let cloudKitSchemaNotDeployed = EventKind(cloudKit: "cloudkit-schema-not-deployed", .schema, .error, .notable,

@@ -77,7 +77,8 @@ public enum MarkdownSummary {
 /// `--format github`: the text timeline with workflow commands stopped around it (log text
 /// can never issue a command), then annotations, and the Markdown summary appended to
 /// `$GITHUB_STEP_SUMMARY` when that is set. `::error` marks exactly what fails the run (the
-/// verdict, an unreadable input, an event `--fail-on` names); other findings are `::warning`s,
+/// verdict, an unreadable input, an event `--fail-on` names, a finding or, for a kind that
+/// keeps none, its first record and count); other findings are `::warning`s,
 /// and a verdict that passes is a `::notice`.
 public final class GitHubReporter: Reporter {
     private let out: OutputWriter
@@ -102,8 +103,22 @@ public final class GitHubReporter: Reporter {
         out.workflowCommands = .inertText
     }
 
+    /// The first record of each kind, by kind id: where a kind `--fail-on` names keeps no
+    /// findings (info and debug events), its `::error` points there.
+    private var firstRecords: [String: (input: String, line: Int, text: String)] = [:]
+
     public func beginInput(_ name: String) { start(); timeline.beginInput(name) }
-    public func report(_ item: ClassifiedRecord) { start(); timeline.report(item) }
+    public func report(_ item: ClassifiedRecord) {
+        start()
+        timeline.report(item)
+        // A preview is not counted yet: the record comes again.
+        guard !item.record.revision.isPreview else { return }
+        let id = item.event.kind.id
+        if firstRecords[id] == nil {
+            let text = String(decoding: item.record.firstBodyLine, as: UTF8.self)
+            firstRecords[id] = (item.record.input, item.record.firstLine, String(text.prefix(300)))
+        }
+    }
     public func readsFacts(of kind: EventKind) -> Bool { timeline.readsFacts(of: kind) }
     public func readsDetails(of kind: EventKind) -> Bool { timeline.readsDetails(of: kind) }
     public func flush() { timeline.flush() }
@@ -126,6 +141,19 @@ public final class GitHubReporter: Reporter {
             let process = summary.namesProcesses ? " (" + ProcessSummary.name(finding.process, pids: finding.pid.map { [$0] } ?? []) + ")" : ""
             let properties = "file=\(GitHubEscaping.property(finding.input)),line=\(finding.line),title=\(GitHubEscaping.property("parselogs: \(finding.kind.id)\(process)"))"
             out.line("::\(command) \(properties)::\(GitHubEscaping.message(finding.message))")
+        }
+        // Kinds `--fail-on` names that keep no findings (info and debug events) fail the run
+        // too: an `::error` each, at the first such record, with how many there were.
+        let listed = Set(summary.findings.map(\.kind.id))
+        for (id, count) in (outcome?.failingKinds ?? [:]).sorted(by: { $0.key < $1.key }) where !listed.contains(id) {
+            let message = "\(count) \(id) (--fail-on \(outcome?.failOn ?? ""))"
+            var properties = "title=\(GitHubEscaping.property("parselogs: \(id)"))"
+            var text = message
+            if let first = firstRecords[id] {
+                properties = "file=\(GitHubEscaping.property(first.input)),line=\(first.line)," + properties
+                text += "; the first: " + first.text
+            }
+            out.line("::error \(properties)::\(GitHubEscaping.message(text))")
         }
         out.flush()
         if let stepSummaryPath, !stepSummaryPath.isEmpty {
