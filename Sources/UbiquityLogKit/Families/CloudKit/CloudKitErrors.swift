@@ -228,7 +228,7 @@ enum CloudKitErrors {
             while index >= 0, bytes[index] &- UInt8(ascii: "0") < 10 { index -= 1 }
             guard digitsEnd > index + 1 else { continue }
             var position = index + 1
-            total += number(bytes, &position) ?? 0
+            total.saturatingAdd(number(bytes, &position) ?? 0)
         }
         return total
     }
