@@ -108,12 +108,14 @@ final class ChannelSearch {
                 lineStart = newline + 1
             }
         case .startPastLoggerTag:
-            // At the start, after at most one tag an app's logger may add and its blanks, the
-            // blanks given back one by one; then without the tag.
+            // At the start, after at most one tag an app's logger may add and its blanks, then
+            // with at most `maxBlanksGivenBack` of them given back; then without the tag. Given
+            // back one by one to the first, with the rules tried at each, a tag and 400,000
+            // blanks took 20 s (the match limit, counted per rule, never stopped it).
             if let tag = Self.tagEnd(in: message) {
                 var blanks = 0
                 while tag + blanks < message.count, message[tag + blanks] == 0x20 || message[tag + blanks] == 0x09 { blanks += 1 }
-                for taken in stride(from: blanks, to: 0, by: -1) {
+                for taken in stride(from: blanks, to: max(0, blanks - Self.maxBlanksGivenBack - 1), by: -1) {
                     if let rule = try first(in: message, at: tag + taken, &absent) { return (rule, 0) }
                 }
             }
@@ -247,6 +249,10 @@ final class ChannelSearch {
     private static func zeroBytes(_ word: UInt64) -> UInt64 {
         (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
     }
+
+    /// How many of the blanks after a logger's tag the search gives back to the rules (as
+    /// `JoinedAlternation` reads `[ \t]+(?=[ \t]{0,2}(?![ \t]))`).
+    static let maxBlanksGivenBack = 2
 
     /// Where the tag before a store manager message ends: `[` up to 40 characters `]`, or a
     /// letter, up to 40 of `[\w.-]` and a colon; nil when there is none.

@@ -59,8 +59,9 @@ struct JoinedAlternation {
             pattern = #"(?:\[[^\]\n]{1,80}\][ \t]+\K)?"# + alternation
             options = [.anchored, .duplicateNames]
         case .startPastLoggerTag:
-            // At the message start, after at most one tag an app's logger may add: `[USM] `, `StoreManager: `.
-            pattern = #"(?:(?:\[[^\]\n]{1,40}\]|[A-Za-z][\w.-]{0,40}:)[ \t]+)?"# + alternation
+            // At the message start, after at most one tag an app's logger may add: `[USM] `, `StoreManager: `;
+            // of its blanks, at most `ChannelSearch.maxBlanksGivenBack` (2) given back.
+            pattern = #"(?:(?:\[[^\]\n]{1,40}\]|[A-Za-z][\w.-]{0,40}:)[ \t]+(?=[ \t]{0,2}(?![ \t])))?"# + alternation
             options = [.anchored, .duplicateNames]
         }
     }

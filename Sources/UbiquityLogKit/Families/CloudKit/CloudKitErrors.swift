@@ -35,16 +35,24 @@ enum CloudKitErrors {
     private static let ckErrorDomainCode = Array("CKErrorDomain Code=".utf8)
     private static let ckErrorDomainError = Array("(CKErrorDomain error ".utf8)
 
+    /// At most this many `<CKError ` openings are read, whether a description follows or not.
+    static let maxDescriptions = 500
+
     static func descriptions(in bytes: UnsafeRawBufferPointer) -> [CKErrorDescription] {
         var found: [CKErrorDescription] = []
         var from = 0
+        var tried = 0
+        var scans = Scans()
         while let at = find(open, in: bytes, from: from) {
             from = at + open.count
-            if var error = description(in: bytes, at: from) {
+            if var error = description(in: bytes, at: from, &scans) {
                 (error.record, error.zone) = entryKey(in: bytes, before: at, zone: error.zone)
                 found.append(error)
             }
-            if found.count >= 500 { break }
+            // A failed description counts too: `<CKError 0x1: "x` repeated over a megabyte
+            // has no end, and each of its openings is one more try.
+            tried += 1
+            if tried >= maxDescriptions { break }
         }
         // A bare `CKErrorDomain Code=N` or `(CKErrorDomain error N.)` when no description is printed.
         if found.isEmpty {
@@ -56,14 +64,14 @@ enum CloudKitErrors {
     }
 
     /// `0x…: "Name" (A/B); "message"; server message = "…"; op = …; container ID = "…"; Retry after N seconds`
-    private static func description(in bytes: UnsafeRawBufferPointer, at start: Int) -> CKErrorDescription? {
+    private static func description(in bytes: UnsafeRawBufferPointer, at start: Int, _ scans: inout Scans) -> CKErrorDescription? {
         var index = start
         // The address, or `<private>`, up to `: `.
         while index < bytes.count, bytes[index] != UInt8(ascii: ":"), bytes[index] != 0x0A, index - start < 40 { index += 1 }
         guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
         index += 1
         skipBlanks(bytes, &index)
-        guard let name = quoted(bytes, &index) else { return nil }
+        guard let name = quoted(bytes, &index, &scans) else { return nil }
         var error = CKErrorDescription(name: name)
         skipBlanks(bytes, &index)
         if index < bytes.count, bytes[index] == UInt8(ascii: "(") {
@@ -85,19 +93,19 @@ enum CloudKitErrors {
             index += 1
             skipBlanks(bytes, &index)
             segments += 1
-            if let text = quoted(bytes, &index) {
+            if let text = quoted(bytes, &index, &scans) {
                 if error.message == nil { error.message = text }
             } else if take("server message = ", bytes, &index) {
-                error.serverMessage = quoted(bytes, &index)
+                error.serverMessage = quoted(bytes, &index, &scans)
             } else if take("container ID = ", bytes, &index) {
-                error.container = quoted(bytes, &index) ?? word(bytes, &index)
+                error.container = quoted(bytes, &index, &scans) ?? word(bytes, &index)
             } else if take("Retry after ", bytes, &index) {
                 error.retryAfter = word(bytes, &index)
             } else if take("partial errors: ", bytes, &index) {
                 break
             } else {
                 _ = word(bytes, &index)  // op = …, uuid = …: not kept
-                while index < bytes.count, bytes[index] != UInt8(ascii: ";"), bytes[index] != UInt8(ascii: ">"), bytes[index] != 0x0A { index += 1 }
+                index = scans.segmentEnd(in: bytes, from: index)
             }
         }
         if let server = error.serverMessage { readServerMessage(server, into: &error) }
@@ -228,7 +236,7 @@ enum CloudKitErrors {
             while index >= 0, bytes[index] &- UInt8(ascii: "0") < 10 { index -= 1 }
             guard digitsEnd > index + 1 else { continue }
             var position = index + 1
-            total += number(bytes, &position) ?? 0
+            total.saturatingAdd(number(bytes, &position) ?? 0)
         }
         return total
     }
@@ -273,28 +281,63 @@ enum CloudKitErrors {
         return true
     }
 
+    /// What the scans of one message's descriptions have found, so that no byte is scanned
+    /// again from each description's start: `<CKError 0x1: "x` repeated has a quoted name
+    /// that runs to the line's end at each of its openings (1 MB took 27 s).
+    struct Scans {
+        /// From any start in `quoteFrom...quoteTo`, the first closing quote is at `quoteTo`
+        /// (`quoteFound`), or there is none before the line end at `quoteTo`.
+        var quoteFrom = -1, quoteTo = -1, quoteFound = false
+        /// From any start in `segmentFrom...segmentTo`, a segment ends at `segmentTo`.
+        var segmentFrom = -1, segmentTo = -1
+
+        /// The closing quote of a text that starts at `start`: a quote before `;`, `>`, `,`,
+        /// `)`, ` (`, a line end or the end; nil when none comes before a line end. Whether a
+        /// quote closes depends only on what follows it, so the answer holds for every start
+        /// up to it.
+        mutating func closingQuote(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+            if start >= quoteFrom, start <= quoteTo { return quoteFound ? quoteTo : nil }
+            var end = start
+            while end < bytes.count, bytes[end] != 0x0A {
+                if bytes[end] == UInt8(ascii: "\""), CloudKitErrors.closes(bytes, after: end + 1) {
+                    (quoteFrom, quoteTo, quoteFound) = (start, end, true)
+                    return end
+                }
+                end += 1
+            }
+            (quoteFrom, quoteTo, quoteFound) = (start, end, false)
+            return nil
+        }
+
+        /// The first `;`, `>` or line end at or after `start` (`bytes.count` when none).
+        mutating func segmentEnd(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+            if start >= segmentFrom, start <= segmentTo { return segmentTo }
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: ";"), bytes[end] != UInt8(ascii: ">"), bytes[end] != 0x0A {
+                end += 1
+            }
+            (segmentFrom, segmentTo) = (start, end)
+            return end
+        }
+    }
+
+    private static func closes(_ bytes: UnsafeRawBufferPointer, after: Int) -> Bool {
+        after >= bytes.count || isQuoteEnd(bytes[after])
+            || bytes[after] == 0x20 && after + 1 < bytes.count && bytes[after + 1] == UInt8(ascii: "(")
+    }
+
     /// A quoted text (`"…"` or `\"…\"`), ending at a quote before `;`, `>`, `,`, a line end or
     /// the end: server messages hold quotes of their own.
-    private static func quoted(_ bytes: UnsafeRawBufferPointer, _ index: inout Int) -> String? {
+    private static func quoted(_ bytes: UnsafeRawBufferPointer, _ index: inout Int, _ scans: inout Scans) -> String? {
         var at = index
         if at < bytes.count, bytes[at] == UInt8(ascii: "\\") { at += 1 }
         guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { return nil }
         let start = at + 1
-        var end = start
-        while end < bytes.count, bytes[end] != 0x0A {
-            if bytes[end] == UInt8(ascii: "\"") {
-                let after = end + 1
-                var textEnd = end
-                if textEnd > start, bytes[textEnd - 1] == UInt8(ascii: "\\") { textEnd -= 1 }
-                if after >= bytes.count || isQuoteEnd(bytes[after])
-                    || bytes[after] == 0x20 && after + 1 < bytes.count && bytes[after + 1] == UInt8(ascii: "(") {
-                    index = after
-                    return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<textEnd]), as: UTF8.self)
-                }
-            }
-            end += 1
-        }
-        return nil
+        guard let end = scans.closingQuote(in: bytes, from: start) else { return nil }
+        var textEnd = end
+        if textEnd > start, bytes[textEnd - 1] == UInt8(ascii: "\\") { textEnd -= 1 }
+        index = end + 1
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<textEnd]), as: UTF8.self)
     }
 
     private static func word(_ bytes: UnsafeRawBufferPointer, _ index: inout Int) -> String? {

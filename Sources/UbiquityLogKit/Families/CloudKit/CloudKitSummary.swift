@@ -21,7 +21,7 @@ extension CloudKitStory: FamilyStory {
             }
             details.append(line)
         }
-        if exportsBegan + exportsFinished + objectsToExport > 0 {
+        if exportsBegan > 0 || exportsFinished > 0 || objectsToExport > 0 {
             details.append("exports: \(exportsBegan) began, \(exportsFinished) finished, \(counted(objectsToExport, "object")) found needing export")
         }
         if importsScheduled + importsBegan + importsApplied + pushes > 0 {

@@ -163,7 +163,7 @@ struct CloudKitTracker {
             story.exportsFinished += 1
             succeeded("export", line)
         case .exportBegan: story.exportsBegan += 1
-        case .exportObjectsFound: story.objectsToExport += facts.int("objects") ?? 0
+        case .exportObjectsFound: story.objectsToExport.saturatingAdd(facts.int("objects") ?? 0)
         case .importScheduled: story.importsScheduled += 1
         case .importBegan: story.importsBegan += 1
         case .importApplied:
@@ -296,10 +296,12 @@ struct CloudKitTracker {
         tally(type) { tally in
             if started == nil { tally.started += 1 }
             outcome(&tally)
-            if let begin = started?.time, let end = record.time {
-                let milliseconds = Int(end.microseconds(since: begin) / 1000)
+            // A negative duration is no duration (the clock was reset), as a store load's; the
+            // total holds at `Int.max` (requests stamped at years 1 and 9999 pass it).
+            if let begin = started?.time, let end = record.time, case let microseconds = end.microseconds(since: begin), microseconds >= 0 {
+                let milliseconds = Int(microseconds / 1000)
                 tally.timed += 1
-                tally.totalMilliseconds += milliseconds
+                tally.totalMilliseconds.saturatingAdd(milliseconds)
                 tally.longestMilliseconds = max(tally.longestMilliseconds, milliseconds)
             }
         }

@@ -138,12 +138,12 @@ final class UbiquityTracker: FamilyTracker {
         if TransactionLogTracker.kinds.contains(kind) { logs.add(record, event) }
         switch event {
         case .transactionLogWritten:
-            told.transactionsExported &+= 1
+            told.transactionsExported.saturatingAdd(1)
         case .objectsExported(let changes):
-            told.objectChangesExported &+= changes.count
+            told.objectChangesExported.saturatingAdd(changes.count)
         case .changesImported(let changes):
-            told.transactionsImported &+= 1
-            told.objectChangesImported &+= changes.count
+            told.transactionsImported.saturatingAdd(1)
+            told.objectChangesImported.saturatingAdd(changes.count)
         default:
             break
         }
@@ -154,12 +154,12 @@ final class UbiquityTracker: FamilyTracker {
         }
         guard isWarning, kind != .unhandled else { return }
         if kind == .importFailed {
-            told.importFailureCount &+= 1
+            told.importFailureCount.saturatingAdd(1)
             if told.importFailures.count < RunSummary.maxKeptFindings { told.importFailures.append(finding()) }
         } else if kind == .importFailureDetected {
             if detectedImportFailures.count < RunSummary.maxKeptFindings { detectedImportFailures.append(finding()) }
         } else if kind.category == .corruption, kind.severity == .error {
-            told.corruptionReportCount &+= 1
+            told.corruptionReportCount.saturatingAdd(1)
             if told.corruptionReports.count < RunSummary.maxKeptFindings { told.corruptionReports.append(finding()) }
         }
     }
@@ -189,7 +189,7 @@ final class UbiquityTracker: FamilyTracker {
             story.importFailures = (story.importFailures + standIns)
                 .sorted { (order[$0.input] ?? 0, $0.line) < (order[$1.input] ?? 0, $1.line) }
                 .prefix(RunSummary.maxKeptFindings).map { $0 }
-            story.importFailureCount &+= standIns.count
+            story.importFailureCount.saturatingAdd(standIns.count)
         }
         let closed = incidents
         return FamilyEnding(story: story) { group, namesProcesses in closed.verdict(ofGroup: group, namesProcesses: namesProcesses) }

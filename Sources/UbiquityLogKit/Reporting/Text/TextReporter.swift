@@ -404,8 +404,11 @@ public enum SummaryText {
 
     /// `350 ms`, `1.2 s`, `44.8 s`
     static func duration(_ milliseconds: Int) -> String {
-        if abs(milliseconds) < 1000 { return "\(milliseconds) ms" }
-        let tenths = (milliseconds + (milliseconds < 0 ? -50 : 50)) / 100
-        return "\(tenths / 10).\(abs(tenths % 10)) s"
+        // On the magnitude: `abs(Int.min)` and `Int.max + 50` trap, and a total held at a
+        // bound (`saturatingAdd`) is printed as any other.
+        let magnitude = milliseconds.magnitude
+        if magnitude < 1000 { return "\(milliseconds) ms" }
+        let tenths = magnitude / 100 + (magnitude % 100 >= 50 ? 1 : 0)
+        return "\(milliseconds < 0 ? "-" : "")\(tenths / 10).\(tenths % 10) s"
     }
 }
