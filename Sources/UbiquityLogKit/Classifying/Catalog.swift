@@ -4,6 +4,9 @@ import PCRE2
 public struct Catalog: Sendable {
     public let rules: [Rule]
     public let channels: [CompiledChannel]
+    /// Every channel of the catalogue's families and rules, in the families' order (the order
+    /// records without a marker are tried on them), each once; `channels` holds those with rules.
+    public let allChannels: [Channel]
     /// The families the catalogue reads: their trackers tell a run's stories.
     public let families: [Family]
 
@@ -44,21 +47,14 @@ public struct Catalog: Sendable {
             throw CatalogError(ruleID: rule.id, reason: "two rules have this id")
         }
         self.rules = rules
+        var seenChannels = Set<Channel>()
+        allChannels = (families.flatMap(\.channels) + rules.map(\.channel)).filter { seenChannels.insert($0).inserted }
         var compiled: [CompiledChannel] = []
-        for channel in Catalog.channels(of: families, rules: rules) {
+        for channel in allChannels {
             let members = rules.filter { $0.channel == channel }
             if !members.isEmpty { compiled.append(try CompiledChannel(channel: channel, rules: members)) }
         }
         self.channels = compiled
-    }
-
-    /// Every channel of the catalogue's families and rules, in the families' order (the order
-    /// records without a marker are tried on them), each once.
-    public var allChannels: [Channel] { Catalog.channels(of: families, rules: rules) }
-
-    private static func channels(of families: [Family], rules: [Rule]) -> [Channel] {
-        var seen = Set<Channel>()
-        return (families.flatMap(\.channels) + rules.map(\.channel)).filter { seen.insert($0).inserted }
     }
 
     /// Every kind the catalogue can produce, rule kinds first, each once.

@@ -83,15 +83,10 @@ public final class Classifier {
     /// The rule search alone, without making an event: whether a rule of the record's channel
     /// recognises `message`. Package-wide for the floor probe (`ParselogsDevTools`), which times it.
     package func recognises(_ message: UnsafeRawBufferPointer, marker: Marker?, method: @autoclosure () -> String?) -> Bool {
-        let searches: [ChannelSearch]
-        if let marker {
-            let ordinal = Int(marker.ordinal)
-            guard ordinal < markerSearches.count, let search = markerSearches[ordinal] else { return false }
-            searches = [search]
-        } else {
-            searches = unmarked
-        }
-        return searches.contains { (try? $0.rule(in: message, method: method())) != nil }
+        guard let marker else { return unmarked.contains { (try? $0.rule(in: message, method: method())) != nil } }
+        let ordinal = Int(marker.ordinal)
+        guard ordinal < markerSearches.count, let search = markerSearches[ordinal] else { return false }
+        return (try? search.rule(in: message, method: method())) != nil
     }
 
     private enum Outcome {

@@ -2,9 +2,6 @@
 // process, pid, thread, device, level, then the logging method and the marker.
 import CByteScan
 import PCRE2
-#if canImport(Glibc)
-import Glibc
-#endif
 
 public final class HeaderParser {
     /// The header styles, in the order of the `(*MARK:n)` numbers in `headerPattern`.

@@ -61,7 +61,6 @@ public final class LogRun {
     @exclusivity(unchecked) private var lastSyncProcess: String?
     /// `--fail-on`: whether the run fails, worked out when it ends and told to every reporter.
     public var failOn = FailOn.standard
-    /// Used by the classifying stage alone (see `builder`).
     /// The families' reviewers of classified records (see `RecordReviewer`), each with its
     /// marker and whether it reviewed the record before. Used by the classifying stage alone.
     @exclusivity(unchecked) private var reviewers: [(reviewer: any RecordReviewer, marker: Marker, reviewedLast: Bool)]
