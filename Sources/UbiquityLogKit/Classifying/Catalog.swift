@@ -20,7 +20,7 @@ public struct Catalog: Sendable {
     public static let standardRules: [Rule] = families.flatMap(\.rules)
 
     /// Kinds no rule produces: the classifier's own verdicts.
-    public static let builtInKinds: [EventKind] = [.unhandled, .app, .coreDataError]
+    public static let builtInKinds: [EventKind] = [.unhandled, .app]
 
     /// The standard catalogue, compiled once per process.
     public static func standard() throws(CatalogError) -> Catalog {
@@ -66,11 +66,9 @@ public struct Catalog: Sendable {
 
 extension EventKind {
     public static let unhandled = EventKind("unhandled", .unhandled, .warning, .notable,
-        "A Core Data ubiquity message that no rule recognises.")
+        "A Core Data ubiquity message that no rule recognises.", family: .builtIn)
     public static let app = EventKind("app", .app, .info, .detail,
-        "A line of the app's own (or another framework's) logging.")
-    public static let coreDataError = EventKind("core-data-error", .store, .warning, .notable,
-        "A `CoreData: error:` line that no more specific rule recognises.")
+        "A line of the app's own (or another framework's) logging.", family: .builtIn)
 }
 
 /// A catalogue error: a rule whose pattern PCRE2 rejects (with PCRE2's message and offset),

@@ -10,7 +10,7 @@ public enum ChannelShape: Sendable {
     /// object's description on the lines before the text).
     case lines
     /// At the start of every line, after its blanks, past a logged object's description first
-    /// (`<NSCloudKitMirroringDelegate: 0x…>: `, `<private> - `).
+    /// (`<SomeDelegate: 0x…>: `, `<private> - `).
     case linesPastDescription
     /// At the message start, past one `[subsystem:category]` tag first.
     case startPastSubsystemTag

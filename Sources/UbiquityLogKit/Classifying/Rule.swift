@@ -108,7 +108,7 @@ public final class Rule: Sendable {
     /// the facts found in the rest of the message: the error, log file, store URL, peer.
     public static func phrases(
         _ id: String, _ kind: EventKind, _ phrases: [String],
-        position: RulePosition = .lineStart, methods: [String] = [], channel: Channel = .ubiquity,
+        position: RulePosition = .lineStart, methods: [String] = [], channel: Channel,
         numeric: Set<String> = [], samples: [String]
     ) -> Rule {
         let pattern = "(?<what>" + phrases.joined(separator: "|") + ")"

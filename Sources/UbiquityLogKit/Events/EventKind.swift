@@ -24,17 +24,15 @@ public enum Category: String, Sendable, CaseIterable {
     case export      // local saves written out as transaction logs
     case `import`    // transaction logs from other peers applied locally
     case baseline    // baseline roll, adoption and recovery
-    case metadata    // ubiquity metadata, peer receipts, knowledge vectors
+    case metadata    // sync metadata: peer receipts, knowledge vectors
     case corruption  // corrupt cloud content and what is done about it
     case setup       // stack and coordinator set-up chatter
     case app         // the app's own lines
-    case unhandled   // ubiquity records no rule recognises
-    // Core Data + CloudKit mirroring (the `cloudkit` family) adds these; it also uses setup,
-    // account, export and import.
-    case schema      // the model and the CloudKit schema: what can be mirrored, what is deployed
-    case request     // the mirroring delegate's queue of requests and their outcomes
-    case scheduler   // the system's scheduling of sync activities and CloudKit's throttles
-    case push        // CloudKit pushes that trigger imports
+    case unhandled   // a family's records no rule recognises
+    case schema      // the model and the server's schema: what can be mirrored, what is deployed
+    case request     // a mirroring delegate's queue of requests and their outcomes
+    case scheduler   // the system's scheduling of sync activities and the server's throttles
+    case push        // server pushes that trigger imports
     case teardown    // mirroring stopped for a store
     case sharing     // shares and shared zones
     case recovery    // the delegate's recovery from errors
@@ -68,7 +66,7 @@ public final class EventKind: Sendable, Hashable, CustomStringConvertible {
     /// The family whose records make it.
     public let family: FamilyID
 
-    public init(_ id: String, _ category: Category, _ severity: Severity, _ tier: Tier, _ summary: String, family: FamilyID = .ubiquity) {
+    public init(_ id: String, _ category: Category, _ severity: Severity, _ tier: Tier, _ summary: String, family: FamilyID) {
         self.id = id
         self.family = family
         self.category = category

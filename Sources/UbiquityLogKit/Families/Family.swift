@@ -9,6 +9,10 @@ public struct FamilyID: RawRepresentable, Hashable, Sendable, CustomStringConver
     public init(rawValue: String) { self.rawValue = rawValue }
     public init(_ rawValue: String) { self.rawValue = rawValue }
     public var description: String { rawValue }
+
+    /// The family of the kinds the classifier makes itself (`Catalog.builtInKinds`): records
+    /// no rule recognises and the app's own lines belong to no family of logs.
+    public static let builtIn = FamilyID("built-in")
 }
 
 /// Everything a family brings: a value, so that a run (or a test) can be given any list of them.
@@ -26,6 +30,8 @@ public struct Family: Sendable {
     public let rules: [Rule]
     /// What `explain` says of its kinds beyond their one-line meaning, by kind id.
     public let guidance: [String: Guidance]
+    /// What `explain` says follows a routine kind of the family that has no guidance of its own.
+    public let categoryGuidance: [Category: String]
     /// Kinds the family makes outside its rules.
     public let ownKinds: [EventKind]
     /// Kinds below a warning whose facts its tracker reads (those of warnings and errors are
@@ -39,7 +45,7 @@ public struct Family: Sendable {
     public let errorCodes: [ErrorCode]
 
     public init(id: FamilyID, recordNoun: String, markers: [MarkerSpelling], markerMethods: [MarkerMethod] = [], channels: [Channel],
-                rules: [Rule], guidance: [String: Guidance] = [:], ownKinds: [EventKind] = [], factKinds: [EventKind] = [],
+                rules: [Rule], guidance: [String: Guidance] = [:], categoryGuidance: [Category: String] = [:], ownKinds: [EventKind] = [], factKinds: [EventKind] = [],
                 errorCodes: [ErrorCode] = [], makeTracker: @escaping @Sendable () -> any FamilyTracker,
                 makeReviewer: (@Sendable () -> any RecordReviewer)? = nil) {
         self.id = id
@@ -49,6 +55,7 @@ public struct Family: Sendable {
         self.channels = channels
         self.rules = rules
         self.guidance = guidance
+        self.categoryGuidance = categoryGuidance
         self.ownKinds = ownKinds
         self.factKinds = factKinds
         self.errorCodes = errorCodes

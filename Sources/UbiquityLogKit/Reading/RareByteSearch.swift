@@ -15,8 +15,8 @@ enum RareByteSearch {
 
     /// The offset in `text` of its least common byte by `byFrequency`: for the rule search's
     /// required texts, each looked for in most records of its channel. By `anchor(of:)`'s
-    /// classes, CloudKit's framework texts would be looked for by `C`, `E`, `S` or `p`, which
-    /// stand often in the logs; by this, by bytes that stand seldom.
+    /// classes, texts such as framework names would be looked for by `C`, `E`, `S` or `p`,
+    /// which stand often in the logs; by this, by bytes that stand seldom.
     static func anchorInLogs(of text: UnsafeRawBufferPointer) -> Int {
         var best = 0
         var bestRank = Int.max

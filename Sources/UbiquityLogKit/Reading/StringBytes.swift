@@ -31,8 +31,8 @@ extension StringProtocol {
         let text = Substring(self)
         let utf8 = text.utf8
         let found: Int?? = utf8.withContiguousStorageIfAvailable { haystack -> Int? in
-            // By the needle's least common byte: CloudKit's cause reads a failure's whole text
-            // for nine phrases, whose first bytes (`d`, `r`, `a`, …) stand everywhere in it.
+            // By the needle's least common byte: a cause may be looked for in a failure's whole
+            // text by several phrases, whose first bytes (`d`, `r`, `a`, …) stand everywhere in it.
             RareByteSearch.firstOffset(of: UnsafeRawBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount),
                                        in: UnsafeRawBufferPointer(haystack))
         }

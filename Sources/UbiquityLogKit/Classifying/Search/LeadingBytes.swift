@@ -150,10 +150,10 @@ enum LeadingBytes {
     /// Texts one of which every match of `pattern` contains; empty when none is known. Read
     /// from the items of each top-level alternative that cannot be left out: its longest run
     /// of literal text, or a group whose every match starts with one of a few known texts
-    /// (`(?:\(CKErrorDomain error |Error Domain=CKErrorDomain Code=)`), whichever gives the
-    /// longer texts. A rule tried at every position of a message is left out where none of its
-    /// texts is there (see `RuleIndex`), so that a pattern that starts with `[^\n]{0,400}?` and
-    /// an alternation (two of CloudKit's framework rules) does not run on every app record.
+    /// (`(?:\(SomeDomain error |Error Domain=SomeDomain Code=)`), whichever gives the longer
+    /// texts. A rule tried at every position of a message is left out where none of its texts
+    /// is there (see `RuleIndex`), so that a pattern that starts with `[^\n]{0,400}?` and an
+    /// alternation does not run on every app record.
     static func requiredTexts(of pattern: String) -> [[UInt8]] {
         // Options set inside the pattern (`(?i)`, `(?x)`) change what its text means.
         guard !pattern.contains("(?i"), !pattern.contains("(?x") else { return [] }

@@ -7,6 +7,24 @@ extension FamilyID {
     public static let ubiquity = FamilyID("ubiquity")
 }
 
+extension EventKind {
+    /// A kind of the ubiquity family.
+    convenience init(_ id: String, _ category: Category, _ severity: Severity, _ tier: Tier, _ summary: String) {
+        self.init(id, category, severity, tier, summary, family: .ubiquity)
+    }
+
+    public static let coreDataError = EventKind("core-data-error", .store, .warning, .notable,
+        "A `CoreData: error:` line that no more specific rule recognises.")
+}
+
+extension Rule {
+    /// `Rule.phrases` on the `CoreData: Ubiquity:` channel.
+    static func phrases(_ id: String, _ kind: EventKind, _ phrases: [String], position: RulePosition = .lineStart, methods: [String] = [],
+                        numeric: Set<String> = [], samples: [String]) -> Rule {
+        Rule.phrases(id, kind, phrases, position: position, methods: methods, channel: .ubiquity, numeric: numeric, samples: samples)
+    }
+}
+
 extension Marker {
     /// `CoreData: Ubiquity:`: Core Data's iCloud code.
     public static let ubiquity = Marker(readerCode: Int32(CBYTESCAN_UBIQUITY), name: "ubiquity")
@@ -49,6 +67,8 @@ extension Family {
             + BaselineLifecycleRules.all + ImportOperationRules.all + TransactionLogRules.all + FileAndMetadataRules.all
             + SetupAssistantRules.all,
         guidance: Guidance.byKind,
+        categoryGuidance: Guidance.byCategory,
+        ownKinds: [.coreDataError],
         factKinds: StoreLoadTracker.factKinds + TransactionLogTracker.factKinds + IncidentTracker.factKinds,
         errorCodes: ErrorCode.ubiquityCodes,
         makeTracker: { UbiquityTracker() })

@@ -1,23 +1,6 @@
-// What `parselogs explain` says beyond a kind's one-line meaning: what normally happens next
-// and, for warnings and errors, what to do (the error codes are in ErrorCodes.swift).
-// Kept in the catalogue beside the kinds and rules it explains.
-
-public struct Guidance: Sendable, Equatable {
-    /// What normally follows this event.
-    public let next: String
-    /// What to do when it is a problem; nil for events that never are.
-    public let action: String?
-}
-
-extension EventKind {
-    /// The guidance for this kind: its own, or its category's for routine kinds.
-    public var guidance: Guidance {
-        for family in Catalog.families where family.id == self.family {
-            if let own = family.guidance[id] { return own }
-        }
-        return Guidance(next: Guidance.byCategory[category] ?? "Nothing in particular: it is part of normal operation.", action: nil)
-    }
-}
+// What `parselogs explain` says of the ubiquity family's kinds beyond their one-line meaning:
+// what normally happens next and, for warnings and errors, what to do (the error codes are in
+// ErrorCode.swift). Kept beside the kinds and rules it explains.
 
 extension Guidance {
     private static func g(_ next: String, _ action: String? = nil) -> Guidance { Guidance(next: next, action: action) }
@@ -31,8 +14,6 @@ extension Guidance {
         .metadata: "Core Data goes on with the store's set-up or import.",
         .corruption: "The corruption is handled as the following events say.",
         .setup: "Set-up goes on; store-setup-finished or using-local-storage: 0 marks its end.",
-        .app: "Nothing: it is the app's own logging, shown for context.",
-        .unhandled: "Nothing is known about it.",
     ]
 
     static let byKind: [String: Guidance] = [
@@ -108,6 +89,5 @@ extension Guidance {
         "ubiquity-setup-failed": g("The store is used without iCloud, or not at all; Core Data may retry on the next addPersistentStore.",
             "Read the step and the error (`parselogs explain CODE`); 134080 and 134311 are configuration problems, 134326 an asynchronous set-up failure."),
         "ubiquity-stack-lost": g("The operation stops; the store's new stack takes over after it is added again.", "Nothing unless stores are being removed unexpectedly."),
-        "unhandled": g("Nothing is known about it.", "Run `parselogs --unhandled` on the log and report the templates it lists, so a rule can be added."),
     ]
 }
