@@ -507,6 +507,10 @@ enum Main {
             var command = try Parselogs.parse(options)
             command.inputs = files
             try command.run()
+        } catch let status as ExitCode {
+            // The run's own status, with its messages already printed: asking the parser for
+            // a message would lay out the whole help text to find there is none.
+            exit(status.rawValue)
         } catch {
             let code = Parselogs.exitCode(for: error)
             if code == .success {
