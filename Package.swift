@@ -49,8 +49,13 @@ let package = Package(
         .target(name: "CByteScan"),
         // The only Swift code that touches PCRE2's C API.
         .target(name: "PCRE2", dependencies: ["CPCRE2"]),
+        // What a rule's pattern tells from its text: the bytes its matches start with, the texts
+        // they contain. Every start-up reads every pattern of the catalogue with it, so it is
+        // optimised in debug builds too: unoptimised, it was most of a debug binary's start-up,
+        // which the end-to-end tests pay hundreds of times (docs/performance.md).
+        .target(name: "PatternLeads", swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // The library: reading, records, catalogue, events, analysis, reporting. No flags, no exit().
-        .target(name: "UbiquityLogKit", dependencies: ["PCRE2", "CZlib", "CByteScan"]),
+        .target(name: "UbiquityLogKit", dependencies: ["PCRE2", "CZlib", "CByteScan", "PatternLeads"]),
         // The executable: flags, wiring, exit status.
         .executableTarget(
             name: "parselogs",
@@ -81,7 +86,7 @@ let package = Package(
         .testTarget(name: "PCRE2Tests", dependencies: ["PCRE2"]),
         // The tables the tests read lie in Tests/Reference, outside every target; these two
         // belong to this target's tests.
-        .testTarget(name: "UbiquityLogKitTests", dependencies: ["UbiquityLogKit", "TestSupport"],
+        .testTarget(name: "UbiquityLogKitTests", dependencies: ["UbiquityLogKit", "PatternLeads", "TestSupport"],
                     exclude: ["ReferenceKinds.tsv", "CloudKitFormats.tsv"]),
         .testTarget(name: "ParselogsDevToolsTests", dependencies: ["ParselogsDevTools", "UbiquityLogKit", "TestSupport"]),
         // Depends on the executable so that `swift test` builds the binary it runs.

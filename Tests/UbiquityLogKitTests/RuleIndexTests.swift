@@ -6,6 +6,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import UbiquityLogKit
+import PatternLeads
 import PCRE2
 
 @Suite struct LiteralPrefixTests {

@@ -1,6 +1,7 @@
 import Testing
 import TestSupport
 @testable import UbiquityLogKit
+import PatternLeads
 
 /// Every rule's sample records: each is one record, recognised by that rule, as its kind.
 @Suite struct RuleSampleTests {

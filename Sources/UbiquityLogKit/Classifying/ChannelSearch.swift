@@ -1,5 +1,6 @@
 // The search for the first rule of a channel that matches a record, with the matchers of
 // one thread.
+import PatternLeads
 import PCRE2
 #if canImport(Glibc)
 import Glibc

@@ -3,6 +3,7 @@
 // rule matches and, there, by the first rule in order. The classifier finds the same rule
 // without running this pattern (`ChannelSearch`, `RuleIndex`); the tests hold the two to each
 // other on every sample and fixture. A run never compiles it.
+import PatternLeads
 import PCRE2
 
 struct JoinedAlternation {

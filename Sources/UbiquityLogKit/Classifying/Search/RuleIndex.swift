@@ -4,6 +4,7 @@
 // there run their pattern. Candidates come in the rules' order: the order in which the joined
 // alternation of a channel tries them (see `JoinedAlternation`). A candidate whose text is
 // enough for a match (`Candidate.sure`) needs its pattern run only for what the match holds.
+import PatternLeads
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -5,12 +5,12 @@
 // Some of them are also enough for a match (`PatternLead.sure`): where one stands, a run that
 // does not read the match runs no pattern at all.
 
-enum LeadingBytes {
+package enum LeadingBytes {
     /// Longest prefix worked out. Longer than any phrase of the catalogue (the longest is 90
     /// bytes), so that a whole phrase followed by nothing the pattern requires is a sure prefix.
-    static let prefixLimit = 128
+    package static let prefixLimit = 128
     /// Most prefixes kept for one pattern; past it they are shortened until they fit.
-    static let maxPrefixes = 512
+    package static let maxPrefixes = 512
 
     /// For a pattern that starts with an optional first line, `(?:X\n[ \t]*)?Rest` where X
     /// matches no line end (`(?:(?<peer>[^\s:<>]+):(?<storeName>[^\n]*)\n[ \t]*)?Using local
@@ -18,7 +18,7 @@ enum LeadingBytes {
     /// wherever the pattern matches taking that line; nil for any other pattern. Read as
     /// `prefixes(of:)`, the pattern may start with anything, and its rule would be tried
     /// everywhere.
-    static func nextLineLeads(of pattern: String) -> [[UInt8]]? {
+    package static func nextLineLeads(of pattern: String) -> [[UInt8]]? {
         let reader = PatternReader(bytes: Array(pattern.utf8))
         let bytes = reader.bytes
         guard bytes.starts(with: Array("(?:".utf8)), let (contentStart, close) = reader.group(at: 0),
@@ -36,12 +36,12 @@ enum LeadingBytes {
     /// Byte strings one of which starts every match of `pattern`. An empty one means a match
     /// may start with anything. Never too narrow: where the text is hard to read, a prefix
     /// ends early.
-    static func prefixes(of pattern: String) -> [[UInt8]] {
+    package static func prefixes(of pattern: String) -> [[UInt8]] {
         leads(of: pattern).map(\.bytes)
     }
 
     /// `prefixes(of:)` with what each tells (see `PatternLead`).
-    static func leads(of pattern: String) -> [PatternLead] {
+    package static func leads(of pattern: String) -> [PatternLead] {
         var reader = PatternReader(bytes: Array(pattern.utf8))
         return reader.alternation()
     }
@@ -49,7 +49,7 @@ enum LeadingBytes {
     /// Like `leads(of:)`, past leading colons and blanks (see `prefixesPastSeparators(of:)`).
     /// A lead read past a colon the pattern requires is never sure (`PatternLead.reachable`): where
     /// it is looked up, the colon may be missing.
-    static func leadsPastSeparators(of pattern: String) -> [PatternLead] {
+    package static func leadsPastSeparators(of pattern: String) -> [PatternLead] {
         var reader = PatternReader(bytes: Array(pattern.utf8))
         reader.skipsSeparators = true
         return reader.alternation()
@@ -60,12 +60,12 @@ enum LeadingBytes {
     /// are left out, in groups that open the match too. For what follows an object's
     /// description: `(?::[ ]*Successfully wrote…|Successfully wrote…)` starts with ":" for
     /// `prefixes(of:)`, and every `<…>: ` line would try it.
-    static func prefixesPastSeparators(of pattern: String) -> [[UInt8]] {
+    package static func prefixesPastSeparators(of pattern: String) -> [[UInt8]] {
         leadsPastSeparators(of: pattern).map(\.bytes)
     }
 
     /// The ASCII bytes a match of `pattern` can start with; nil when any byte might.
-    static func of(_ pattern: String) -> Set<UInt8>? {
+    package static func of(_ pattern: String) -> Set<UInt8>? {
         var result = Set<UInt8>()
         for prefix in prefixes(of: pattern) {
             guard let first = prefix.first else { return nil }
@@ -75,7 +75,7 @@ enum LeadingBytes {
     }
 
     /// A character class that matches exactly `bytes`, for a lookahead.
-    static func characterClass(_ bytes: Set<UInt8>) -> String {
+    package static func characterClass(_ bytes: Set<UInt8>) -> String {
         let escaped = bytes.sorted().map { byte -> String in
             let character = String(UnicodeScalar(byte))
             return "\\^-[]".utf8.contains(byte) ? "\\" + character : character
@@ -84,7 +84,7 @@ enum LeadingBytes {
     }
 
     /// Each of `heads` followed by each of `tails`, bounded in length and number.
-    static func concatenate(_ heads: [PatternLead], _ tails: [PatternLead], limit: Int = prefixLimit) -> [PatternLead] {
+    package static func concatenate(_ heads: [PatternLead], _ tails: [PatternLead], limit: Int = prefixLimit) -> [PatternLead] {
         var result: [PatternLead] = []
         for head in heads {
             guard head.exact else {
@@ -107,7 +107,7 @@ enum LeadingBytes {
     /// `concatenate(prefixes, [byte])`, in place: one more literal byte (most of a pattern),
     /// appended to each exact prefix's own array, never copied into a new one: a prefix grows
     /// a byte at a time to `prefixLimit`, and a copy at each byte makes start-up quadratic.
-    static func append(_ byte: UInt8, to prefixes: inout [PatternLead], limit: Int = prefixLimit) {
+    package static func append(_ byte: UInt8, to prefixes: inout [PatternLead], limit: Int = prefixLimit) {
         var cut = false
         for index in prefixes.indices where prefixes[index].exact {
             guard prefixes[index].bytes.count < limit else {
@@ -126,7 +126,7 @@ enum LeadingBytes {
     }
 
     /// `prefixes` without repeats, shortened until at most `maxPrefixes` remain.
-    static func bounded(_ prefixes: [PatternLead], limit: Int = prefixLimit) -> [PatternLead] {
+    package static func bounded(_ prefixes: [PatternLead], limit: Int = prefixLimit) -> [PatternLead] {
         var seen = Set<PatternLead>()
         let distinct = prefixes.filter { seen.insert($0).inserted }
         guard distinct.count > maxPrefixes else { return distinct }
@@ -154,7 +154,7 @@ enum LeadingBytes {
     /// texts. A rule tried at every position of a message is left out where none of its texts
     /// is there (see `RuleIndex`), so that a pattern that starts with `[^\n]{0,400}?` and an
     /// alternation does not run on every app record.
-    static func requiredTexts(of pattern: String) -> [[UInt8]] {
+    package static func requiredTexts(of pattern: String) -> [[UInt8]] {
         // Options set inside the pattern (`(?i)`, `(?x)`) change what its text means.
         guard !pattern.contains("(?i"), !pattern.contains("(?x") else { return [] }
         var reader = PatternReader(bytes: Array(pattern.utf8))

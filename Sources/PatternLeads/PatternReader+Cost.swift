@@ -4,25 +4,25 @@
 extension LeadingBytes.PatternReader {
     /// What PCRE2 tried before a path of the pattern, at the position where the path goes on
     /// (an optional item it left out, the alternatives before it), and what that may cost.
-    struct Attempt {
+    package struct Attempt {
         /// Items of bounded cost (`isBounded`) that may have matched there.
-        var mayMatch = false
+        package var mayMatch = false
         /// Items that fail at once there unless the subject has one of these bytes there:
         /// each of their matches starts with one of them.
-        var firstBytes: [UInt8] = []
+        package var firstBytes: [UInt8] = []
         /// Items that may cost PCRE2 anything there.
-        var unknown = false
+        package var unknown = false
 
-        static let nothing = Attempt()
+        package static let nothing = Attempt()
 
         /// These items, then `next` at the same position.
-        func then(_ next: Attempt) -> Attempt {
+        package func then(_ next: Attempt) -> Attempt {
             Attempt(mayMatch: mayMatch || next.mayMatch, firstBytes: Array(Set(firstBytes + next.firstBytes)).sorted(),
                     unknown: unknown || next.unknown)
         }
 
         /// `prefix` once these items were tried where it goes on.
-        func passed(_ prefix: PatternLead) -> PatternLead {
+        package func passed(_ prefix: PatternLead) -> PatternLead {
             var passed = prefix
             if unknown || (passed.shifted && !firstBytes.isEmpty) { passed.reachable = false }
             if !firstBytes.isEmpty {
@@ -37,7 +37,7 @@ extension LeadingBytes.PatternReader {
     /// What trying the items in `range` of the pattern costs PCRE2: a bounded number of steps
     /// when nothing in them repeats without a small bound; else, when each of their matches
     /// starts with one of a few bytes, nothing where none of them stands.
-    func attempt(of range: Range<Int>) -> Attempt {
+    package func attempt(of range: Range<Int>) -> Attempt {
         var inner = Self(bytes: Array(bytes[range]))
         if inner.isBounded() { return Attempt(mayMatch: true) }
         inner.index = 0
@@ -52,7 +52,7 @@ extension LeadingBytes.PatternReader {
     /// Whether the whole pattern of this reader repeats nothing more than 255 times and has
     /// no lookaround, back-reference, recursion, option setting or verb (whose cost is not
     /// read here): PCRE2's work on it then has a bound, whatever the subject.
-    mutating func isBounded() -> Bool {
+    package mutating func isBounded() -> Bool {
         index = 0
         while index < bytes.count {
             switch bytes[index] {
@@ -96,7 +96,7 @@ extension LeadingBytes.PatternReader {
     /// end: characters other than `\n`, `\S`, `\d`, `\w`, classes that exclude `\n` (or `\s`)
     /// or name no escape, and groups of such items, repeated or not. Read conservatively:
     /// `.`, other escapes and anything else are taken to match one.
-    func matchesNoLineEnd(_ range: Range<Int>) -> Bool {
+    package func matchesNoLineEnd(_ range: Range<Int>) -> Bool {
         var position = range.lowerBound
         while position < range.upperBound {
             if bytes[position] == UInt8(ascii: "|") {
@@ -136,7 +136,7 @@ extension LeadingBytes.PatternReader {
     /// Whether the items from `start` to the end of the alternative each match at any
     /// position, at a cost that does not grow with the subject (`safeItem`): then PCRE2
     /// matches them all, empty if need be, without backtracking into what came before.
-    func isSafeTail(from start: Int) -> Bool {
+    package func isSafeTail(from start: Int) -> Bool {
         var position = start
         while position < bytes.count, bytes[position] != UInt8(ascii: "|"), bytes[position] != UInt8(ascii: ")") {
             guard let next = safeItem(at: position) else { return false }
@@ -153,7 +153,7 @@ extension LeadingBytes.PatternReader {
     /// `(?: for token (?<t>[^\n]*))?`). Lazy or greedy alike: what follows matches anything.
     /// Not a repeated group: each repetition is a step PCRE2 counts, and `(?:\n\t[^\n]*)*`
     /// reaches the JIT's stack limit on a long enough run of such lines.
-    func safeItem(at position: Int) -> Int? {
+    package func safeItem(at position: Int) -> Int? {
         if let end = characterEnd(at: position) {
             let (quantifierEnd, least, _) = quantifier(at: end)
             return least == 0 ? quantifierEnd : nil

@@ -4,7 +4,7 @@
 extension LeadingBytes.PatternReader {
     /// Moves past one item, whatever it is (a group, a class, an escape, a character) and
     /// its quantifier.
-    mutating func skipItem() {
+    package mutating func skipItem() {
         guard index < bytes.count else { return }
         switch bytes[index] {
         case UInt8(ascii: "("):
@@ -32,7 +32,7 @@ extension LeadingBytes.PatternReader {
     }
 
     /// `(?i:` at `position`: where its content starts and its `)`.
-    func caselessGroup(at position: Int) -> (contentStart: Int, close: Int)? {
+    package func caselessGroup(at position: Int) -> (contentStart: Int, close: Int)? {
         guard position + 3 < bytes.count, bytes[position + 1] == UInt8(ascii: "?"), bytes[position + 2] == UInt8(ascii: "i"),
               bytes[position + 3] == UInt8(ascii: ":") else { return nil }
         var reader = Self(bytes: bytes)
@@ -47,7 +47,7 @@ extension LeadingBytes.PatternReader {
 
     /// The index after the class that opens at `start` (`[…]`, a `]` first in it being a
     /// member); nil when it does not close or holds a POSIX class.
-    func classEnd(from start: Int) -> Int? {
+    package func classEnd(from start: Int) -> Int? {
         var end = start + 1
         if end < bytes.count, bytes[end] == UInt8(ascii: "^") { end += 1 }
         if end < bytes.count, bytes[end] == UInt8(ascii: "]") { end += 1 }
@@ -61,7 +61,7 @@ extension LeadingBytes.PatternReader {
     /// Where the one-character item at `position` ends (before its quantifier): a plain
     /// character, `.`, an escaped character or class (`\.`, `\d`, `\S`, `\n`), or a class;
     /// nil for anything else (a group, an anchor, `\b`, a back-reference).
-    func characterEnd(at position: Int) -> Int? {
+    package func characterEnd(at position: Int) -> Int? {
         guard position < bytes.count else { return nil }
         switch bytes[position] {
         case UInt8(ascii: "["):
@@ -83,7 +83,7 @@ extension LeadingBytes.PatternReader {
 
     /// The group that opens at `position`, when it is a plain, named or non-capturing group
     /// or `(?s:…)`: where its content starts and the index of its `)`.
-    func group(at position: Int) -> (contentStart: Int, close: Int)? {
+    package func group(at position: Int) -> (contentStart: Int, close: Int)? {
         var start = position + 1
         if start < bytes.count, bytes[start] == UInt8(ascii: "?") {
             guard start + 1 < bytes.count else { return nil }
@@ -114,7 +114,7 @@ extension LeadingBytes.PatternReader {
 
     /// The quantifier at `position` (none: once): where it ends, with a lazy or possessive
     /// mark, and the least and most times it lets the item match (`Int.max`: no bound).
-    func quantifier(at position: Int) -> (end: Int, least: Int, most: Int) {
+    package func quantifier(at position: Int) -> (end: Int, least: Int, most: Int) {
         // Most items have none (asked after each literal byte of every pattern at start-up).
         guard position < bytes.count else { return (position, 1, 1) }
         switch bytes[position] {
@@ -140,7 +140,7 @@ extension LeadingBytes.PatternReader {
     }
 
     /// `skipQuantifier`, and whether the quantifier is lazy (`??`, `*?`, `{0,3}?`).
-    mutating func skipQuantifierAndLaziness() -> (optional: Bool, repeated: Bool, lazy: Bool) {
+    package mutating func skipQuantifierAndLaziness() -> (optional: Bool, repeated: Bool, lazy: Bool) {
         let start = index
         let (optional, repeated) = skipQuantifier()
         return (optional, repeated, index > start + 1 && bytes[index - 1] == UInt8(ascii: "?") && bytes[start] != UInt8(ascii: "?")
@@ -149,7 +149,7 @@ extension LeadingBytes.PatternReader {
 
     /// Moves past a quantifier after an item: whether it lets the item match nothing
     /// (`?`, `*`, `{0…}`) and whether it lets it match more than once.
-    mutating func skipQuantifier() -> (optional: Bool, repeated: Bool) {
+    package mutating func skipQuantifier() -> (optional: Bool, repeated: Bool) {
         guard index < bytes.count else { return (false, false) }
         var result = (optional: false, repeated: false)
         switch bytes[index] {
@@ -179,7 +179,7 @@ extension LeadingBytes.PatternReader {
     }
 
     /// Moves to the `|` or `)` that ends the current alternative at this depth, or the end.
-    mutating func skipToEndOfAlternative() {
+    package mutating func skipToEndOfAlternative() {
         var depth = 0
         var inClass = false
         while index < bytes.count {
@@ -204,7 +204,27 @@ extension LeadingBytes.PatternReader {
         }
     }
 
-    func isAlphanumeric(_ byte: UInt8) -> Bool {
+    /// The byte at `position` when it is a literal that matches itself alone, exactly once:
+    /// ASCII, not a metacharacter, no quantifier after it, and not a letter read in both cases.
+    package func plainLiteral(at position: Int) -> UInt8? {
+        guard position < bytes.count else { return nil }
+        let byte = bytes[position]
+        guard byte < 0x80, !Self.metacharacters[Int(byte)] else { return nil }
+        if caseless, (byte | 0x20) >= UInt8(ascii: "a"), (byte | 0x20) <= UInt8(ascii: "z") { return nil }
+        if position + 1 < bytes.count, Self.quantifierStarts[Int(bytes[position + 1])] { return nil }
+        return byte
+    }
+
+    private static let metacharacters = flags(#"\[(.^$)|*+?{"#)
+    private static let quantifierStarts = flags("?*+{")
+
+    private static func flags(_ members: String) -> [Bool] {
+        var table = [Bool](repeating: false, count: 256)
+        for byte in members.utf8 { table[Int(byte)] = true }
+        return table
+    }
+
+    package func isAlphanumeric(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
             || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }

@@ -2,24 +2,24 @@
 // pass over the pattern's text, item by item.
 
 extension LeadingBytes {
-    struct PatternReader {
-        let bytes: [UInt8]
-        var index = 0
+    package struct PatternReader {
+        package let bytes: [UInt8]
+        package var index = 0
         /// Inside `(?i:…)`: a letter stands for both its cases.
-        var caseless = false
+        package var caseless = false
         /// Letters read in both cases so far: past a few, the prefix ends (each doubles them).
-        var caselessLetters = 0
+        package var caselessLetters = 0
         /// For `prefixesPastSeparators`: whether an alternative starting here leaves out its
         /// leading colon-and-blank items (true only while nothing of the match is read yet).
-        var skipsSeparators = false
+        package var skipsSeparators = false
         /// Whether what follows the group being read, to the end of the pattern, is a safe
         /// tail (`isSafeTail`): only then can a prefix read inside it be sure.
-        var tailIsSafe = true
+        package var tailIsSafe = true
         /// The longest prefix worked out: `prefixLimit`, or 1 where only first bytes count.
-        var limit = prefixLimit
+        package var limit = prefixLimit
 
         /// Alternatives up to the end or the `)` that closes the enclosing group.
-        mutating func alternation() -> [PatternLead] {
+        package mutating func alternation() -> [PatternLead] {
             var result: [PatternLead] = []
             // What trying the alternatives before this one costs PCRE2 where they fail.
             var before = Attempt.nothing
@@ -35,11 +35,18 @@ extension LeadingBytes {
 
         /// The prefixes of one alternative, item by item while they are exact, leaving `index`
         /// somewhere inside it. `before`: what PCRE2 tried at its start first.
-        mutating func alternative(after before: Attempt = .nothing) -> [PatternLead] {
+        package mutating func alternative(after before: Attempt = .nothing) -> [PatternLead] {
             var result = [before.passed(PatternLead.empty)]
             let skipping = skipsSeparators
             defer { skipsSeparators = skipping }
             while result.contains(where: \.exact) {
+                // A literal byte that must match (most of a pattern) extends each exact prefix;
+                // what follows it is no safe tail, as it cannot match nothing.
+                if !skipping, let byte = plainLiteral(at: index) {
+                    append(byte, to: &result, limit: limit)
+                    index += 1
+                    continue
+                }
                 // All that is left matches nothing or more, cheaply: where the bytes read stand,
                 // the alternative matches.
                 if tailIsSafe, isSafeTail(from: index) {
@@ -80,7 +87,7 @@ extension LeadingBytes {
 
         /// The prefixes of the item at `index` (a group, an escaped or plain character, or a
         /// class of plain characters), moving past it; nil when it cannot tell.
-        mutating func item() -> [PatternLead]? {
+        package mutating func item() -> [PatternLead]? {
             guard index < bytes.count else { return nil }
             let byte = bytes[index]
             switch byte {
@@ -169,7 +176,7 @@ extension LeadingBytes {
         /// For `prefixesPastSeparators`: moves past the item at `index` and its quantifier when
         /// it matches only colons and blanks (`:`, ` `, `\:`, `[ ]`, `[ :]`), and tells whether it
         /// may match nothing; nil, not moving, otherwise.
-        mutating func skipSeparatorItem() -> Bool? {
+        package mutating func skipSeparatorItem() -> Bool? {
             let start = index
             let separators: Set<UInt8> = [UInt8(ascii: ":"), UInt8(ascii: " ")]
             guard index < bytes.count, bytes[index] != UInt8(ascii: "("), !caseless,
@@ -183,7 +190,7 @@ extension LeadingBytes {
 
         /// For `requiredTexts`: what one alternative requires, read up to its end (a `|` or
         /// `)` at this depth, or the end of the pattern).
-        mutating func requiredTexts() -> [[UInt8]] {
+        package mutating func requiredTexts() -> [[UInt8]] {
             var best: [[UInt8]] = []
             // Texts are better the longer the shortest of them is, then the fewer they are.
             func consider(_ texts: [[UInt8]]) {
@@ -193,6 +200,11 @@ extension LeadingBytes {
             }
             var run: [UInt8] = []
             while index < bytes.count, bytes[index] != UInt8(ascii: "|"), bytes[index] != UInt8(ascii: ")") {
+                if let byte = plainLiteral(at: index) {
+                    run.append(byte)
+                    index += 1
+                    continue
+                }
                 let options = literalItem()
                 let (optional, repeated) = options == nil ? (true, true) : skipQuantifier()
                 let literal = options.map { $0.count == 1 && $0[0].exact } ?? false
@@ -214,7 +226,7 @@ extension LeadingBytes {
 
         /// For `requiredTexts`: the item at `index` if it is one whose prefixes are known,
         /// else moves past whatever item is there and returns nil.
-        mutating func literalItem() -> [PatternLead]? {
+        package mutating func literalItem() -> [PatternLead]? {
             let start = index
             if let known = item() { return known }
             index = start
