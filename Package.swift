@@ -52,7 +52,9 @@ let package = Package(
         // What a rule's pattern tells from its text: the bytes its matches start with, the texts
         // they contain. Every start-up reads every pattern of the catalogue with it, so it is
         // optimised in debug builds too: unoptimised, it was most of a debug binary's start-up,
-        // which the end-to-end tests pay hundreds of times (docs/performance.md).
+        // which the end-to-end tests pay hundreds of times (docs/performance.md). The flag makes
+        // the library unusable as a versioned dependency of another package; a path dependency
+        // (Fuzz/) may use it.
         .target(name: "PatternLeads", swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // The library: reading, records, catalogue, events, analysis, reporting. No flags, no exit().
         .target(name: "UbiquityLogKit", dependencies: ["PCRE2", "CZlib", "CByteScan", "PatternLeads"]),
