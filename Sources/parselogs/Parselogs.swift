@@ -12,7 +12,24 @@ import CMimalloc
 #endif
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, jsonl, json, markdown, github, junit
+    case text, jsonl, json, markdown, github, junit, xcode, sarif
+}
+
+/// `--report FORMAT:PATH`: a report written to a file beside standard output's format.
+struct ReportFile: ExpressibleByArgument {
+    var format: OutputFormat
+    var path: String
+
+    init?(argument: String) {
+        guard let colon = argument.firstIndex(of: ":"), let format = OutputFormat(rawValue: String(argument[..<colon])),
+              format != .github else { return nil }
+        let path = String(argument[argument.index(after: colon)...])
+        guard !path.isEmpty else { return nil }
+        self.format = format
+        self.path = path
+    }
+
+    static var allValueStrings: [String] { OutputFormat.allCases.filter { $0 != .github }.map { "\($0.rawValue):" } }
 }
 
 enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
@@ -35,18 +52,23 @@ struct OutputOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Print the summary only.")
     var quiet = false
 
-    @Flag(name: .customShort("U"), help: "Do not warn about unhandled ubiquity records.")
+    @Flag(name: .customShort("U"), help: "Do not warn about sync records no rule recognises (ubiquity or CloudKit); they are still counted.")
     var hideUnhandled = false
 
     @Option(help: ArgumentHelp(
-        "Output format: text (timeline and summary), jsonl (a JSON object per record, then the summary), json (the summary object), markdown (the summary), github (Actions annotations), junit (JUnit XML).",
+        "Output format: text (timeline and summary), jsonl (a JSON object per record, then the summary), json (the summary object), markdown (the summary), github (Actions annotations), junit (JUnit XML), xcode (path:line: error: message diagnostics), sarif (SARIF 2.1.0, for code scanning).",
         valueName: "format"))
     var format: OutputFormat = .text
+
+    @Option(help: ArgumentHelp(
+        "Also write a report in this format to this file (repeatable), e.g. junit:parselogs.xml; any format but github.",
+        valueName: "format:path"))
+    var report: [ReportFile] = []
 
     @Option(help: "Colour the text output: auto, always or never.")
     var color: ColorChoice = .auto
 
-    @Flag(help: "Instead of the timeline, report the ubiquity records no rule recognises, grouped into templates, most frequent first.")
+    @Flag(help: "Instead of the timeline, report the sync records (ubiquity or CloudKit) no rule recognises, grouped into templates, most frequent first.")
     var unhandled = false
 
     @Flag(help: "Flush the output after every line, also when it is not a terminal.")
@@ -80,12 +102,19 @@ struct FilterOptions: ParsableArguments {
 struct Parselogs: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "parselogs",
-        abstract: "Tell what happened to a Core Data iCloud store, from its verbose ubiquity logs.",
+        abstract: "Tell what happened to a Core Data sync store, iCloud ubiquity or CloudKit mirroring, from its logs.",
+        usage: """
+        parselogs [<options>] [<file> ...]
+          parselogs explain [<kind> | <code>]
+        """,
         discussion: """
         Reads logs from the files named, or from standard input when none is named or for -.
-        Groups lines into records, recognises Core Data's ubiquity messages and \
-        UbiquityStoreManager's, prints a timeline of the notable ones and a summary: store \
-        loads, transactions exported and imported, import failures, corruption reports.
+        Groups lines into records and recognises the records of Core Data's sync: iCloud \
+        ubiquity stores (Core Data's ubiquity messages, UbiquityStoreManager's) and CloudKit \
+        mirroring (NSPersistentCloudKitContainer, SwiftData). Prints a timeline of the notable \
+        ones and a summary: store loads, imports and exports, failures and their causes, \
+        corruption, then a verdict. `parselogs explain` (or `parselogs help explain`) explains \
+        an event kind or an error code; a file named explain or help is ./explain, ./help.
 
         Verbosity:
           -q     the summary only
@@ -104,12 +133,20 @@ struct Parselogs: ParsableCommand {
         Colour: on when standard output is a terminal and NO_COLOR is not set; --color always \
         or never overrides both.
 
+        Environment:
+          NO_COLOR             set and not empty: no colour (--color auto)
+          TERM                 dumb: no colour (--color auto)
+          GITHUB_STEP_SUMMARY  with --format github, the file the Markdown summary is appended to
+          PARSELOGS_THREADS    1 or 3: run the pipeline on that many threads (for measuring; \
+        the output is the same)
+
         Examples:
           parselogs device.log
           parselogs -v iphone.log ipad.log
           idevicesyslog | parselogs -U --process Journal
           parselogs --format jsonl device.log | jq 'select(.severity == "error")'
           parselogs --fail-on corruption,import-failed --format github device.log
+          parselogs --report junit:parselogs.xml --report sarif:parselogs.sarif device.log
           parselogs explain import-failed     # what an event kind means and what to do
           parselogs explain 134302            # a Core Data error code
           parselogs --unhandled device.log    # what the catalogue does not recognise yet
@@ -136,13 +173,20 @@ struct Parselogs: ParsableCommand {
         valueName: "list"))
     var failOn = FailOn.defaultText
 
+    @Flag(help: "Let inputs with no sync records pass: without it, every --fail-on but none fails on a log with no evidence.")
+    var allowNoEvidence = false
+
     func validate() throws {
         if output.quiet && output.verbose > 0 { throw ValidationError("-q and -v contradict each other; use one.") }
         if output.quiet && output.format == .jsonl {
             throw ValidationError("-q prints the summary only, and --format jsonl is an object per record; for the summary object alone use --format json.")
         }
-        if output.unhandled && (output.format != .text || output.quiet) {
-            throw ValidationError("--unhandled prints its own report; leave out --format and -q.")
+        if output.unhandled && (output.format != .text || output.quiet || !output.report.isEmpty) {
+            throw ValidationError("--unhandled prints its own report; leave out --format, --report and -q.")
+        }
+        var reportPaths = Set<String>()
+        for report in output.report where !reportPaths.insert(report.path).inserted {
+            throw ValidationError("--report: \(report.path) is named twice; give each report a file of its own")
         }
         if let catalog = try? Catalog.standard() {
             do { _ = try FailOn(parsing: failOn, catalog: catalog) } catch { throw ValidationError("--fail-on: \(error)") }
@@ -172,10 +216,11 @@ struct Parselogs: ParsableCommand {
     func run() throws {
         Interruption.install()
         let catalog: Catalog
-        let failure: FailOn
+        var failure: FailOn
         do {
             catalog = try Catalog.standard()
             failure = try FailOn(parsing: failOn, catalog: catalog)
+            failure.allowsNoEvidence = allowNoEvidence
         } catch {
             printError("parselogs: internal error: \(error)")
             throw ExitCode(Status.trouble)
@@ -186,12 +231,25 @@ struct Parselogs: ParsableCommand {
         // Log text printed in a CI step must command nothing there, in any format (the GitHub
         // format guards its own lines; JUnit and Markdown escape in their own syntax).
         switch output.format {
-        case .text: out.workflowCommands = .inertText
-        case .jsonl, .json: out.workflowCommands = .inertJSON
+        case .text, .xcode: out.workflowCommands = .inertText
+        case .jsonl, .json, .sarif: out.workflowCommands = .inertJSON
         case .markdown, .junit, .github: break
         }
-        let chosenReporter = reporter(out, isTerminal: isTerminal)
-        let run = LogRun(catalog: catalog, reporters: [chosenReporter])
+        let chosenReporter = output.unhandled ? UnhandledReporter(output: out) : reporter(output.format, out, catalog: catalog, isTerminal: isTerminal)
+        // Each --report file is opened (and emptied) before anything is read: a path that
+        // cannot be written is a usage problem, found before a long run rather than after it.
+        var reportFiles: [(report: ReportFile, descriptor: Int32, out: OutputWriter)] = []
+        for report in output.report {
+            let descriptor = open(report.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
+                printError("parselogs: --report \(report.format.rawValue):\(report.path): \(String(cString: strerror(errno)))")
+                throw ExitCode(Status.trouble)
+            }
+            reportFiles.append((report, descriptor, OutputWriter(descriptor: descriptor)))
+        }
+        defer { for file in reportFiles { close(file.descriptor) } }
+        let reporters = [chosenReporter] + reportFiles.map { reporter($0.report.format, $0.out, catalog: catalog, isTerminal: false) }
+        let run = LogRun(catalog: catalog, reporters: reporters)
         if let threads = try pipelineThreads() { run.usesThreads = threads > 1 }
         run.shouldStop = { out.isClosed }
         run.filter = try displayFilter()
@@ -231,6 +289,13 @@ struct Parselogs: ParsableCommand {
             printError("parselogs: write error: \(reason)")
             troubled = true
         }
+        for file in reportFiles {
+            file.out.flush()
+            if let reason = file.out.failureDescription ?? (file.out.isClosed ? "its reader went away" : nil) {
+                printError("parselogs: write error: --report \(file.report.path): \(reason)")
+                troubled = true
+            }
+        }
         if let github = chosenReporter as? GitHubReporter, let problem = github.stepSummaryFailure {
             printError("parselogs: $GITHUB_STEP_SUMMARY: \(problem)")
             troubled = true
@@ -269,16 +334,17 @@ struct Parselogs: ParsableCommand {
         }
     }
 
-    private func reporter(_ out: OutputWriter, isTerminal: Bool) -> Reporter {
-        if output.unhandled { return UnhandledReporter(output: out) }
+    private func reporter(_ format: OutputFormat, _ out: OutputWriter, catalog: Catalog, isTerminal: Bool) -> Reporter {
         let text = TextOptions(verbosity: output.quiet ? -1 : min(output.verbose, 3), showUnhandled: !output.hideUnhandled,
                                color: useColor(isTerminal: isTerminal), showInputNames: inputs.count > 1)
-        switch output.format {
+        switch format {
         case .text: return TextReporter(output: out, options: text)
         case .jsonl: return JSONLinesReporter(output: out, tool: "parselogs \(parselogsVersion)")
         case .json: return JSONSummaryReporter(output: out)
         case .markdown: return MarkdownReporter(output: out)
         case .junit: return JUnitReporter(output: out)
+        case .xcode: return XcodeReporter(output: out)
+        case .sarif: return SARIFReporter(output: out, catalog: catalog, version: parselogsVersion)
         case .github:
             var plain = text
             plain.color = false
@@ -320,7 +386,7 @@ enum FileArguments {
     /// one argument. CommandLineTests checks that every option --help shows with a value is here.
     static let valueOptions: Set<String> = [
         "--format", "--color", "--kind", "--category", "--grep", "--since", "--until", "--process",
-        "--input-format", "--fail-on", "--generate-completion-script",
+        "--input-format", "--fail-on", "--generate-completion-script", "--report",
     ]
 
     /// The arguments for the parser (options, their values, and `--` when files follow it),
@@ -437,58 +503,19 @@ func holdClosedStandardDescriptors() {
     }
 }
 
-/// `parselogs explain [KIND | CODE]`: read before the flags, so that the main command keeps
-/// its plain `parselogs [options] [file ...]` form (a file named `explain` is `./explain`).
-enum Explain {
-    static let usage = """
-        USAGE: parselogs explain [KIND | CODE]
-               parselogs explain --list [--format text|markdown]
-
-        Explains an event kind (what it means, what normally happens next, what to do), a Core
-        Data error code (134302, 134080, ...), or with no argument (or --list) lists every kind
-        by category. --format markdown prints the list as the Markdown page docs/event-kinds.md.
-        """
-
-    static func run(_ arguments: ArraySlice<String>) -> Int32 {
-        if arguments.contains(where: { $0 == "-h" || $0 == "--help" }) {
-            printAndExit(usage + "\n")
+/// A usage message with the command line's arguments in it escaped, each where it is quoted:
+/// the message keeps its own line breaks, and no argument can start a line of its own, move
+/// the cursor or issue a CI workflow command.
+enum UsageText {
+    static func escaped(_ message: String, arguments: [String]) -> String {
+        var text = message
+        // An option's value given as `--format=VALUE` is quoted alone.
+        let values = arguments.compactMap { argument in argument.firstIndex(of: "=").map { String(argument[argument.index(after: $0)...]) } }
+        let quoted = arguments + values
+        for argument in Set(quoted).sorted(by: { $0.count > $1.count }) where !argument.isEmpty && StreamEscaping.line(argument) != argument {
+            text = text.replacing(argument, with: StreamEscaping.line(argument))
         }
-        var list = false
-        var markdown = false
-        var topics: [String] = []
-        var rest = arguments[...]
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "--list": list = true
-            case "--format":
-                switch rest.popFirst() {
-                case "text": markdown = false
-                case "markdown": markdown = true
-                case let other:
-                    printError("parselogs explain: --format takes text or markdown\(other.map { ", not '\($0)'" } ?? "")")
-                    printErrorLines("\n\(usage)")
-                    return Status.trouble
-                }
-            default: topics.append(argument)
-            }
-        }
-        guard topics.count <= 1, !(list && !topics.isEmpty) else {
-            printError("parselogs explain: give one kind or error code at most, or --list")
-            printErrorLines("\n\(usage)")
-            return Status.trouble
-        }
-        if markdown && !topics.isEmpty {
-            printError("parselogs explain: --format markdown is for the list (--list)")
-            printErrorLines("\n\(usage)")
-            return Status.trouble
-        }
-        do {
-            let catalog = try Catalog.standard()
-            printAndExit(markdown ? Explanation.markdown(catalog) : try Explanation.text(for: topics.first, catalog: catalog))
-        } catch {
-            printError("parselogs explain: \(error)")
-            return Status.trouble
-        }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map { StreamEscaping.line(String($0)) }.joined(separator: "\n")
     }
 }
 
@@ -513,15 +540,9 @@ enum Main {
                 // --help, --version: the text goes to stdout, and a failure to write it counts.
                 printAndExit(Parselogs.fullMessage(for: error) + "\n")
             }
-            // The parser's message quotes what was given (an unknown option, a value): that
-            // part is escaped; the usage lines around it are the program's own.
-            let full = Parselogs.fullMessage(for: error)
-            let quoted = Parselogs.message(for: error)
-            if !quoted.isEmpty, full.contains(quoted) {
-                printErrorLines(full.replacing(quoted, with: StreamEscaping.line(quoted)))
-            } else if !full.isEmpty {
-                printError(full)
-            }
+            // The parser's message quotes what was given (an unknown option, a value): those
+            // parts are escaped; the lines around them are the program's own.
+            printErrorLines(UsageText.escaped(Parselogs.fullMessage(for: error), arguments: Array(arguments)))
             // Usage errors are status 2, like other trouble, not the parser's 64.
             exit(code == .validationFailure ? Status.trouble : code.rawValue)
         }
