@@ -78,10 +78,10 @@ struct OutputOptions: ParsableArguments {
 extension InputFormat: ExpressibleByArgument {}
 
 struct FilterOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Show only events of these kinds (comma-separated ids).", valueName: "kinds"))
+    @Option(help: ArgumentHelp("Show only events of these kinds (comma-separated ids).", valueName: "kinds"), completion: .list(CompletionValues.kinds))
     var kind: String?
 
-    @Option(help: ArgumentHelp("Show only events of these categories (comma-separated).", valueName: "categories"))
+    @Option(help: ArgumentHelp("Show only events of these categories (comma-separated).", valueName: "categories"), completion: .list(CompletionValues.categories))
     var category: String?
 
     @Option(help: ArgumentHelp("Show only records whose text matches this PCRE2 pattern.", valueName: "pattern"))
@@ -105,7 +105,7 @@ struct Parselogs: ParsableCommand {
         abstract: "Tell what happened to a Core Data sync store, iCloud ubiquity or CloudKit mirroring, from its logs.",
         usage: """
         parselogs [<options>] [<file> ...]
-          parselogs explain [<kind> | <code>]
+        parselogs explain [<kind> | <code> | --list]
         """,
         discussion: """
         Reads logs from the files named, or from standard input when none is named or for -.
@@ -134,11 +134,9 @@ struct Parselogs: ParsableCommand {
         or never overrides both.
 
         Environment:
-          NO_COLOR             set and not empty: no colour (--color auto)
-          TERM                 dumb: no colour (--color auto)
-          GITHUB_STEP_SUMMARY  with --format github, the file the Markdown summary is appended to
-          PARSELOGS_THREADS    1 or 3: run the pipeline on that many threads (for measuring; \
-        the output is the same)
+          NO_COLOR   set and not empty: no colour with --color auto (nor with TERM=dumb)
+          GITHUB_STEP_SUMMARY   --format github appends the Markdown summary to it
+          PARSELOGS_THREADS   1 or 3: the pipeline's threads (for measuring only)
 
         Examples:
           parselogs device.log
@@ -151,10 +149,13 @@ struct Parselogs: ParsableCommand {
           parselogs explain 134302            # a Core Data error code
           parselogs --unhandled device.log    # what the catalogue does not recognise yet
         """,
-        version: parselogsVersion
+        version: parselogsVersion,
+        // Parsed by `Main` before the flags (see `Explain`); declared so that --help, the man
+        // page and the completion scripts show it.
+        subcommands: [ExplainCommand.self]
     )
 
-    @Argument(help: ArgumentHelp("Log files to read; - (or nothing) reads standard input.", valueName: "file"))
+    @Argument(help: ArgumentHelp("Log files to read; - (or nothing) reads standard input.", valueName: "file"), completion: .file())
     var inputs: [String] = []
 
     @OptionGroup(title: "Output")
@@ -170,7 +171,7 @@ struct Parselogs: ParsableCommand {
 
     @Option(name: .customLong("fail-on"), help: ArgumentHelp(
         "Exit with 1 when the verdict is this one or worse, in the order degraded, no-evidence, unknown, broken; or when an event matches a severity (error, warning, info, debug: that severity or higher), a category or a kind id; or none. Comma-separated.",
-        valueName: "list"))
+        valueName: "list"), completion: .list(CompletionValues.failOn))
     var failOn = FailOn.defaultText
 
     @Flag(help: "Let inputs with no sync records pass: without it, every --fail-on but none fails on a log with no evidence.")
@@ -526,6 +527,7 @@ enum Main {
         signal(SIGPIPE, SIG_IGN)  // a closed pipe becomes EPIPE on write, which ends the run quietly
         let arguments = CommandLine.arguments.dropFirst()
         if arguments.first == "explain" { exit(Explain.run(arguments.dropFirst())) }
+        if arguments.first == "help" { exit(Explain.help(arguments.dropFirst())) }
         do {
             // ArgumentParser removes each parsed argument from an array, which costs time
             // quadratic in their number (a glob of tens of thousands of files): the file
@@ -537,12 +539,20 @@ enum Main {
         } catch {
             let code = Parselogs.exitCode(for: error)
             if code == .success {
-                // --help, --version: the text goes to stdout, and a failure to write it counts.
-                printAndExit(Parselogs.fullMessage(for: error) + "\n")
+                // --help, --version, a completion script: the text goes to stdout, and a
+                // failure to write it counts.
+                var text = Parselogs.fullMessage(for: error)
+                if let index = arguments.firstIndex(where: { $0.hasPrefix("--generate-completion-script") }) {
+                    let shell = arguments[index].contains("=") ? String(arguments[index].split(separator: "=", maxSplits: 1)[1])
+                        : arguments[arguments.index(after: index)...].first ?? ""
+                    text = CompletionScript.patched(text, shell: shell)
+                }
+                printAndExit(text + "\n")
             }
             // The parser's message quotes what was given (an unknown option, a value): those
             // parts are escaped; the lines around them are the program's own.
-            printErrorLines(UsageText.escaped(Parselogs.fullMessage(for: error), arguments: Array(arguments)))
+            let message = Parselogs.fullMessage(for: error)
+            if !message.isEmpty { printErrorLines(UsageText.escaped(message, arguments: Array(arguments))) }
             // Usage errors are status 2, like other trouble, not the parser's 64.
             exit(code == .validationFailure ? Status.trouble : code.rawValue)
         }
