@@ -87,7 +87,7 @@ struct FilterOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Show only records whose text matches this PCRE2 pattern.", valueName: "pattern"))
     var grep: String?
 
-    @Option(help: ArgumentHelp("Read only records at or after this time (2014-03-02, 2014-03-02 09:14, 2014-03-02 09:14:07.318).", valueName: "time"))
+    @Option(help: ArgumentHelp("Read only records at or after this time (2014-03-02, 2014-03-02 09:14, 2014-03-02 09:14:07.318, a header's 2016-09-30 10:01:02.123456+0200, or 09:14 on the log's day).", valueName: "time"))
     var since: String?
 
     @Option(help: ArgumentHelp("Read only records at or before this time.", valueName: "time"))
@@ -200,12 +200,13 @@ struct Parselogs: ParsableCommand {
             throw ValidationError("--category: '\(category)' is not one of \(Category.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         for (flag, value) in [("--since", filters.since), ("--until", filters.until)] {
-            if let value, LogTime(parsing: value) == nil {
-                throw ValidationError("\(flag): '\(value)' is not a time like 2014-03-02, 2014-03-02 09:14 or 2014-03-02 09:14:07.318 (a day that exists, hours 00-23, minutes 00-59)")
+            if let value, TimeBound(parsing: value, end: false) == nil {
+                throw ValidationError("\(flag): '\(value)' is not a time like 2014-03-02, 2014-03-02 09:14, 2014-03-02 09:14:07.318, 2016-09-30 10:01:02.123456+0200 or 09:14 (a day that exists, hours 00-23, minutes 00-59)")
             }
         }
-        if let since = filters.since.flatMap(LogTime.init(parsing:)), let until = filters.until.flatMap(LogTime.init(parsingEndOf:)),
-           since > until {
+        // Bounds of one kind (two dates, two times of day, the same offset) are compared as written.
+        if let since = filters.since.flatMap({ TimeBound(parsing: $0, end: false) }), let until = filters.until.flatMap({ TimeBound(parsing: $0, end: true) }),
+           since.isTimeOfDay == until.isTimeOfDay, since.time.utcOffsetMinutes == until.time.utcOffsetMinutes, since.time > until.time {
             // The window would hold nothing: every record would be passed over without a word.
             throw ValidationError("--since \(filters.since ?? "") is after --until \(filters.until ?? ""): the window is empty; swap them")
         }
@@ -255,8 +256,13 @@ struct Parselogs: ParsableCommand {
         run.shouldStop = { out.isClosed }
         run.filter = try displayFilter()
         run.inputFormat = inputFormat
-        run.since = filters.since.flatMap(LogTime.init(parsing:))
-        run.until = filters.until.flatMap(LogTime.init(parsingEndOf:))
+        let since = filters.since.flatMap { TimeBound(parsing: $0, end: false) }
+        let until = filters.until.flatMap { TimeBound(parsing: $0, end: true) }
+        if since?.needsRecord == true || until?.needsRecord == true {
+            run.bounds = (since, until)
+        } else {
+            (run.since, run.until) = (since?.time, until?.time)
+        }
         run.processes = Set(filters.processes)
         run.failOn = failure
 

@@ -327,7 +327,7 @@ import Glibc
     }
 
     @Test func badTimesAreUsageErrors() throws {
-        for bad in ["yesterday", "2014-13-01", "2014-03-02 25:00", "09:14"] {
+        for bad in ["yesterday", "2014-13-01", "2014-03-02 25:00", "24:00", "9:14", "09:14+0260"] {
             let result = try Binary.run(["--since", bad, example])
             #expect(result.status == 2, "\(bad)")
             #expect(result.stderr.contains("--since"), "\(bad)")
