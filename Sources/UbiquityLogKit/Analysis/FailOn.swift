@@ -102,7 +102,9 @@ public struct FailOn: Sendable, Equatable {
         for kind in catalog.kinds where matches(kind) {
             if let count = summary.countsByKind[kind.id], count > 0 { outcome.failingKinds[kind.id] = count }
         }
-        outcome.failingFindings = Set(summary.findings.indices.filter { failsTheRun(summary.findings[$0], in: summary, outcome: outcome) })
+        // Each input's verdict by name, looked up once per finding (a run may read many inputs).
+        let verdicts = Dictionary(summary.verdicts.map { ($0.input, $0) }, uniquingKeysWith: { first, _ in first })
+        outcome.failingFindings = Set(summary.findings.indices.filter { failsTheRun(summary.findings[$0], verdict: verdicts[summary.findings[$0].input], outcome: outcome) })
         return outcome
     }
 
@@ -110,9 +112,9 @@ public struct FailOn: Sendable, Equatable {
     /// category or severity), or the verdict fails the run and the finding's process (its
     /// input, when the input has one process) has a verdict that fails it: its errors then,
     /// and its warnings too when that verdict is `degraded` (warnings alone make it so).
-    private func failsTheRun(_ finding: Finding, in summary: RunSummary, outcome: RunOutcome) -> Bool {
+    private func failsTheRun(_ finding: Finding, verdict input: InputVerdict?, outcome: RunOutcome) -> Bool {
         if outcome.failingKinds[finding.kind.id] != nil { return true }
-        guard outcome.verdictFails, let input = summary.verdicts.first(where: { $0.input == finding.input }) else { return false }
+        guard outcome.verdictFails, let input else { return false }
         var verdict = input.verdict
         if let process = input.processes.first(where: { $0.process == finding.process && (finding.pid.map($0.pids.contains) ?? true) }) {
             guard process.isJudged else { return false }

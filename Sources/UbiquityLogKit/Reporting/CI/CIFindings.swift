@@ -74,13 +74,16 @@ public enum CIFindings {
         let verdictLevel: AnnotationLevel = outcome.verdictFails ? .error : (summary.verdict == .healthy ? .note : .warning)
         items.append(CIFinding(level: verdictLevel, rule: "verdict", title: "verdict",
                                message: SummaryText.verdictLines(summary).joined(separator: "\n"), failsTheRun: outcome.verdictFails))
+        let reasons = Dictionary(summary.unreadableInputs.map { ($0.input, $0.reason) }, uniquingKeysWith: { first, _ in first })
         for input in outcome.unreadableInputs {
-            let reason = summary.unreadableInputs.first { $0.input == input }?.reason ?? "could not be read"
+            let reason = reasons[input] ?? "could not be read"
             items.append(CIFinding(level: .error, file: input, rule: "unreadable-input", title: "unreadable input",
                                    message: "\(input): \(reason)", failsTheRun: true))
         }
+        // By name: a run may read tens of thousands of inputs, every one without evidence.
+        let sentences = Dictionary(summary.verdicts.map { ($0.input, $0.sentence) }, uniquingKeysWith: { first, _ in first })
         for input in outcome.noEvidenceInputs {
-            let sentence = summary.verdicts.first { $0.input == input }?.sentence ?? "no evidence"
+            let sentence = sentences[input] ?? "no evidence"
             items.append(CIFinding(level: .error, file: input, rule: "no-evidence", title: "no evidence",
                                    message: "\(input): \(sentence); every --fail-on but none fails on a log with no evidence (--allow-no-evidence passes it)",
                                    failsTheRun: true))

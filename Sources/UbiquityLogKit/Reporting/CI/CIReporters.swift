@@ -164,17 +164,21 @@ public final class JUnitReporter: Reporter {
                                           failure: outcome.verdictFails ? ("verdict", "Verdict: \(summary.verdictSentence) (--fail-on \(outcome.failOn))") : nil,
                                           body: verdictText)]))
         let byInput = Dictionary(grouping: summary.findings.indices, by: { summary.findings[$0].input })
-        let inputs = summary.inputs + summary.unreadableInputs.map(\.input).filter { !summary.inputs.contains($0) }
+        // By name: a run may read tens of thousands of inputs.
+        let read = Set(summary.inputs)
+        let inputs = summary.inputs + summary.unreadableInputs.map(\.input).filter { !read.contains($0) }
+        let sentences = Dictionary(summary.verdicts.map { ($0.input, $0.sentence) }, uniquingKeysWith: { first, _ in first })
+        let noEvidence = Set(outcome.noEvidenceInputs)
+        let unreadable = Dictionary(summary.unreadableInputs.map { ($0.input, $0) }, uniquingKeysWith: { first, _ in first })
         for input in inputs {
             var cases: [Case] = []
-            let failure = summary.unreadableInputs.first { $0.input == input }
+            let failure = unreadable[input]
             cases.append(Case(classname: "parselogs.input", name: "read",
                               failure: failure.map { ("unreadable", "\(input): \($0.reason)") }, body: failure?.description ?? ""))
             if failure == nil {
-                let sentence = summary.verdicts.first { $0.input == input }?.sentence ?? ""
-                let noEvidence = outcome.noEvidenceInputs.contains(input)
+                let sentence = sentences[input] ?? ""
                 cases.append(Case(classname: "parselogs.input", name: "evidence",
-                                  failure: noEvidence ? ("no-evidence", "\(input): \(sentence) (--fail-on \(outcome.failOn); --allow-no-evidence passes it)") : nil,
+                                  failure: noEvidence.contains(input) ? ("no-evidence", "\(input): \(sentence) (--fail-on \(outcome.failOn); --allow-no-evidence passes it)") : nil,
                                   body: sentence))
             }
             var seen: [String: Int] = [:]
