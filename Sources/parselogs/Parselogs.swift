@@ -241,6 +241,7 @@ struct Parselogs: ParsableCommand {
         // Each --report file is opened (and emptied) before anything is read: a path that
         // cannot be written is a usage problem, found before a long run rather than after it.
         var reportFiles: [(report: ReportFile, descriptor: Int32, out: OutputWriter)] = []
+        try refuseReportsOverInputs()
         for report in output.report {
             let descriptor = open(report.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else {
@@ -316,6 +317,21 @@ struct Parselogs: ParsableCommand {
         if troubled || !(summary.outcome?.unreadableInputs.isEmpty ?? true) { throw ExitCode(Status.trouble) }
         if out.isClosed { return }  // the reader went away (| head): nothing more to say
         if summary.outcome?.fails == true { throw ExitCode(Status.findings) }
+    }
+
+    /// A report is emptied when it is opened: one that names an input (by any path to the
+    /// same file) would destroy the log before it is read.
+    private func refuseReportsOverInputs() throws {
+        for report in output.report {
+            var reportFile = stat()
+            guard stat(report.path, &reportFile) == 0 else { continue }
+            for name in inputs where name != "-" {
+                var inputFile = stat()
+                guard stat(name, &inputFile) == 0, inputFile.st_dev == reportFile.st_dev, inputFile.st_ino == reportFile.st_ino else { continue }
+                printError("parselogs: --report \(report.format.rawValue):\(report.path) is the input \(name); give the report a file of its own")
+                throw ExitCode(Status.trouble)
+            }
+        }
     }
 
     /// `PARSELOGS_THREADS=1` runs the whole pipeline on the caller's thread, `3` on three (one

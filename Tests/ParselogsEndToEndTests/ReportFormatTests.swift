@@ -125,6 +125,14 @@ import TestSupport
             #expect(result.status == 2, "\(bad)")
             #expect(result.stdout.isEmpty, "\(bad)")
         }
+        // A report over an input would empty the log before it is read.
+        let folder = try ScratchFolder("parselogs-report-input")
+        let log = try folder.write("device.log", Data(contentsOf: URL(fileURLWithPath: Binary.fixture("example.log"))))
+        let over = try Binary.run(["--report", "text:\(folder.path("."))/device.log", log])
+        #expect(over.status == 2)
+        #expect(over.stderr.contains("is the input"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: log)) == Data(contentsOf: URL(fileURLWithPath: Binary.fixture("example.log"))), "the log is kept")
+
         let twice = try Binary.run(["--report", "junit:/tmp/x", "--report", "sarif:/tmp/x", "fixtures/example.log"])
         #expect(twice.status == 2)
         #expect(twice.stderr.contains("named twice"))
