@@ -12,7 +12,24 @@ import CMimalloc
 #endif
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, jsonl, json, markdown, github, junit
+    case text, jsonl, json, markdown, github, junit, xcode, sarif
+}
+
+/// `--report FORMAT:PATH`: a report written to a file beside standard output's format.
+struct ReportFile: ExpressibleByArgument {
+    var format: OutputFormat
+    var path: String
+
+    init?(argument: String) {
+        guard let colon = argument.firstIndex(of: ":"), let format = OutputFormat(rawValue: String(argument[..<colon])),
+              format != .github else { return nil }
+        let path = String(argument[argument.index(after: colon)...])
+        guard !path.isEmpty else { return nil }
+        self.format = format
+        self.path = path
+    }
+
+    static var allValueStrings: [String] { OutputFormat.allCases.filter { $0 != .github }.map { "\($0.rawValue):" } }
 }
 
 enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
@@ -35,18 +52,23 @@ struct OutputOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Print the summary only.")
     var quiet = false
 
-    @Flag(name: .customShort("U"), help: "Do not warn about unhandled ubiquity records.")
+    @Flag(name: .customShort("U"), help: "Do not warn about sync records no rule recognises (ubiquity or CloudKit); they are still counted.")
     var hideUnhandled = false
 
     @Option(help: ArgumentHelp(
-        "Output format: text (timeline and summary), jsonl (a JSON object per record, then the summary), json (the summary object), markdown (the summary), github (Actions annotations), junit (JUnit XML).",
+        "Output format: text (timeline and summary), jsonl (a JSON object per record, then the summary), json (the summary object), markdown (the summary), github (Actions annotations), junit (JUnit XML), xcode (path:line: error: message diagnostics), sarif (SARIF 2.1.0, for code scanning).",
         valueName: "format"))
     var format: OutputFormat = .text
+
+    @Option(help: ArgumentHelp(
+        "Also write a report in this format to this file (repeatable), e.g. junit:parselogs.xml; any format but github.",
+        valueName: "format:path"))
+    var report: [ReportFile] = []
 
     @Option(help: "Colour the text output: auto, always or never.")
     var color: ColorChoice = .auto
 
-    @Flag(help: "Instead of the timeline, report the ubiquity records no rule recognises, grouped into templates, most frequent first.")
+    @Flag(help: "Instead of the timeline, report the sync records (ubiquity or CloudKit) no rule recognises, grouped into templates, most frequent first.")
     var unhandled = false
 
     @Flag(help: "Flush the output after every line, also when it is not a terminal.")
@@ -56,16 +78,16 @@ struct OutputOptions: ParsableArguments {
 extension InputFormat: ExpressibleByArgument {}
 
 struct FilterOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Show only events of these kinds (comma-separated ids).", valueName: "kinds"))
+    @Option(help: ArgumentHelp("Show only events of these kinds (comma-separated ids).", valueName: "kinds"), completion: .list(CompletionValues.kinds))
     var kind: String?
 
-    @Option(help: ArgumentHelp("Show only events of these categories (comma-separated).", valueName: "categories"))
+    @Option(help: ArgumentHelp("Show only events of these categories (comma-separated).", valueName: "categories"), completion: .list(CompletionValues.categories))
     var category: String?
 
     @Option(help: ArgumentHelp("Show only records whose text matches this PCRE2 pattern.", valueName: "pattern"))
     var grep: String?
 
-    @Option(help: ArgumentHelp("Read only records at or after this time (2014-03-02, 2014-03-02 09:14, 2014-03-02 09:14:07.318).", valueName: "time"))
+    @Option(help: ArgumentHelp("Read only records at or after this time (2014-03-02, 2014-03-02 09:14, 2014-03-02 09:14:07.318, a header's 2016-09-30 10:01:02.123456+0200, or 09:14 on the log's day).", valueName: "time"))
     var since: String?
 
     @Option(help: ArgumentHelp("Read only records at or before this time.", valueName: "time"))
@@ -80,12 +102,19 @@ struct FilterOptions: ParsableArguments {
 struct Parselogs: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "parselogs",
-        abstract: "Tell what happened to a Core Data iCloud store, from its verbose ubiquity logs.",
+        abstract: "Tell what happened to a Core Data sync store, iCloud ubiquity or CloudKit mirroring, from its logs.",
+        usage: """
+        parselogs [<options>] [<file> ...]
+        parselogs explain [<kind> | <code> | --list]
+        """,
         discussion: """
         Reads logs from the files named, or from standard input when none is named or for -.
-        Groups lines into records, recognises Core Data's ubiquity messages and \
-        UbiquityStoreManager's, prints a timeline of the notable ones and a summary: store \
-        loads, transactions exported and imported, import failures, corruption reports.
+        Groups lines into records and recognises the records of Core Data's sync: iCloud \
+        ubiquity stores (Core Data's ubiquity messages, UbiquityStoreManager's) and CloudKit \
+        mirroring (NSPersistentCloudKitContainer, SwiftData). Prints a timeline of the notable \
+        ones and a summary: store loads, imports and exports, failures and their causes, \
+        corruption, then a verdict. `parselogs explain` (or `parselogs help explain`) explains \
+        an event kind or an error code; a file named explain or help is ./explain, ./help.
 
         Verbosity:
           -q     the summary only
@@ -104,20 +133,29 @@ struct Parselogs: ParsableCommand {
         Colour: on when standard output is a terminal and NO_COLOR is not set; --color always \
         or never overrides both.
 
+        Environment:
+          NO_COLOR   set and not empty: no colour with --color auto (nor with TERM=dumb)
+          GITHUB_STEP_SUMMARY   --format github appends the Markdown summary to it
+          PARSELOGS_THREADS   1 or 3: the pipeline's threads (for measuring only)
+
         Examples:
           parselogs device.log
           parselogs -v iphone.log ipad.log
           idevicesyslog | parselogs -U --process Journal
           parselogs --format jsonl device.log | jq 'select(.severity == "error")'
           parselogs --fail-on corruption,import-failed --format github device.log
+          parselogs --report junit:parselogs.xml --report sarif:parselogs.sarif device.log
           parselogs explain import-failed     # what an event kind means and what to do
           parselogs explain 134302            # a Core Data error code
           parselogs --unhandled device.log    # what the catalogue does not recognise yet
         """,
-        version: parselogsVersion
+        version: parselogsVersion,
+        // Parsed by `Main` before the flags (see `Explain`); declared so that --help, the man
+        // page and the completion scripts show it.
+        subcommands: [ExplainCommand.self]
     )
 
-    @Argument(help: ArgumentHelp("Log files to read; - (or nothing) reads standard input.", valueName: "file"))
+    @Argument(help: ArgumentHelp("Log files to read; - (or nothing) reads standard input.", valueName: "file"), completion: .file())
     var inputs: [String] = []
 
     @OptionGroup(title: "Output")
@@ -133,16 +171,23 @@ struct Parselogs: ParsableCommand {
 
     @Option(name: .customLong("fail-on"), help: ArgumentHelp(
         "Exit with 1 when the verdict is this one or worse, in the order degraded, no-evidence, unknown, broken; or when an event matches a severity (error, warning, info, debug: that severity or higher), a category or a kind id; or none. Comma-separated.",
-        valueName: "list"))
+        valueName: "list"), completion: .list(CompletionValues.failOn))
     var failOn = FailOn.defaultText
+
+    @Flag(help: "Let inputs with no sync records pass: without it, every --fail-on but none fails on a log with no evidence.")
+    var allowNoEvidence = false
 
     func validate() throws {
         if output.quiet && output.verbose > 0 { throw ValidationError("-q and -v contradict each other; use one.") }
         if output.quiet && output.format == .jsonl {
             throw ValidationError("-q prints the summary only, and --format jsonl is an object per record; for the summary object alone use --format json.")
         }
-        if output.unhandled && (output.format != .text || output.quiet) {
-            throw ValidationError("--unhandled prints its own report; leave out --format and -q.")
+        if output.unhandled && (output.format != .text || output.quiet || !output.report.isEmpty) {
+            throw ValidationError("--unhandled prints its own report; leave out --format, --report and -q.")
+        }
+        var reportPaths = Set<String>()
+        for report in output.report where !reportPaths.insert(report.path).inserted {
+            throw ValidationError("--report: \(report.path) is named twice; give each report a file of its own")
         }
         if let catalog = try? Catalog.standard() {
             do { _ = try FailOn(parsing: failOn, catalog: catalog) } catch { throw ValidationError("--fail-on: \(error)") }
@@ -155,12 +200,13 @@ struct Parselogs: ParsableCommand {
             throw ValidationError("--category: '\(category)' is not one of \(Category.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         for (flag, value) in [("--since", filters.since), ("--until", filters.until)] {
-            if let value, LogTime(parsing: value) == nil {
-                throw ValidationError("\(flag): '\(value)' is not a time like 2014-03-02, 2014-03-02 09:14 or 2014-03-02 09:14:07.318 (a day that exists, hours 00-23, minutes 00-59)")
+            if let value, TimeBound(parsing: value, end: false) == nil {
+                throw ValidationError("\(flag): '\(value)' is not a time like 2014-03-02, 2014-03-02 09:14, 2014-03-02 09:14:07.318, 2016-09-30 10:01:02.123456+0200 or 09:14 (a day that exists, hours 00-23, minutes 00-59)")
             }
         }
-        if let since = filters.since.flatMap(LogTime.init(parsing:)), let until = filters.until.flatMap(LogTime.init(parsingEndOf:)),
-           since > until {
+        // Bounds of one kind (two dates, two times of day, the same offset) are compared as written.
+        if let since = filters.since.flatMap({ TimeBound(parsing: $0, end: false) }), let until = filters.until.flatMap({ TimeBound(parsing: $0, end: true) }),
+           since.isTimeOfDay == until.isTimeOfDay, since.time.utcOffsetMinutes == until.time.utcOffsetMinutes, since.time > until.time {
             // The window would hold nothing: every record would be passed over without a word.
             throw ValidationError("--since \(filters.since ?? "") is after --until \(filters.until ?? ""): the window is empty; swap them")
         }
@@ -172,10 +218,11 @@ struct Parselogs: ParsableCommand {
     func run() throws {
         Interruption.install()
         let catalog: Catalog
-        let failure: FailOn
+        var failure: FailOn
         do {
             catalog = try Catalog.standard()
             failure = try FailOn(parsing: failOn, catalog: catalog)
+            failure.allowsNoEvidence = allowNoEvidence
         } catch {
             printError("parselogs: internal error: \(error)")
             throw ExitCode(Status.trouble)
@@ -186,18 +233,37 @@ struct Parselogs: ParsableCommand {
         // Log text printed in a CI step must command nothing there, in any format (the GitHub
         // format guards its own lines; JUnit and Markdown escape in their own syntax).
         switch output.format {
-        case .text: out.workflowCommands = .inertText
-        case .jsonl, .json: out.workflowCommands = .inertJSON
+        case .text, .xcode: out.workflowCommands = .inertText
+        case .jsonl, .json, .sarif: out.workflowCommands = .inertJSON
         case .markdown, .junit, .github: break
         }
-        let chosenReporter = reporter(out, isTerminal: isTerminal)
-        let run = LogRun(catalog: catalog, reporters: [chosenReporter])
+        let chosenReporter = output.unhandled ? UnhandledReporter(output: out) : reporter(output.format, out, catalog: catalog, isTerminal: isTerminal)
+        // Each --report file is opened (and emptied) before anything is read: a path that
+        // cannot be written is a usage problem, found before a long run rather than after it.
+        var reportFiles: [(report: ReportFile, descriptor: Int32, out: OutputWriter)] = []
+        try refuseReportsOverInputs()
+        for report in output.report {
+            let descriptor = open(report.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
+                printError("parselogs: --report \(report.format.rawValue):\(report.path): \(String(cString: strerror(errno)))")
+                throw ExitCode(Status.trouble)
+            }
+            reportFiles.append((report, descriptor, OutputWriter(descriptor: descriptor)))
+        }
+        defer { for file in reportFiles { close(file.descriptor) } }
+        let reporters = [chosenReporter] + reportFiles.map { reporter($0.report.format, $0.out, catalog: catalog, isTerminal: false) }
+        let run = LogRun(catalog: catalog, reporters: reporters)
         if let threads = try pipelineThreads() { run.usesThreads = threads > 1 }
         run.shouldStop = { out.isClosed }
         run.filter = try displayFilter()
         run.inputFormat = inputFormat
-        run.since = filters.since.flatMap(LogTime.init(parsing:))
-        run.until = filters.until.flatMap(LogTime.init(parsingEndOf:))
+        let since = filters.since.flatMap { TimeBound(parsing: $0, end: false) }
+        let until = filters.until.flatMap { TimeBound(parsing: $0, end: true) }
+        if since?.needsRecord == true || until?.needsRecord == true {
+            run.bounds = (since, until)
+        } else {
+            (run.since, run.until) = (since?.time, until?.time)
+        }
         run.processes = Set(filters.processes)
         run.failOn = failure
 
@@ -231,6 +297,13 @@ struct Parselogs: ParsableCommand {
             printError("parselogs: write error: \(reason)")
             troubled = true
         }
+        for file in reportFiles {
+            file.out.flush()
+            if let reason = file.out.failureDescription ?? (file.out.isClosed ? "its reader went away" : nil) {
+                printError("parselogs: write error: --report \(file.report.path): \(reason)")
+                troubled = true
+            }
+        }
         if let github = chosenReporter as? GitHubReporter, let problem = github.stepSummaryFailure {
             printError("parselogs: $GITHUB_STEP_SUMMARY: \(problem)")
             troubled = true
@@ -244,6 +317,21 @@ struct Parselogs: ParsableCommand {
         if troubled || !(summary.outcome?.unreadableInputs.isEmpty ?? true) { throw ExitCode(Status.trouble) }
         if out.isClosed { return }  // the reader went away (| head): nothing more to say
         if summary.outcome?.fails == true { throw ExitCode(Status.findings) }
+    }
+
+    /// A report is emptied when it is opened: one that names an input (by any path to the
+    /// same file) would destroy the log before it is read.
+    private func refuseReportsOverInputs() throws {
+        for report in output.report {
+            var reportFile = stat()
+            guard stat(report.path, &reportFile) == 0 else { continue }
+            for name in inputs where name != "-" {
+                var inputFile = stat()
+                guard stat(name, &inputFile) == 0, inputFile.st_dev == reportFile.st_dev, inputFile.st_ino == reportFile.st_ino else { continue }
+                printError("parselogs: --report \(report.format.rawValue):\(report.path) is the input \(name); give the report a file of its own")
+                throw ExitCode(Status.trouble)
+            }
+        }
     }
 
     /// `PARSELOGS_THREADS=1` runs the whole pipeline on the caller's thread, `3` on three (one
@@ -269,16 +357,17 @@ struct Parselogs: ParsableCommand {
         }
     }
 
-    private func reporter(_ out: OutputWriter, isTerminal: Bool) -> Reporter {
-        if output.unhandled { return UnhandledReporter(output: out) }
+    private func reporter(_ format: OutputFormat, _ out: OutputWriter, catalog: Catalog, isTerminal: Bool) -> Reporter {
         let text = TextOptions(verbosity: output.quiet ? -1 : min(output.verbose, 3), showUnhandled: !output.hideUnhandled,
                                color: useColor(isTerminal: isTerminal), showInputNames: inputs.count > 1)
-        switch output.format {
+        switch format {
         case .text: return TextReporter(output: out, options: text)
         case .jsonl: return JSONLinesReporter(output: out, tool: "parselogs \(parselogsVersion)")
         case .json: return JSONSummaryReporter(output: out)
         case .markdown: return MarkdownReporter(output: out)
         case .junit: return JUnitReporter(output: out)
+        case .xcode: return XcodeReporter(output: out)
+        case .sarif: return SARIFReporter(output: out, catalog: catalog, version: parselogsVersion)
         case .github:
             var plain = text
             plain.color = false
@@ -320,7 +409,7 @@ enum FileArguments {
     /// one argument. CommandLineTests checks that every option --help shows with a value is here.
     static let valueOptions: Set<String> = [
         "--format", "--color", "--kind", "--category", "--grep", "--since", "--until", "--process",
-        "--input-format", "--fail-on", "--generate-completion-script",
+        "--input-format", "--fail-on", "--generate-completion-script", "--report",
     ]
 
     /// The arguments for the parser (options, their values, and `--` when files follow it),
@@ -437,58 +526,19 @@ func holdClosedStandardDescriptors() {
     }
 }
 
-/// `parselogs explain [KIND | CODE]`: read before the flags, so that the main command keeps
-/// its plain `parselogs [options] [file ...]` form (a file named `explain` is `./explain`).
-enum Explain {
-    static let usage = """
-        USAGE: parselogs explain [KIND | CODE]
-               parselogs explain --list [--format text|markdown]
-
-        Explains an event kind (what it means, what normally happens next, what to do), a Core
-        Data error code (134302, 134080, ...), or with no argument (or --list) lists every kind
-        by category. --format markdown prints the list as the Markdown page docs/event-kinds.md.
-        """
-
-    static func run(_ arguments: ArraySlice<String>) -> Int32 {
-        if arguments.contains(where: { $0 == "-h" || $0 == "--help" }) {
-            printAndExit(usage + "\n")
+/// A usage message with the command line's arguments in it escaped, each where it is quoted:
+/// the message keeps its own line breaks, and no argument can start a line of its own, move
+/// the cursor or issue a CI workflow command.
+enum UsageText {
+    static func escaped(_ message: String, arguments: [String]) -> String {
+        var text = message
+        // An option's value given as `--format=VALUE` is quoted alone.
+        let values = arguments.compactMap { argument in argument.firstIndex(of: "=").map { String(argument[argument.index(after: $0)...]) } }
+        let quoted = arguments + values
+        for argument in Set(quoted).sorted(by: { $0.count > $1.count }) where !argument.isEmpty && StreamEscaping.line(argument) != argument {
+            text = text.replacing(argument, with: StreamEscaping.line(argument))
         }
-        var list = false
-        var markdown = false
-        var topics: [String] = []
-        var rest = arguments[...]
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "--list": list = true
-            case "--format":
-                switch rest.popFirst() {
-                case "text": markdown = false
-                case "markdown": markdown = true
-                case let other:
-                    printError("parselogs explain: --format takes text or markdown\(other.map { ", not '\($0)'" } ?? "")")
-                    printErrorLines("\n\(usage)")
-                    return Status.trouble
-                }
-            default: topics.append(argument)
-            }
-        }
-        guard topics.count <= 1, !(list && !topics.isEmpty) else {
-            printError("parselogs explain: give one kind or error code at most, or --list")
-            printErrorLines("\n\(usage)")
-            return Status.trouble
-        }
-        if markdown && !topics.isEmpty {
-            printError("parselogs explain: --format markdown is for the list (--list)")
-            printErrorLines("\n\(usage)")
-            return Status.trouble
-        }
-        do {
-            let catalog = try Catalog.standard()
-            printAndExit(markdown ? Explanation.markdown(catalog) : try Explanation.text(for: topics.first, catalog: catalog))
-        } catch {
-            printError("parselogs explain: \(error)")
-            return Status.trouble
-        }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map { StreamEscaping.line(String($0)) }.joined(separator: "\n")
     }
 }
 
@@ -499,6 +549,7 @@ enum Main {
         signal(SIGPIPE, SIG_IGN)  // a closed pipe becomes EPIPE on write, which ends the run quietly
         let arguments = CommandLine.arguments.dropFirst()
         if arguments.first == "explain" { exit(Explain.run(arguments.dropFirst())) }
+        if arguments.first == "help" { exit(Explain.help(arguments.dropFirst())) }
         do {
             // ArgumentParser removes each parsed argument from an array, which costs time
             // quadratic in their number (a glob of tens of thousands of files): the file
@@ -514,18 +565,20 @@ enum Main {
         } catch {
             let code = Parselogs.exitCode(for: error)
             if code == .success {
-                // --help, --version: the text goes to stdout, and a failure to write it counts.
-                printAndExit(Parselogs.fullMessage(for: error) + "\n")
+                // --help, --version, a completion script: the text goes to stdout, and a
+                // failure to write it counts.
+                var text = Parselogs.fullMessage(for: error)
+                if let index = arguments.firstIndex(where: { $0.hasPrefix("--generate-completion-script") }) {
+                    let shell = arguments[index].contains("=") ? String(arguments[index].split(separator: "=", maxSplits: 1)[1])
+                        : arguments[arguments.index(after: index)...].first ?? ""
+                    text = CompletionScript.patched(text, shell: shell)
+                }
+                printAndExit(text + "\n")
             }
-            // The parser's message quotes what was given (an unknown option, a value): that
-            // part is escaped; the usage lines around it are the program's own.
-            let full = Parselogs.fullMessage(for: error)
-            let quoted = Parselogs.message(for: error)
-            if !quoted.isEmpty, full.contains(quoted) {
-                printErrorLines(full.replacing(quoted, with: StreamEscaping.line(quoted)))
-            } else if !full.isEmpty {
-                printError(full)
-            }
+            // The parser's message quotes what was given (an unknown option, a value): those
+            // parts are escaped; the lines around them are the program's own.
+            let message = Parselogs.fullMessage(for: error)
+            if !message.isEmpty { printErrorLines(UsageText.escaped(message, arguments: Array(arguments))) }
             // Usage errors are status 2, like other trouble, not the parser's 64.
             exit(code == .validationFailure ? Status.trouble : code.rawValue)
         }

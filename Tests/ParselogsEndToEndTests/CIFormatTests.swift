@@ -37,9 +37,19 @@ import Glibc
             let result = try Binary.run(["-q"], stdin: input)
             #expect(result.status == 1, "\(name)")
             #expect(result.stdout.contains("Verdict: no evidence (no Core Data sync records in"), "\(name)")
-            #expect(try Binary.run(["-q", "--fail-on", "broken"], stdin: input).status == 0, "\(name): asked to fail on broken only")
+            // Every gate carries the no-evidence gate: a capture that forgot its launch argument
+            // must not pass `--fail-on broken`.
+            let broken = try Binary.run(["-q", "--fail-on", "broken"], stdin: input)
+            #expect(broken.status == 1, "\(name)")
+            #expect(broken.stdout.hasSuffix("Outcome: fail: no evidence in <stdin> (every --fail-on but none fails on it; --allow-no-evidence passes it)\n"), "\(name)")
             #expect(try Binary.run(["-q", "--fail-on", "no-evidence"], stdin: input).status == 1, "\(name)")
-            #expect(try Binary.run(["-q", "--fail-on", "unknown"], stdin: input).status == 0, "\(name): no evidence comes before unknown")
+            #expect(try Binary.run(["-q", "--fail-on", "unknown"], stdin: input).status == 1, "\(name)")
+            #expect(try Binary.run(["-q", "--fail-on", "corruption,import-failed"], stdin: input).status == 1, "\(name)")
+            #expect(try Binary.run(["-q", "--fail-on", "none"], stdin: input).status == 0, "\(name)")
+            let allowed = try Binary.run(["-q", "--fail-on", "broken", "--allow-no-evidence"], stdin: input)
+            #expect(allowed.status == 0, "\(name)")
+            #expect(allowed.stdout.hasSuffix("Outcome: pass (--fail-on broken --allow-no-evidence)\n"), "\(name)")
+            #expect(try Binary.run(["-q", "--allow-no-evidence"], stdin: input).status == 0, "\(name): the default gate too")
         }
         let unread = Data("2014-03-02 09:14:05.001 Journal[412:60b] -[PFUbiquityFoo bar](12): CoreData: Ubiquity:  Nothing any rule knows\n".utf8)
         let unknown = try Binary.run(["-q", "--fail-on", "unknown"], stdin: unread)
@@ -101,11 +111,12 @@ import Glibc
         let injected = try #require(lines.firstIndex { $0.contains("::error::injected") })
         #expect(injected < resume, "log text is printed while commands are stopped")
         let annotations = lines[(resume + 1)...].filter { !$0.isEmpty }
-        #expect(annotations.first?.hasPrefix("::error title=parselogs%3A verdict::Verdict: broken%0A") == true, "the verdict fails the run")
+        #expect(annotations.first?.hasPrefix("::error title=parselogs%3A verdict (fails the run)::Verdict: broken%0A") == true, "the verdict fails the run")
         #expect(annotations.dropFirst() == [
-            "::warning file=fixtures/logshow.log,line=6,title=parselogs%3A import-failed::Import failed for log 0C9B8A7F-6E5D-4C3B-2A19-F8E7D6C5B4A3.1.cdt: NSCocoaErrorDomain 260: The file “0C9B8A7F-6E5D-4C3B-2A19-F8E7D6C5B4A3.1.cdt” couldn’t be opened because there is no such file.; file: /Users/joe/Library/Mobile Documents/ABCDE12345~com~example~journal/CoreDataLogs/mac~11D2/JournalStore/0C9B8A7F-6E5D-4C3B-2A19-F8E7D6C5B4A3.1.cdt; underlying: NSPOSIXErrorDomain 2: No such file or directory",
-            "::warning file=fixtures/logshow.log,line=12,title=parselogs%3A import-failure-detected::Detected iCloud transaction log import failure.",
-        ], "findings --fail-on does not name are warnings")
+            "::error file=\(path),title=parselogs%3A no evidence (fails the run)::\(path): no evidence (no Core Data sync records in 1 line); every --fail-on but none fails on a log with no evidence (--allow-no-evidence passes it)",
+            "::error file=fixtures/logshow.log,line=6,title=parselogs%3A import-failed (fails the run)::Import failed for log 0C9B8A7F-6E5D-4C3B-2A19-F8E7D6C5B4A3.1.cdt: NSCocoaErrorDomain 260: The file “0C9B8A7F-6E5D-4C3B-2A19-F8E7D6C5B4A3.1.cdt” couldn’t be opened because there is no such file.; file: /Users/joe/Library/Mobile Documents/ABCDE12345~com~example~journal/CoreDataLogs/mac~11D2/JournalStore/0C9B8A7F-6E5D-4C3B-2A19-F8E7D6C5B4A3.1.cdt; underlying: NSPOSIXErrorDomain 2: No such file or directory",
+            "::error file=fixtures/logshow.log,line=12,title=parselogs%3A import-failure-detected (fails the run)::Detected iCloud transaction log import failure.",
+        ], "the errors of a broken log are what fails the run")
         let summary = try String(contentsOfFile: stepSummary, encoding: .utf8)
         #expect(summary.hasPrefix("# earlier step\n## parselogs: broken\n"), "appended, not replaced")
     }
@@ -123,7 +134,7 @@ import Glibc
         let errors = result.stdout.split(separator: "\n").filter { $0.hasPrefix("::error ") }
         #expect(!errors.isEmpty, "exit status 1 with no ::error")
         for (kind, line) in kinds {
-            #expect(errors.contains { $0.hasPrefix("::error file=fixtures/logshow.log,line=\(line),title=parselogs%3A \(kind)::") },
+            #expect(errors.contains { $0.hasPrefix("::error file=fixtures/logshow.log,line=\(line),title=parselogs%3A \(kind) (fails the run)::") },
                     "\(failOn): \(kind) in \(errors)")
         }
     }
@@ -134,15 +145,40 @@ import Glibc
         let document = try XMLDocument(data: Data(result.stdout.utf8))
         #expect(try document.nodes(forXPath: "/testsuites/testsuite/@name").map { $0.stringValue ?? "" } == ["parselogs", example, ios6, "no-such.log"])
         let failing = try document.nodes(forXPath: "//testcase[failure]").compactMap { ($0 as? XMLElement)?.attribute(forName: "name")?.stringValue }
-        #expect(failing == ["verdict", "read"], "the verdict (broken) and the unreadable input; findings --fail-on does not name pass")
-        #expect(try document.nodes(forXPath: "/testsuites/@failures").first?.stringValue == "2")
-        #expect(try document.nodes(forXPath: "//testcase[@name='import-failed']/system-out").count == 1, "named by its kind alone")
+        // The verdict fails the run (broken); so do the errors of the broken log and, the
+        // other log being degraded (which --fail-on degraded fails), its warnings too.
+        #expect(failing == ["verdict", "import-failed", "import-failure-detected", "cloud-corruption-detected",
+                            "log-ahead-of-peer", "incompatible-operation-skipped", "baseline-roll-response-failed",
+                            "baseline-recovery-scheduled", "metadata-recovery-started", "read"])
+        #expect(try document.nodes(forXPath: "/testsuites/@failures").first?.stringValue == "10")
+        #expect(try document.nodes(forXPath: "//testcase[@name='corruption-handling']/system-out").count == 1,
+                "a warning of a broken log does not fail it: it passes, with the finding as output")
+        #expect(try document.nodes(forXPath: "//testcase[@name='evidence']").count == 2, "a case per input read")
 
         let byKind = try Binary.run(["--format", "junit", "--fail-on", "import-failed", example])
         #expect(byKind.status == 1)
         let kinds = try XMLDocument(data: Data(byKind.stdout.utf8))
         let failingByKind = try kinds.nodes(forXPath: "//testcase[failure]").compactMap { ($0 as? XMLElement)?.attribute(forName: "name")?.stringValue }
         #expect(failingByKind == ["import-failed"], "the verdict passes when --fail-on names no verdict")
+    }
+
+    /// A case per finding, named by its kind and its place among that kind's in the input:
+    /// the same names from run to run, however the lines move.
+    @Test func junitHasACasePerFindingAndOnePerInputsEvidence() throws {
+        let quota = try Binary.run(["--format", "junit", "fixtures/cloudkit/quota.log"])
+        #expect(quota.status == 1)
+        let document = try XMLDocument(data: Data(quota.stdout.utf8))
+        let names = try document.nodes(forXPath: "//testsuite[@name='fixtures/cloudkit/quota.log']/testcase").compactMap { ($0 as? XMLElement)?.attribute(forName: "name")?.stringValue }
+        #expect(names.starts(with: ["read", "evidence", "cloudkit-quota-exceeded", "cloudkit-quota-exceeded #2"]))
+        #expect(!quota.stdout.contains(#"name="cloudkit-quota-exceeded:"#), "no line numbers in names")
+        #expect(try document.nodes(forXPath: "//testcase[@name='cloudkit-quota-exceeded #2']/failure").count == 1,
+                "each finding of a log whose verdict fails the run fails")
+
+        let empty = try Binary.run(["--format", "junit", "--fail-on", "broken", "fixtures/scenarios/empty.log"])
+        #expect(empty.status == 1)
+        let noEvidence = try XMLDocument(data: Data(empty.stdout.utf8))
+        let failing = try noEvidence.nodes(forXPath: "//testcase[failure]").compactMap { ($0 as? XMLElement)?.attribute(forName: "name")?.stringValue }
+        #expect(failing == ["evidence"], "the verdict (no evidence) passes --fail-on broken; the gate on evidence fails it")
     }
 
     @Test func filtersChooseWhatIsShownNotWhatIsCounted() throws {
@@ -291,7 +327,7 @@ import Glibc
     }
 
     @Test func badTimesAreUsageErrors() throws {
-        for bad in ["yesterday", "2014-13-01", "2014-03-02 25:00", "09:14"] {
+        for bad in ["yesterday", "2014-13-01", "2014-03-02 25:00", "24:00", "9:14", "09:14+0260"] {
             let result = try Binary.run(["--since", bad, example])
             #expect(result.status == 2, "\(bad)")
             #expect(result.stderr.contains("--since"), "\(bad)")

@@ -47,7 +47,7 @@ import UbiquityLogKit
     }
 
     @Test func everyOutputFormatAndExitStatusIsInTheReadme() {
-        for format in ["text", "jsonl", "json", "markdown", "github", "junit"] {
+        for format in ["text", "jsonl", "json", "markdown", "github", "junit", "xcode", "sarif"] {
             #expect(readme.contains("| `\(format)` |"), "\(format)")
         }
         for inputFormat in ["auto", "nslog", "syslog", "logshow", "ndjson"] {

@@ -1,6 +1,9 @@
 // Every format says the same about whether a run fails, and the exit status follows it: the
 // text summary's `Outcome:` line, the JSON summary's `outcome`, the Markdown heading's
-// Fails/Passes, GitHub's `::error` annotations, JUnit's failures.
+// Fails/Passes, GitHub's annotations titled `(fails the run)` (always `::error`s), JUnit's
+// failures, the Xcode-style `Outcome:` diagnostic, SARIF's invocation and results. Every kind
+// of gate is run: each verdict, each severity, a category, a kind, none, and
+// `--allow-no-evidence`.
 import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
@@ -15,10 +18,17 @@ import TestSupport
         ["fixtures/scenarios/clean-cloud-load.log"],
         ["fixtures/device-console-daemons.log"],
         ["fixtures/device-console-app-silent.log"],
-        ["fixtures/scenarios/empty.log"],
+        ["fixtures/scenarios/clean-cloud-load.log", "fixtures/scenarios/empty.log"],
         ["fixtures/scenarios/clean-cloud-load.log", "no-such.log"],
+        ["fixtures/cloudkit/quota.log"],
     ]
-    static let failOns = ["degraded", "broken", "none", "import-failed", "no-evidence"]
+    /// A gate of each kind: every verdict, severities, a category, an error kind, an info
+    /// kind, none, and a verdict with `--allow-no-evidence`.
+    static let failOns: [[String]] = [
+        ["degraded"], ["no-evidence"], ["unknown"], ["broken"], ["error"], ["warning"], ["info"],
+        ["corruption"], ["import-failed"], ["store-load-succeeded"], ["none"], ["broken", "--allow-no-evidence"],
+    ]
+    static let formats = ["text", "json", "jsonl", "markdown", "github", "junit", "xcode", "sarif"]
 
     /// Whether a format's output says the run fails.
     private func saysFail(_ format: String, _ stdout: String) throws -> Bool {
@@ -34,7 +44,26 @@ import TestSupport
         case "markdown":
             return stdout.contains("\n**Fails** the run")
         case "github":
-            return stdout.split(separator: "\n").contains { $0.hasPrefix("::error ") }
+            let annotations = stdout.split(separator: "\n").filter { $0.hasPrefix("::error ") || $0.hasPrefix("::warning ") || $0.hasPrefix("::notice ") }
+            let failing = annotations.filter { $0.contains(" (fails the run)::") }
+            #expect(failing.allSatisfy { $0.hasPrefix("::error ") }, "what fails the run is an ::error: \(failing)")
+            return !failing.isEmpty
+        case "xcode":
+            let outcome = try #require(stdout.split(separator: "\n").last)
+            let failing = stdout.split(separator: "\n").filter { $0.hasSuffix("; fails the run)") }
+            #expect(failing.allSatisfy { $0.contains(": error: ") }, "what fails the run is an error: \(failing)")
+            #expect(outcome.hasPrefix("parselogs: error: Outcome: fail") == !failing.isEmpty)
+            return outcome.hasPrefix("parselogs: error: Outcome: fail")
+        case "sarif":
+            let log = try #require(try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any])
+            let run = try #require((log["runs"] as? [[String: Any]])?.first)
+            let results = try #require(run["results"] as? [[String: Any]])
+            let failing = results.filter { ($0["properties"] as? [String: Any])?["failsTheRun"] as? Bool == true }
+            #expect(failing.allSatisfy { $0["level"] as? String == "error" })
+            let invocation = try #require((run["invocations"] as? [[String: Any]])?.first)
+            let result = try #require((invocation["properties"] as? [String: Any])?["result"] as? String)
+            #expect((result == "fail") == !failing.isEmpty || invocation["exitCode"] as? Int == 2)
+            return result == "fail"
         case "junit":
             let document = try XMLDocument(data: Data(stdout.utf8))
             return try #require(document.nodes(forXPath: "/testsuites/@failures").first?.stringValue) != "0"
@@ -44,17 +73,47 @@ import TestSupport
         }
     }
 
+    /// Every format's output for one run of `arguments`: text on stdout with every other
+    /// format but github as a `--report` file, then github on stdout; and the exit statuses.
+    private func everyFormat(_ arguments: [String], stdin: Data? = nil) throws -> (outputs: [String: String], statuses: Set<Int32>) {
+        let folder = try ScratchFolder("parselogs-agree")
+        let reported = FormatAgreementTests.formats.filter { $0 != "text" && $0 != "github" }
+        let reports = reported.flatMap { ["--report", "\($0):\(folder.path($0))"] }
+        let text = try Binary.run(reports + arguments, stdin: stdin)
+        let github = try Binary.run(["--format", "github"] + arguments, stdin: stdin)
+        var outputs = ["text": text.stdout, "github": github.stdout]
+        for format in reported { outputs[format] = try String(contentsOfFile: folder.path(format), encoding: .utf8) }
+        return (outputs, [text.status, github.status])
+    }
+
     @Test(arguments: inputs)
     func everyFormatAgreesWithTheExitStatus(inputs: [String]) throws {
         for failOn in FormatAgreementTests.failOns {
-            var statuses: [String: Int32] = [:]
-            for format in ["text", "json", "jsonl", "markdown", "github", "junit"] {
-                let result = try Binary.run(["--format", format, "--fail-on", failOn] + inputs)
-                statuses[format] = result.status
-                #expect([0, 1, 2].contains(result.status))
-                #expect(try saysFail(format, result.stdout) == (result.status != 0), "\(format) --fail-on \(failOn) \(inputs): status \(result.status)")
+            let run = try everyFormat(["--fail-on"] + failOn + inputs)
+            #expect(run.statuses.count == 1, "--fail-on \(failOn) \(inputs): \(run.statuses)")
+            let status = try #require(run.statuses.first)
+            #expect([0, 1, 2].contains(status))
+            for format in FormatAgreementTests.formats {
+                #expect(try saysFail(format, run.outputs[format] ?? "") == (status != 0), "\(format) --fail-on \(failOn) \(inputs): status \(status)")
             }
-            #expect(Set(statuses.values).count == 1, "--fail-on \(failOn) \(inputs): \(statuses)")
+        }
+    }
+
+    /// A log with no evidence (empty, or another framework's) fails every gate but `none`, in
+    /// every format, unless `--allow-no-evidence` lets it pass.
+    @Test func noGatePassesALogWithNoEvidence() throws {
+        let otherFramework = Data("2014-03-02 09:14:05.001 Journal[412:60b] Journal 2.1 did finish launching\nSaved entry\n".utf8)
+        for (name, log) in [("an empty log", Data()), ("another framework's log", otherFramework)] {
+            for failOn in FormatAgreementTests.failOns where failOn.count == 1 {
+                let run = try everyFormat(["--fail-on"] + failOn, stdin: log)
+                #expect(run.statuses == [failOn == ["none"] ? 0 : 1], "\(name): --fail-on \(failOn)")
+                for format in FormatAgreementTests.formats {
+                    #expect(try saysFail(format, run.outputs[format] ?? "") == (failOn != ["none"]), "\(name): --fail-on \(failOn) --format \(format)")
+                }
+                // The app's own lines are info events: `--fail-on info` fails on them, evidence or not.
+                let allowed = try Binary.run(["-q", "--fail-on"] + failOn + ["--allow-no-evidence"], stdin: log)
+                #expect(allowed.status == (failOn == ["info"] && !log.isEmpty ? 1 : 0), "\(name): --fail-on \(failOn) --allow-no-evidence")
+            }
         }
     }
 

@@ -6,15 +6,17 @@ import Testing
 import TestSupport
 import UbiquityLogKit
 
-/// The JSON Schema keywords the schema file uses: type, const, enum, required,
-/// properties, additionalProperties, items, oneOf, minimum, $ref to #/$defs.
+/// The JSON Schema keywords the schema files use: type, const, enum, required,
+/// properties, additionalProperties, items, oneOf, anyOf, minimum, $ref to #/$defs or
+/// #/definitions.
 struct SchemaValidator {
     let root: [String: Any]
 
     func validate(_ value: Any, against schema: [String: Any], at path: String = "$") -> [String] {
         if let reference = schema["$ref"] as? String {
-            let name = String(reference.dropFirst("#/$defs/".count))
-            guard let definitions = root["$defs"] as? [String: Any], let target = definitions[name] as? [String: Any] else {
+            let container = reference.hasPrefix("#/definitions/") ? "definitions" : "$defs"
+            let name = String(reference.dropFirst("#/\(container)/".count))
+            guard let definitions = root[container] as? [String: Any], let target = definitions[name] as? [String: Any] else {
                 return ["\(path): unknown $ref \(reference)"]
             }
             return validate(value, against: target, at: path)
@@ -23,6 +25,9 @@ struct SchemaValidator {
         if let choices = schema["oneOf"] as? [[String: Any]] {
             let passing = choices.filter { validate(value, against: $0, at: path).isEmpty }.count
             if passing != 1 { problems.append("\(path): matches \(passing) of the oneOf choices") }
+        }
+        if let choices = schema["anyOf"] as? [[String: Any]], !choices.contains(where: { validate(value, against: $0, at: path).isEmpty }) {
+            problems.append("\(path): matches none of the anyOf choices")
         }
         if let types = schema["type"].map({ $0 as? [String] ?? [$0 as? String ?? ""] }), !types.contains(typeName(value)) {
             return problems + ["\(path): is \(typeName(value)), expected \(types)"]

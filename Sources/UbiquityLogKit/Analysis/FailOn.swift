@@ -1,7 +1,9 @@
 // When a run fails (exit status 1), the one rule every format follows: `--fail-on LIST` names
 // verdicts, severities, categories and kinds. A verdict fails the run when the run's verdict is
 // that one or one after it in healthy, degraded, no-evidence, unknown, broken; the others when
-// any event matches. An input that cannot be read always fails the run (exit status 2).
+// any event matches. An input that cannot be read always fails the run (exit status 2). An
+// input with no evidence fails every gate but `none` unless `allowsNoEvidence`: a capture that
+// forgot its launch argument, or caught another program's log, must not turn CI green.
 
 public struct FailOn: Sendable, Equatable {
     public enum Term: Sendable, Equatable {
@@ -16,6 +18,9 @@ public struct FailOn: Sendable, Equatable {
     public let terms: [Term]
     /// The list as given (`degraded`, `corruption,import-failed`), for the outcome's sentence.
     public let text: String
+    /// `--allow-no-evidence`: inputs with no sync records to judge neither fail the run by
+    /// themselves nor count in the verdict a verdict term is compared with.
+    public var allowsNoEvidence = false
 
     /// The default: any verdict but healthy fails the run, so that exit status 0 means
     /// `Verdict: healthy` and nothing less.
@@ -78,16 +83,45 @@ public struct FailOn: Sendable, Equatable {
         terms.contains { if case .verdict(let threshold) = $0 { verdict >= threshold } else { false } }
     }
 
-    /// What of the run fails it: unreadable inputs, the verdict, the kinds of events matched.
+    /// What of the run fails it: unreadable inputs, the verdict, inputs with no evidence, the
+    /// kinds of events matched, and which findings are part of that.
     public func outcome(of summary: RunSummary, catalog: Catalog) -> RunOutcome {
-        var outcome = RunOutcome(failOn: text)
+        var outcome = RunOutcome(failOn: text + (allowsNoEvidence ? " --allow-no-evidence" : ""))
         outcome.unreadableInputs = summary.unreadableInputs.map(\.input)
-        outcome.verdictFails = fails(verdict: summary.verdict)
+        let unreadable = Set(outcome.unreadableInputs)
+        let judged = allowsNoEvidence ? summary.verdicts.filter { $0.verdict != .noEvidence } : summary.verdicts
+        let verdict = allowsNoEvidence ? (judged.map(\.verdict).max() ?? .healthy) : summary.verdict
+        outcome.verdictFails = fails(verdict: verdict)
+        outcome.verdict = verdict == summary.verdict ? summary.verdict.words : verdict.words + " (inputs with no evidence left out)"
+        // The gate every other term carries: an input with no evidence fails the run. A verdict
+        // term at or before no-evidence fails such a run by its verdict (the worst) as well.
+        if !terms.isEmpty, !allowsNoEvidence {
+            outcome.noEvidenceInputs = summary.verdicts.filter { $0.verdict == .noEvidence && !unreadable.contains($0.input) }.map(\.input)
+            outcome.verdictCoversNoEvidence = fails(verdict: .noEvidence)
+        }
         for kind in catalog.kinds where matches(kind) {
             if let count = summary.countsByKind[kind.id], count > 0 { outcome.failingKinds[kind.id] = count }
         }
-        outcome.verdict = summary.verdict.words
+        // Each input's verdict by name, looked up once per finding (a run may read many inputs).
+        let verdicts = Dictionary(summary.verdicts.map { ($0.input, $0) }, uniquingKeysWith: { first, _ in first })
+        outcome.failingFindings = Set(summary.findings.indices.filter { failsTheRun(summary.findings[$0], verdict: verdicts[summary.findings[$0].input], outcome: outcome) })
         return outcome
+    }
+
+    /// Whether a finding is part of what fails the run: `--fail-on` names its kind (by id,
+    /// category or severity), or the verdict fails the run and the finding's process (its
+    /// input, when the input has one process) has a verdict that fails it: its errors then,
+    /// and its warnings too when that verdict is `degraded` (warnings alone make it so).
+    private func failsTheRun(_ finding: Finding, verdict input: InputVerdict?, outcome: RunOutcome) -> Bool {
+        if outcome.failingKinds[finding.kind.id] != nil { return true }
+        guard outcome.verdictFails, let input else { return false }
+        var verdict = input.verdict
+        if let process = input.processes.first(where: { $0.process == finding.process && (finding.pid.map($0.pids.contains) ?? true) }) {
+            guard process.isJudged else { return false }
+            verdict = process.verdict
+        }
+        guard verdict != .noEvidence || !allowsNoEvidence, fails(verdict: verdict) else { return false }
+        return finding.kind.severity >= (verdict == .degraded ? .warning : .error)
     }
 }
 
@@ -103,10 +137,17 @@ public struct RunOutcome: Sendable, Equatable {
     public var verdict = ""
     /// Kinds matched by a severity, category or kind of `--fail-on`, with their counts.
     public var failingKinds: [String: Int] = [:]
+    /// Readable inputs that fail the run for holding no evidence.
+    public var noEvidenceInputs: [String] = []
+    /// Whether the verdict term fails a run with no evidence by itself (`--fail-on degraded`),
+    /// so that its reason already says it; else the gate does (`--fail-on broken`).
+    public var verdictCoversNoEvidence = false
+    /// Indices in the summary's findings of those that are part of what fails the run.
+    public var failingFindings: Set<Int> = []
 
     public init(failOn: String) { self.failOn = failOn }
 
-    public var fails: Bool { !unreadableInputs.isEmpty || verdictFails || !failingKinds.isEmpty }
+    public var fails: Bool { !unreadableInputs.isEmpty || verdictFails || !failingKinds.isEmpty || !noEvidenceInputs.isEmpty }
 
     /// `fail` or `pass`.
     public var word: String { fails ? "fail" : "pass" }
@@ -116,6 +157,7 @@ public struct RunOutcome: Sendable, Equatable {
     public var reasons: [String] {
         var reasons = unreadableInputs.map { "\($0) could not be read" }
         if verdictFails { reasons.append("the verdict is \(verdict) (--fail-on \(failOn))") }
+        reasons += (verdictCoversNoEvidence ? [] : noEvidenceInputs).map { "no evidence in \($0) (every --fail-on but none fails on it; --allow-no-evidence passes it)" }
         if !failingKinds.isEmpty {
             let kinds = failingKinds.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
             reasons.append(kinds + " (--fail-on \(failOn))")

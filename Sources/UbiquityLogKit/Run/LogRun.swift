@@ -51,6 +51,11 @@ public final class LogRun {
     @exclusivity(unchecked) public var since: LogTime?
     @exclusivity(unchecked) public var until: LogTime?
     @exclusivity(unchecked) private var lastTime: LogTime?
+    /// `--since`/`--until` as written, when one needs a record to be whole (a time of day, a
+    /// UTC offset; see `TimeBound`): `since` and `until` are set from them at each input's
+    /// first record with a time. Before that record, a lower bound passes records over.
+    @exclusivity(unchecked) public var bounds: (since: TimeBound?, until: TimeBound?)?
+    @exclusivity(unchecked) private var boundsResolved = false
     /// `--process`: only records of these processes are read (all when empty); the others are
     /// passed over like records outside the time window. A record whose header names no
     /// process belongs to the process of the record before it.
@@ -86,6 +91,7 @@ public final class LogRun {
     public func process<Source: ByteSource>(_ source: inout Source, name: String) throws {
         builder.beginInput(name)
         lastTime = nil
+        boundsResolved = false
         lastProcess = nil
         lastSyncProcess = nil
         for index in reviewers.indices {
@@ -167,6 +173,14 @@ public final class LogRun {
     /// The classifying stage: the record's class, unless it lies outside the time window or
     /// comes from a process `--process` did not name.
     func classified(_ record: Record) -> Classified {
+        if let bounds, !boundsResolved {
+            if let time = record.time {
+                (since, until) = (bounds.since?.resolved(at: time), bounds.until?.resolved(at: time))
+                boundsResolved = true
+            } else if bounds.since != nil {
+                return .outsideWindow
+            }
+        }
         if since != nil || until != nil {
             if let time = record.time { lastTime = time }
             if !isInWindow(lastTime) { return .outsideWindow }

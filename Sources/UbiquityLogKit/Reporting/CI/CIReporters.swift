@@ -76,10 +76,9 @@ public enum MarkdownSummary {
 
 /// `--format github`: the text timeline with workflow commands stopped around it (log text
 /// can never issue a command), then annotations, and the Markdown summary appended to
-/// `$GITHUB_STEP_SUMMARY` when that is set. `::error` marks exactly what fails the run (the
-/// verdict, an unreadable input, an event `--fail-on` names, a finding or, for a kind that
-/// keeps none, its first record and count); other findings are `::warning`s,
-/// and a verdict that passes is a `::notice`.
+/// `$GITHUB_STEP_SUMMARY` when that is set. Each finding is an `::error`, `::warning` or
+/// `::notice` by its severity, at its file and line; everything that fails the run is an
+/// `::error` whose title ends `(fails the run)` (see `CIFindings`).
 public final class GitHubReporter: Reporter {
     private let out: OutputWriter
     private let timeline: TextReporter
@@ -103,21 +102,13 @@ public final class GitHubReporter: Reporter {
         out.workflowCommands = .inertText
     }
 
-    /// The first record of each kind, by kind id: where a kind `--fail-on` names keeps no
-    /// findings (info and debug events), its `::error` points there.
-    private var firstRecords: [String: (input: String, line: Int, text: String)] = [:]
+    private var firstRecords = FirstRecords()
 
     public func beginInput(_ name: String) { start(); timeline.beginInput(name) }
     public func report(_ item: ClassifiedRecord) {
         start()
         timeline.report(item)
-        // A preview is not counted yet: the record comes again.
-        guard !item.record.revision.isPreview else { return }
-        let id = item.event.kind.id
-        if firstRecords[id] == nil {
-            let text = String(decoding: item.record.firstBodyLine, as: UTF8.self)
-            firstRecords[id] = (item.record.input, item.record.firstLine, String(text.prefix(300)))
-        }
+        firstRecords.note(item)
     }
     public func readsFacts(of kind: EventKind) -> Bool { timeline.readsFacts(of: kind) }
     public func readsDetails(of kind: EventKind) -> Bool { timeline.readsDetails(of: kind) }
@@ -128,32 +119,13 @@ public final class GitHubReporter: Reporter {
         timeline.finish(summary)
         out.workflowCommands = .passed
         out.line("::\(token)::")
-        let outcome = summary.outcome
-        let title = GitHubEscaping.property("parselogs: verdict")
-        out.line("::\(outcome?.verdictFails == true ? "error" : "notice") title=\(title)::\(GitHubEscaping.message(SummaryText.verdictLines(summary).joined(separator: "\n")))")
-        for input in outcome?.unreadableInputs ?? [] {
-            let reason = summary.unreadableInputs.first { $0.input == input }?.reason ?? "could not be read"
-            out.line("::error file=\(GitHubEscaping.property(input)),title=\(GitHubEscaping.property("parselogs: unreadable input"))::\(GitHubEscaping.message("\(input): \(reason)"))")
-        }
-        for finding in summary.findings {
-            let command = outcome?.failingKinds[finding.kind.id] != nil ? "error" : "warning"
-            // The process in the title when the run saw several (a device console).
-            let process = summary.namesProcesses ? " (" + ProcessSummary.name(finding.process, pids: finding.pid.map { [$0] } ?? []) + ")" : ""
-            let properties = "file=\(GitHubEscaping.property(finding.input)),line=\(finding.line),title=\(GitHubEscaping.property("parselogs: \(finding.kind.id)\(process)"))"
-            out.line("::\(command) \(properties)::\(GitHubEscaping.message(finding.message))")
-        }
-        // Kinds `--fail-on` names that keep no findings (info and debug events) fail the run
-        // too: an `::error` each, at the first such record, with how many there were.
-        let listed = Set(summary.findings.map(\.kind.id))
-        for (id, count) in (outcome?.failingKinds ?? [:]).sorted(by: { $0.key < $1.key }) where !listed.contains(id) {
-            let message = "\(count) \(id) (--fail-on \(outcome?.failOn ?? ""))"
-            var properties = "title=\(GitHubEscaping.property("parselogs: \(id)"))"
-            var text = message
-            if let first = firstRecords[id] {
-                properties = "file=\(GitHubEscaping.property(first.input)),line=\(first.line)," + properties
-                text += "; the first: " + first.text
-            }
-            out.line("::error \(properties)::\(GitHubEscaping.message(text))")
+        let outcome = summary.outcome ?? RunOutcome(failOn: "none")
+        for item in CIFindings.items(summary, outcome: outcome, firstRecords: firstRecords) {
+            var properties: [String] = []
+            if let file = item.file { properties.append("file=\(GitHubEscaping.property(file))") }
+            if let line = item.line { properties.append("line=\(line)") }
+            properties.append("title=\(GitHubEscaping.property("parselogs: \(item.title)\(item.failsTheRun ? " (fails the run)" : "")"))")
+            out.line("::\(item.level.github) \(properties.joined(separator: ","))::\(GitHubEscaping.message(item.message))")
         }
         out.flush()
         if let stepSummaryPath, !stepSummaryPath.isEmpty {
@@ -163,10 +135,12 @@ public final class GitHubReporter: Reporter {
 }
 
 /// `--format junit`: failures are exactly what fails the run. A suite `parselogs` holds one
-/// case for the run's verdict; a suite per input holds a case for reading it (failing when it
-/// could not be read) and a case per kind of finding in it, named by the kind id alone so that
-/// CI history lines up between runs: failing when `--fail-on` names the kind, passing with the
-/// findings as output otherwise.
+/// case for the run's verdict, and one per kind `--fail-on` names that keeps no findings (info
+/// events). A suite per input holds a case for reading it (failing when it could not be read),
+/// one for its evidence (failing when it holds no sync records and that fails the run), and a
+/// case per finding, named by its kind (`import-failed`, then `import-failed #2`, …: no line
+/// numbers, so that CI history lines up between runs): failing when the finding is part of what
+/// fails the run (`RunOutcome.failingFindings`), passing with the finding as output otherwise.
 public final class JUnitReporter: Reporter {
     private let out: OutputWriter
     public init(output: OutputWriter) { self.out = output }
@@ -189,22 +163,33 @@ public final class JUnitReporter: Reporter {
         suites.append(("parselogs", [Case(classname: "parselogs", name: "verdict",
                                           failure: outcome.verdictFails ? ("verdict", "Verdict: \(summary.verdictSentence) (--fail-on \(outcome.failOn))") : nil,
                                           body: verdictText)]))
-        let byInput = Dictionary(grouping: summary.findings, by: \.input)
-        let inputs = summary.inputs + summary.unreadableInputs.map(\.input).filter { !summary.inputs.contains($0) }
+        let byInput = Dictionary(grouping: summary.findings.indices, by: { summary.findings[$0].input })
+        // By name: a run may read tens of thousands of inputs.
+        let read = Set(summary.inputs)
+        let inputs = summary.inputs + summary.unreadableInputs.map(\.input).filter { !read.contains($0) }
+        let sentences = Dictionary(summary.verdicts.map { ($0.input, $0.sentence) }, uniquingKeysWith: { first, _ in first })
+        let noEvidence = Set(outcome.noEvidenceInputs)
+        let unreadable = Dictionary(summary.unreadableInputs.map { ($0.input, $0) }, uniquingKeysWith: { first, _ in first })
         for input in inputs {
             var cases: [Case] = []
-            let failure = summary.unreadableInputs.first { $0.input == input }
+            let failure = unreadable[input]
             cases.append(Case(classname: "parselogs.input", name: "read",
                               failure: failure.map { ("unreadable", "\(input): \($0.reason)") }, body: failure?.description ?? ""))
-            let findings = byInput[input] ?? []
-            var kindsInOrder: [EventKind] = []
-            for finding in findings where !kindsInOrder.contains(finding.kind) { kindsInOrder.append(finding.kind) }
-            for kind in kindsInOrder {
-                let own = findings.filter { $0.kind == kind }
-                let body = own.map { "\(input):\($0.line): \($0.message)" }.joined(separator: "\n")
-                let fails = outcome.failingKinds[kind.id] != nil
-                cases.append(Case(classname: "parselogs.\(kind.category.rawValue)", name: kind.id,
-                                  failure: fails ? (kind.id, "\(own.count) \(kind.id): \(own[0].message)") : nil, body: body))
+            if failure == nil {
+                let sentence = sentences[input] ?? ""
+                cases.append(Case(classname: "parselogs.input", name: "evidence",
+                                  failure: noEvidence.contains(input) ? ("no-evidence", "\(input): \(sentence) (--fail-on \(outcome.failOn); --allow-no-evidence passes it)") : nil,
+                                  body: sentence))
+            }
+            var seen: [String: Int] = [:]
+            for index in byInput[input] ?? [] {
+                let finding = summary.findings[index]
+                let id = finding.kind.id
+                seen[id, default: 0] += 1
+                let name = seen[id] == 1 ? id : "\(id) #\(seen[id] ?? 0)"
+                let body = "\(input):\(finding.line): \(finding.message)"
+                cases.append(Case(classname: "parselogs.\(finding.kind.category.rawValue)", name: name,
+                                  failure: outcome.failingFindings.contains(index) ? (id, finding.message) : nil, body: body))
             }
             suites.append((input, cases))
         }
