@@ -278,22 +278,23 @@ struct TransactionLogTracker {
     }
 
     private mutating func addPeer(_ peer: String) {
-        guard !devicePeers.contains(peer) else { return }
-        if devicePeers.count < RunSummary.maxKeptFindings {
-            devicePeers.insert(peer)
-            devices[devices.count - 1].peers.append(peer)
-        } else {
-            devices[devices.count - 1].morePeers += 1
-        }
+        TransactionLogTracker.add(peer, seen: &devicePeers, to: &devices[devices.count - 1], \.peers, more: \.morePeers)
     }
 
     private mutating func addStoreUUID(_ uuid: String) {
-        guard !deviceStoreUUIDs.contains(uuid) else { return }
-        if deviceStoreUUIDs.count < RunSummary.maxKeptFindings {
-            deviceStoreUUIDs.insert(uuid)
-            devices[devices.count - 1].storeUUIDs.append(uuid)
+        TransactionLogTracker.add(uuid, seen: &deviceStoreUUIDs, to: &devices[devices.count - 1], \.storeUUIDs, more: \.moreStoreUUIDs)
+    }
+
+    /// Adds `name` to a device's `list` unless `seen` (the list's names) holds it; past
+    /// `maxKeptFindings` names it is counted in `more` instead.
+    private static func add(_ name: String, seen: inout Set<String>, to device: inout Device,
+                            _ list: WritableKeyPath<Device, [String]>, more: WritableKeyPath<Device, Int>) {
+        guard !seen.contains(name) else { return }
+        if seen.count < RunSummary.maxKeptFindings {
+            seen.insert(name)
+            device[keyPath: list].append(name)
         } else {
-            devices[devices.count - 1].moreStoreUUIDs += 1
+            device[keyPath: more] += 1
         }
     }
 
