@@ -199,6 +199,10 @@ struct Parselogs: ParsableCommand {
         for category in list(filters.category) where Category(rawValue: category) == nil {
             throw ValidationError("--category: '\(category)' is not one of \(Category.allCases.map(\.rawValue).joined(separator: ", "))")
         }
+        // An empty name matches no header: the run would read nothing and say only that.
+        if filters.processes.contains(where: { $0.allSatisfy { $0 == " " || $0 == "\t" } }) {
+            throw ValidationError("--process: the name is empty; give a process as the headers name it (--process Journal)")
+        }
         for (flag, value) in [("--since", filters.since), ("--until", filters.until)] {
             if let value, TimeBound(parsing: value, end: false) == nil {
                 throw ValidationError("\(flag): '\(value)' is not a time like 2014-03-02, 2014-03-02 09:14, 2014-03-02 09:14:07.318, 2016-09-30 10:01:02.123456+0200 or 09:14 (a day that exists, hours 00-23, minutes 00-59)")

@@ -17,6 +17,10 @@ public struct ProcessSummary: Sendable, Equatable {
     /// Whether its verdict counts for its input's and the run's: false for a system daemon's
     /// beside an app's, unless `--process` named it.
     public var isJudged = true
+    /// Whether it stands for every process of its input met past `SummaryBuilder.maxGroups`
+    /// (named `otherProcessesName`): their records are counted and judged together.
+    public var isOtherProcesses = false
+    public static let otherProcessesName = "(other processes)"
 
     public init(input: String, process: String?) {
         self.input = input
@@ -49,6 +53,7 @@ public struct ProcessSummary: Sendable, Equatable {
         fields.add("verdict", verdict.rawValue)
         fields.add("reason", reason)
         fields.add("judged", .bool(isJudged))
+        if isOtherProcesses { fields.add("otherProcesses", .bool(true)) }
         fields.add("evidence", .list(evidence.map { .string($0) }))
         return fields.items
     }

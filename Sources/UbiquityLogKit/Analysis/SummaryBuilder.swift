@@ -51,6 +51,15 @@ public struct SummaryBuilder {
     /// The group of the last sync record in the input: a headerless line is its process's.
     private var lastSyncGroup: Int?
     private var processNames: Set<String> = []
+    /// Process groups kept, over every input: the records of processes met past them are
+    /// counted together, one group per input (`ProcessSummary.isOtherProcesses`), so that a
+    /// console of countless processes keeps this many summaries and trackers' states, and every
+    /// record is still counted and judged.
+    static let maxGroups = RunSummary.maxKeptFindings
+    /// The current input's group of processes past `maxGroups`.
+    private var pastCapGroup: Int?
+    /// Groups held (for tests).
+    var groupCount: Int { groups.count }
     /// `EventKind.app`'s ordinal and the number of families, read once: a static is a
     /// `swift_once` call at each read.
     private let appOrdinal = EventKind.app.ordinal
@@ -109,6 +118,7 @@ public struct SummaryBuilder {
         nextRecentGroup = 0
         groupIndex.removeAll(keepingCapacity: true)
         unnamedGroup = nil
+        pastCapGroup = nil
         lastPid = nil
         lastSyncGroup = nil
     }
@@ -182,6 +192,8 @@ public struct SummaryBuilder {
         } else {
             if let known = process.map({ groupIndex[$0] }) ?? unnamedGroup {
                 group = known
+            } else if process != nil, groups.count >= SummaryBuilder.maxGroups {
+                group = otherProcessesGroup()
             } else {
                 // A process's name is new to the run only with a group new to it.
                 if let process {
@@ -206,6 +218,19 @@ public struct SummaryBuilder {
         groupProcess = process
         lastPid = nil
         return group ?? 0
+    }
+
+    /// The current input's group of the processes past `maxGroups`, made when first needed.
+    private mutating func otherProcessesGroup() -> Int {
+        if let pastCapGroup { return pastCapGroup }
+        var summary = ProcessSummary(input: counts.inputs.last ?? "", process: ProcessSummary.otherProcessesName)
+        summary.isOtherProcesses = true
+        groups.append(summary)
+        groupRecords.append(0)
+        familyRecords += Array(repeating: 0, count: familyCount)
+        familyUnhandled += Array(repeating: 0, count: familyCount)
+        pastCapGroup = groups.count - 1
+        return groups.count - 1
     }
 
     /// What the summary does with a kind's records, worked out once, when the run first meets
@@ -273,7 +298,7 @@ public struct SummaryBuilder {
         let group = groupOf(record)
         if group != trackersGroup { switchTrackers(to: group) }
         groupRecords[group] += 1
-        if let pid = record.pid, pid != lastPid {
+        if let pid = record.pid, pid != lastPid, group != pastCapGroup {
             lastPid = pid
             if !groups[group].pids.contains(pid), groups[group].pids.count < 8 { groups[group].pids.append(pid) }
         }
@@ -463,7 +488,9 @@ public struct SummaryBuilder {
         let linesText = "\(lines) line\(lines == 1 ? "" : "s")"
         if !selected.isEmpty { return "no Core Data sync records from \(selected.joined(separator: ", ")) in \(linesText)" }
         if daemons.isEmpty { return "no Core Data sync records in \(linesText)" }
-        let listed = daemons.map { "\($0.name) (\($0.syncRecords))" }.joined(separator: ", ")
+        let shown = SummaryText.maxVerdictProcesses
+        let listed = daemons.prefix(shown).map { "\($0.name) (\($0.syncRecords))" }.joined(separator: ", ")
+            + (daemons.count > shown ? " and \(daemons.count - shown) more" : "")
         return "no Core Data sync records from an app in \(linesText); system daemons', not judged: \(listed)"
     }
 }

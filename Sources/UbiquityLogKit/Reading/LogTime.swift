@@ -212,7 +212,8 @@ extension LogTime {
 
 extension LogTime {
     /// The last instant of the period a bound names: `2014-03-02` → the day's last
-    /// microsecond, `2014-03-02 09:14` → 09:14:59.999999, `…09:14:07` → 09:14:07.999999.
+    /// microsecond, `2014-03-02 09:14` → 09:14:59.999999, `…09:14:07` → 09:14:07.999999,
+    /// `…09:14:07.31` → 09:14:07.319999.
     public init?(parsingEndOf text: String) {
         guard var end = LogTime(parsing: text) else { return nil }
         let length = text.utf8.count
@@ -221,7 +222,10 @@ extension LogTime {
         } else if length <= 16 {
             end.second = 59
         }
-        if end.fractionDigits == 0 { end.microsecond = 999_999 }
+        // A bound given to a lower precision covers the whole of its unit: `…:03.123` holds
+        // `…:03.123456`.
+        let unit = [1_000_000, 100_000, 10_000, 1000, 100, 10, 1][min(end.fractionDigits, 6)]
+        end.microsecond += unit - 1
         self = end
     }
 }

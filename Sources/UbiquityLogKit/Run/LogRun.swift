@@ -105,13 +105,21 @@ public final class LogRun {
         let events = NDJSONRecords(input: name, parser: parser, maxBytes: limits.records.maxBytes)
         let stages = RunStages(run: self, input: name, threads: usesThreads, batchRecords: limits.batchRecords)
         var failure: InputError?
+        var encoding: TextEncoding?
         do {
             let idle = LineReader.IdlePolicy(milliseconds: limits.idleFlushMilliseconds) {
                 // Shown, not closed: a continuation line the writer sends later still joins it.
                 if let pending = assembler.preview() { stages.send(pending) }
                 stages.flushReporters()
             }
-            try reader.readLines(from: &source, idle: idle, chunkEnd: stages.passOn) { line in
+            try reader.readLines(from: &source, idle: idle, chunkEnd: stages.passOn) { read in
+                // A UTF-8 byte order mark before the first line is no part of it (its header
+                // would not be found); UTF-16 is told at its first line, and said after the end.
+                var line = read
+                if read.number == 1 {
+                    encoding = TextEncoding(firstLine: read.bytes)
+                    if encoding == .utf8WithMark { line = read.droppingFirst(3) }
+                }
                 if format == nil { format = InputFormat.detect(firstLine: line) }
                 if format == .ndjson {
                     stages.send(events.record(line))
@@ -138,6 +146,10 @@ public final class LogRun {
         }
         stages.finish()
         builder.countLines(reader.linesRead)
+        if failure == nil, let utf16 = encoding?.utf16Description {
+            // Read as it is (each line counted), but its text is not what parselogs reads.
+            failure = InputError(input: name, reason: "it is \(utf16) text, which parselogs does not read; convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8)")
+        }
         if let failure {
             failed(failure)
             throw failure
@@ -278,10 +290,31 @@ public final class LogRun {
 
     private func isInWindow(_ time: LogTime?) -> Bool {
         guard let time else { return since == nil }  // before any time: only without a lower bound
-        // A header without a year (syslog) is read in the bound's year.
-        if let since, time.microseconds(assumingYear: since.year ?? 2000) < since.microsecondsSinceEpoch { return false }
-        if let until, time.microseconds(assumingYear: until.year ?? 2000) > until.microsecondsSinceEpoch { return false }
+        guard time.year == nil else { return LogRun.isInWindow(time, since: since, until: until) }
+        return LogRun.isInWindow(yearless: time, since: since, until: until)
+    }
+
+    static func isInWindow(_ time: LogTime, since: LogTime?, until: LogTime?) -> Bool {
+        let year = time.year ?? 2000
+        if let since, time.microseconds(assumingYear: year) < since.microsecondsSinceEpoch { return false }
+        if let until, time.microseconds(assumingYear: year) > until.microsecondsSinceEpoch { return false }
         return true
+    }
+
+    /// A header without a year (syslog) is in the window when it is in some year the window
+    /// spans: `Dec 31 23:55` and `Jan  1 00:05` are both in a window across New Year. A window
+    /// of more than eight years holds every day of the year (29 February too).
+    static func isInWindow(yearless time: LogTime, since: LogTime?, until: LogTime?) -> Bool {
+        let first = since?.year ?? until?.year ?? 2000
+        let last = until?.year ?? since?.year ?? 2000
+        if last - first > 8 { return true }
+        var dated = time
+        for year in first...max(first, last) {
+            dated.year = year
+            // 29 February of a year that has none is no day of that year.
+            if dated.isValid, isInWindow(dated, since: since, until: until) { return true }
+        }
+        return false
     }
 
     private struct Stopped: Error {}

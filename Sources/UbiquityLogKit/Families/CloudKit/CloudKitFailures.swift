@@ -44,7 +44,23 @@ extension CloudKitTracker {
 
         var all: some Sequence<Failure> { kept.lazy.compactMap { $0 } }
 
+        /// Texts told apart. Past them a failure of a new text takes its kind's sentence for its
+        /// key (see `folded`), so that a log of failures each naming a field of its own keeps at
+        /// most this many texts, plus one for each stage, cause and kind after them; its verdict
+        /// is still made from every failure's stage, cause and kind.
+        static let maxTexts = RunSummary.maxKeptFindings
+        private var textCount = 0
+        /// Keys held (for tests).
+        var keyCount: Int { byText.values.reduce(0) { $0 + $1.count } }
+
+        /// The text a failure is kept under past `maxTexts`.
+        static func folded(_ failure: Failure) -> String {
+            String(failure.kind.summary.prefix { $0 != "." && $0 != ";" }) + " (one of many failures past the first \(maxTexts) texts told apart)"
+        }
+
         mutating func add(_ failure: Failure, epoch: Int) {
+            var failure = failure
+            if textCount >= Failures.maxTexts, byText.index(forKey: failure.text) == nil { failure.text = Failures.folded(failure) }
             // A key met before is found once and changed where it lies: looked up, then set,
             // it would be hashed twice (its texts, the sentence whole).
             if let slot = byText.index(forKey: failure.text),
@@ -58,6 +74,7 @@ extension CloudKitTracker {
                 byText.values[slot][index].newest = kept.count
                 byText.values[slot][index].epoch = epoch
             } else {
+                if byText.index(forKey: failure.text) == nil { textCount += 1 }
                 byText[failure.text, default: []].append(Places(stage: failure.stage, cause: failure.cause, kind: failure.kind.ordinal,
                                                                 first: kept.count, newest: kept.count, epoch: epoch))
             }

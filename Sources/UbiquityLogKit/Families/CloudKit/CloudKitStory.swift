@@ -35,6 +35,8 @@ public struct CloudKitStory: Sendable {
         /// Records that reported it, and the distinct records (partial-error entries) it affected.
         public var reports = 0
         public var records: Set<String> = []
+        /// Records it named past `CloudKitTracker.maxCauseRecords` (each time one not kept).
+        public var recordsNotKept = 0
         public var input: String
         public var line: Int
         public var kind: EventKind
@@ -43,6 +45,7 @@ public struct CloudKitStory: Sendable {
         public var counted: String {
             var parts: [String] = []
             if !records.isEmpty { parts.append("\(records.count) record\(records.count == 1 ? "" : "s")") }
+            if recordsNotKept > 0 { parts.append("\(recordsNotKept) more named, not told apart") }
             if reports > 1 { parts.append("reported \(reports) times") }
             return parts.isEmpty ? text : text + " (" + parts.joined(separator: ", ") + ")"
         }
@@ -71,5 +74,8 @@ public struct CloudKitStory: Sendable {
     /// `RunSummary.maxKeptFindings` of each, so that memory does not grow with the log.
     public var account: [String] = []
     public var teardowns: [String] = []
+    /// Failure causes, the first `RunSummary.maxKeptFindings` of them, and how many reports
+    /// named causes past them.
     public var causes: [Cause] = []
+    public var causeReportsNotListed = 0
 }

@@ -36,7 +36,8 @@ extension CloudKitStory: FamilyStory {
         details += teardowns.map { "teardown: \($0)" }
         var rows = [SummaryText.Row(label: "cloudkit", value: value, details: details)]
         if !causes.isEmpty {
-            rows.append(SummaryText.Row(label: "cloudkit causes", value: "\(causes.count)",
+            let more = causeReportsNotListed > 0 ? " (and \(causeReportsNotListed) more reports of causes past the first \(causes.count), not listed)" : ""
+            rows.append(SummaryText.Row(label: "cloudkit causes", value: "\(causes.count)" + more,
                                         details: causes.map { "\($0.input):\($0.line)  \($0.kind.id)  \($0.counted)" }))
         }
         return rows
@@ -87,10 +88,12 @@ extension CloudKitStory: FamilyStory {
             parts.add("text", cause.text)
             parts.add("reports", cause.reports)
             parts.add("records", cause.records.count)
+            if cause.recordsNotKept > 0 { parts.add("recordsNotKept", cause.recordsNotKept) }
             parts.add("input", cause.input)
             parts.add("line", cause.line)
             return .object(parts.items)
         }))
+        if causeReportsNotListed > 0 { fields.add("causeReportsNotListed", causeReportsNotListed) }
         return fields.items
     }
 }

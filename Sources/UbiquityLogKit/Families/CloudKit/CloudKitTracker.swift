@@ -6,9 +6,16 @@ struct CloudKitTracker {
     struct State {
         var input = ""
         var records = 0
-        /// Requests seen executing, by id: their type, line and time.
-        var open: [String: (type: String, line: Int, time: LogTime?)] = [:]
-        var unnamedOpen: (type: String, line: Int, time: LogTime?)?
+        /// Requests seen executing, by id: their type, line, time and place in `openOrder`.
+        var open: [String: OpenRequest] = [:]
+        /// Requests let go from `open` past `maxOpenRequests`, by type: an end that names no
+        /// open request of that type is one of them; those left at the end are unfinished.
+        var letGo: [String: Int] = [:]
+        /// Requests whose id the log does not show (`Executing: <private>`), by type: how many
+        /// are open, and the last one's line and time. Each end of that type ends one of them;
+        /// only a lone one is joined to its end for a duration (with two open, which one ended
+        /// is not known).
+        var unnamedOpen: [String: (count: Int, line: Int, time: LogTime?)] = [:]
         /// Failures, in order (see `Failures`).
         var failures = Failures()
         /// The line of the last success, and how many there were, of each stage or request
@@ -47,6 +54,41 @@ struct CloudKitTracker {
             lastThrottleLine = line
         }
     }
+
+    struct OpenRequest {
+        var type: String
+        var line: Int
+        var time: LogTime?
+        var sequence: Int
+    }
+
+    /// Requests followed open at once, over every process. Requests end in a few seconds, so
+    /// an open request is mostly one whose end the log lacks: past the cap the oldest is let go
+    /// (counted as unfinished unless its end comes), and a log of requests that never end keeps
+    /// this many, not one per record.
+    static let maxOpenRequests = RunSummary.maxKeptFindings
+    /// Every open request in the order it began, by group and id (with its sequence number,
+    /// telling it from a later request of the same id); entries of requests ended since stay
+    /// until the front passes them or the list is compacted.
+    private var openOrder: [(group: Int, id: String, sequence: Int)] = []
+    private var openOrderFront = 0
+    private var openCount = 0
+    private var nextSequence = 0
+    /// Open requests held (for tests: at most `maxOpenRequests`).
+    var openRequestCount: Int { openCount }
+
+    /// Request types told apart: past the cap a type is counted under `otherRequestTypes`, so
+    /// that a log of made-up request classes keeps this many rows, each found by a lookup.
+    static let maxRequestTypes = RunSummary.maxKeptFindings
+    static let otherRequestTypes = "other types"
+    /// Each type met, with its row in `story.requests` (-1 while it has none).
+    private var requestTypes: [String: Int] = [:]
+    /// Each cause's place in `story.causes`, by its sentence.
+    private var causeIndex: [String: Int] = [:]
+    /// Records named by causes (partial-failure entries), kept over every cause at most: past
+    /// it a record a cause does not hold already is counted, not kept.
+    static let maxCauseRecords = 100_000
+    private var causeRecords = 0
 
     private var group = 0
     /// Each group's state, by group (groups are numbered from 0 as they are met); a group
@@ -148,13 +190,14 @@ struct CloudKitTracker {
             setup(facts, "succeeded", line: line, cause: nil)
             succeeded("setup", line)
         case .requestExecuting:
-            let type = facts.string("requestType") ?? CloudKitTracker.unnamed
+            let type = keptType(facts.string("requestType")) ?? CloudKitTracker.unnamed
             tally(type) { $0.started += 1 }
             if let id = facts.string("requestID") {
-                state.open[id] = (type, line, record.time)
+                open(id, type: type, line: line, time: record.time)
             } else {
-                // `Executing: <private>`: joined to the next `Finished request: <private>`.
-                state.unnamedOpen = (type, line, record.time)
+                // `Executing: <private>`: counted open by its type (see `unnamedOpen`).
+                let count = (state.unnamedOpen[type]?.count ?? 0) + 1
+                state.unnamedOpen[type] = (count, line, record.time)
             }
         case .requestFinished:
             let type = finish(facts, record, line) { $0.succeeded += 1 }
@@ -208,7 +251,7 @@ struct CloudKitTracker {
             type = finish(facts, record, line) { tally in
                 if cause == .cancelledPending { tally.cancelled += 1 } else { tally.failed += 1 }
             }
-        } else if stage == "request", let requestType = facts.string("requestType") {
+        } else if stage == "request", let requestType = keptType(facts.string("requestType")) {
             type = requestType
         }
         if stage == "setup" { setup(facts, "failed", line: line, cause: cause.map { CloudKitTracker.sentence($0, stage: "setup", facts) }) }
@@ -230,22 +273,40 @@ struct CloudKitTracker {
         // Harmless ones (a duplicate request dropped, a conflict merged) are no failure cause.
         guard cause.impact > .benign else { return }
         // Each record type and field a schema gap names is a cause of its own.
+        // (Found by a lookup: a partial failure holds hundreds of entries, each compared with
+        // every text before it in a list.)
         var byText: [(text: String, records: [String])] = []
+        var textIndex: [String: Int] = [:]
         for entry in facts.entries(of: cause) {
             let text = CloudKitTracker.sentence(cause, stage: stage, entry.facts)
-            if let index = byText.firstIndex(where: { $0.text == text }) {
+            if let index = textIndex[text] {
                 byText[index].records += entry.record.map { [$0] } ?? []
             } else {
+                textIndex[text] = byText.count
                 byText.append((text, entry.record.map { [$0] } ?? []))
             }
         }
         if byText.isEmpty { byText = [(sentence ?? CloudKitTracker.sentence(cause, stage: stage, facts), [])] }
         for (text, records) in byText {
-            if let index = story.causes.indices.first(where: { story.causes[$0].text == text }) {
+            let index: Int
+            if let known = causeIndex[text] {
+                index = known
                 story.causes[index].reports += 1
-                story.causes[index].records.formUnion(records)
             } else if story.causes.count < RunSummary.maxKeptFindings {
-                story.causes.append(CloudKitStory.Cause(cause: cause, text: text, reports: 1, records: Set(records), input: state.input, line: line, kind: kind))
+                index = story.causes.count
+                causeIndex[text] = index
+                story.causes.append(CloudKitStory.Cause(cause: cause, text: text, reports: 1, input: state.input, line: line, kind: kind))
+            } else {
+                story.causeReportsNotListed += 1
+                continue
+            }
+            for record in records where !story.causes[index].records.contains(record) {
+                if causeRecords < CloudKitTracker.maxCauseRecords {
+                    story.causes[index].records.insert(record)
+                    causeRecords += 1
+                } else {
+                    story.causes[index].recordsNotKept += 1
+                }
             }
         }
     }
@@ -273,28 +334,70 @@ struct CloudKitTracker {
     }
 
     private mutating func tally(_ type: String, _ change: (inout CloudKitStory.RequestTally) -> Void) {
-        // (Each tally's type read where it lies: `firstIndex(where:)` handed each tally to its
-        // closure as a copy, as `note` did each cause.)
-        if let index = story.requests.indices.first(where: { story.requests[$0].type == type }) {
+        if let index = requestTypes[type], index >= 0 {
             change(&story.requests[index])
         } else {
             var tally = CloudKitStory.RequestTally(type: type)
             change(&tally)
+            requestTypes[type] = story.requests.count
             story.requests.append(tally)
+        }
+    }
+
+    /// `type` where the run still tells types apart, else `otherRequestTypes`.
+    private mutating func keptType(_ type: String?) -> String? {
+        guard let type else { return nil }
+        if requestTypes[type] != nil { return type }
+        guard requestTypes.count < CloudKitTracker.maxRequestTypes else { return CloudKitTracker.otherRequestTypes }
+        requestTypes[type] = -1
+        return type
+    }
+
+    /// Follows request `id` of the current group as open, letting the oldest go past the cap.
+    private mutating func open(_ id: String, type: String, line: Int, time: LogTime?) {
+        nextSequence += 1
+        // The same id begun again replaces its start.
+        if state.open.updateValue(OpenRequest(type: type, line: line, time: time, sequence: nextSequence), forKey: id) == nil { openCount += 1 }
+        openOrder.append((group, id, nextSequence))
+        while openCount > CloudKitTracker.maxOpenRequests, openOrderFront < openOrder.count {
+            let oldest = openOrder[openOrderFront]
+            openOrderFront += 1
+            if let request = states[oldest.group].open[oldest.id], request.sequence == oldest.sequence {
+                states[oldest.group].open[oldest.id] = nil
+                states[oldest.group].letGo[request.type, default: 0] += 1
+                openCount -= 1
+            }
+        }
+        // Entries of ended requests and those passed are dropped once they are half the list:
+        // each compaction follows as many appends as it keeps entries.
+        if openOrder.count > 2 * openCount + 64 {
+            openOrder = openOrder[openOrderFront...].filter { states[$0.group].open[$0.id]?.sequence == $0.sequence }
+            openOrderFront = 0
         }
     }
 
     /// Ends the request the record names: its type and duration from its `Executing:`.
     private mutating func finish(_ facts: Facts, _ record: Record, _ line: Int, _ outcome: (inout CloudKitStory.RequestTally) -> Void) -> String {
         let id = facts.string("requestID")
-        var started = id.flatMap { state.open.removeValue(forKey: $0) }
-        if id == nil, facts.string("requestType") == nil, let unnamed = state.unnamedOpen {
-            started = unnamed
-            state.unnamedOpen = nil
+        let named = keptType(facts.string("requestType"))
+        var started: (type: String, line: Int, time: LogTime?)?
+        // Whether its start was counted: seen open, let go, or one of the unnamed.
+        var begun = false
+        if let id, let request = state.open.removeValue(forKey: id) {
+            started = (request.type, request.line, request.time)
+            openCount -= 1
+            begun = true
+        } else if id != nil, let type = named, let count = state.letGo[type], count > 0 {
+            state.letGo[type] = count - 1
+            begun = true
+        } else if id == nil, case let type = named ?? CloudKitTracker.unnamed, let unnamed = state.unnamedOpen[type], unnamed.count > 0 {
+            if unnamed.count == 1 { started = (type, unnamed.line, unnamed.time) }
+            state.unnamedOpen[type] = unnamed.count == 1 ? nil : (unnamed.count - 1, unnamed.line, unnamed.time)
+            begun = true
         }
-        let type = started?.type ?? facts.string("requestType") ?? CloudKitTracker.unnamed
+        let type = started?.type ?? named ?? CloudKitTracker.unnamed
         tally(type) { tally in
-            if started == nil { tally.started += 1 }
+            if !begun { tally.started += 1 }
             outcome(&tally)
             // A negative duration is no duration (the clock was reset), as a store load's; the
             // total holds at `Int.max` (requests stamped at years 1 and 9999 pass it).
@@ -313,7 +416,8 @@ struct CloudKitTracker {
         var tracker = self
         for state in states {
             for (_, request) in state.open.sorted(by: { $0.value.line < $1.value.line }) { tracker.tally(request.type) { $0.unfinished += 1 } }
-            if let request = state.unnamedOpen { tracker.tally(request.type) { $0.unfinished += 1 } }
+            for (type, count) in state.letGo.sorted(by: { $0.key < $1.key }) where count > 0 { tracker.tally(type) { $0.unfinished += count } }
+            for (type, unnamed) in state.unnamedOpen.sorted(by: { $0.key < $1.key }) { tracker.tally(type) { $0.unfinished += unnamed.count } }
         }
         return tracker.story
     }

@@ -56,10 +56,13 @@ public struct TransactionLogStory: Sendable, Equatable {
 /// What the run learnt about the device behind one input.
 public struct Device: Sendable, Equatable {
     public var input: String
-    /// Its own peer ids (as ubiquity names it: `mobile~6F2C…`).
+    /// Its own peer ids (as ubiquity names it: `mobile~6F2C…`), the first
+    /// `RunSummary.maxKeptFindings`; past them, each record naming one not kept is counted.
     public var peers: [String] = []
-    /// Cloud store UUIDs it loaded, wrote or moved to.
+    public var morePeers = 0
+    /// Cloud store UUIDs it loaded, wrote or moved to, kept and counted as `peers`.
     public var storeUUIDs: [String] = []
+    public var moreStoreUUIDs = 0
     /// How UbiquityStoreManager judged its store when it found the cloud corrupt.
     public var deviceStore: String?
     /// Where it rebuilt the cloud content, and the store UUID it wrote then.
@@ -72,6 +75,7 @@ public struct Device: Sendable, Equatable {
 
     public static func == (lhs: Device, rhs: Device) -> Bool {
         lhs.input == rhs.input && lhs.peers == rhs.peers && lhs.storeUUIDs == rhs.storeUUIDs && lhs.deviceStore == rhs.deviceStore
+            && lhs.morePeers == rhs.morePeers && lhs.moreStoreUUIDs == rhs.moreStoreUUIDs
             && lhs.rebuildLine == rhs.rebuildLine && lhs.writtenStoreUUID?.uuid == rhs.writtenStoreUUID?.uuid
             && lhs.movedToStoreUUID?.uuid == rhs.movedToStoreUUID?.uuid
     }
@@ -81,6 +85,8 @@ public struct Device: Sendable, Equatable {
         fields.add("input", input)
         fields.add("peers", .list(peers.map { .string($0) }))
         fields.add("storeUUIDs", .list(storeUUIDs.map { .string($0) }))
+        if morePeers > 0 { fields.add("morePeers", morePeers) }
+        if moreStoreUUIDs > 0 { fields.add("moreStoreUUIDs", moreStoreUUIDs) }
         fields.add("deviceStore", deviceStore)
         fields.add("rebuildLine", rebuildLine)
         return fields.items
@@ -110,6 +116,10 @@ struct TransactionLogTracker {
     /// The input of `devices.last`, asked for every record: reading it through `devices.last`
     /// would copy the whole device, retaining and releasing each of its texts and lists.
     private var currentInput: String?
+    /// The current device's peers and store UUIDs, as sets: each new one is looked up, not
+    /// compared with every one before it.
+    private var devicePeers: Set<String> = []
+    private var deviceStoreUUIDs: Set<String> = []
 
     /// Logs followed at most; counts elsewhere stay exact.
     static let maxLogs = RunSummary.maxKeptFindings
@@ -118,6 +128,8 @@ struct TransactionLogTracker {
         devices.append(Device(input: name))
         currentInput = name
         parsing = [:]
+        devicePeers = []
+        deviceStoreUUIDs = []
     }
 
     /// The `.message` kinds whose facts `add` reads.
@@ -266,11 +278,24 @@ struct TransactionLogTracker {
     }
 
     private mutating func addPeer(_ peer: String) {
-        if !devices[devices.count - 1].peers.contains(peer) { devices[devices.count - 1].peers.append(peer) }
+        TransactionLogTracker.add(peer, seen: &devicePeers, to: &devices[devices.count - 1], \.peers, more: \.morePeers)
     }
 
     private mutating func addStoreUUID(_ uuid: String) {
-        if !devices[devices.count - 1].storeUUIDs.contains(uuid) { devices[devices.count - 1].storeUUIDs.append(uuid) }
+        TransactionLogTracker.add(uuid, seen: &deviceStoreUUIDs, to: &devices[devices.count - 1], \.storeUUIDs, more: \.moreStoreUUIDs)
+    }
+
+    /// Adds `name` to a device's `list` unless `seen` (the list's names) holds it; past
+    /// `maxKeptFindings` names it is counted in `more` instead.
+    private static func add(_ name: String, seen: inout Set<String>, to device: inout Device,
+                            _ list: WritableKeyPath<Device, [String]>, more: WritableKeyPath<Device, Int>) {
+        guard !seen.contains(name) else { return }
+        if seen.count < RunSummary.maxKeptFindings {
+            seen.insert(name)
+            device[keyPath: list].append(name)
+        } else {
+            device[keyPath: more] += 1
+        }
     }
 
     private func threadKey(_ record: Record) -> String { record.string(.thread) ?? "" }

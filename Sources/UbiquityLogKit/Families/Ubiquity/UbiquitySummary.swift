@@ -52,8 +52,14 @@ extension UbiquityStory: FamilyStory {
     func describe(_ device: Device, in summary: RunSummary) -> String {
         func counted(_ count: Int, _ noun: String) -> String? { count == 0 ? nil : "\(count) \(noun)\(count == 1 ? "" : "s")" }
         var parts: [String] = []
-        if !device.peers.isEmpty { parts.append("peer " + device.peers.joined(separator: ", ")) }
-        if !device.storeUUIDs.isEmpty { parts.append("store " + device.storeUUIDs.joined(separator: ", ")) }
+        // A few of each on the line; every kept one is in the JSON summary.
+        func few(_ names: [String], more: Int) -> String {
+            let shown = 5
+            let left = names.count - min(names.count, shown) + more
+            return names.prefix(shown).joined(separator: ", ") + (left > 0 ? " and \(left) more" : "")
+        }
+        if !device.peers.isEmpty { parts.append("peer " + few(device.peers, more: device.morePeers)) }
+        if !device.storeUUIDs.isEmpty { parts.append("store " + few(device.storeUUIDs, more: device.moreStoreUUIDs)) }
         let loads = storeLoadAttempts.filter { $0.input == device.input }
         if let text = counted(loads.count, "load") {
             let outcomes = [StoreLoad.Outcome.succeeded, .failed, .unavailable, .unfinished].compactMap { outcome -> String? in

@@ -385,12 +385,33 @@ public enum SummaryText {
     static func verdictDetails(_ input: InputVerdict, indent: String) -> [String] {
         guard !input.processes.isEmpty else { return input.evidence.map { indent + $0 } }
         var lines: [String] = []
-        for process in input.processes {
+        let listed = listedProcesses(input.processes)
+        for process in listed {
             lines.append(indent + process.name + ": " + process.verdict.words + (process.reason.map { " (\($0))" } ?? "")
                          + (process.isJudged ? "" : ", not judged: a system daemon (--process \(process.process ?? "") judges it)"))
             lines += process.evidence.map { indent + "  " + $0 }
         }
+        if input.processes.count > listed.count {
+            lines.append(indent + "… and \(input.processes.count - listed.count) more processes (all are in --format json)")
+        }
         return lines
+    }
+
+    /// Processes listed under an input's verdict, at most.
+    public static let maxVerdictProcesses = 10
+
+    /// The processes an input's verdict lists, in log order: all of them up to
+    /// `maxVerdictProcesses`, else the judged ones with the worst verdicts, so that the process
+    /// that decides the input's verdict is always listed.
+    static func listedProcesses(_ processes: [ProcessSummary]) -> [ProcessSummary] {
+        guard processes.count > maxVerdictProcesses else { return processes }
+        let chosen = processes.indices.sorted { a, b in
+            let (left, right) = (processes[a], processes[b])
+            if left.isJudged != right.isJudged { return left.isJudged }
+            if left.verdict != right.verdict { return left.verdict > right.verdict }
+            return a < b
+        }.prefix(maxVerdictProcesses)
+        return chosen.sorted().map { processes[$0] }
     }
 
     /// `Journal[412] (a.log): 14 sync records, 1 unhandled; degraded`
