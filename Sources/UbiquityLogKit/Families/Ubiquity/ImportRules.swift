@@ -98,6 +98,20 @@ enum ImportRules {
             return .importFailed(log: Extract.logFileName(location, in: match.messageBytes), error: match.error())
         },
 
+        // OS X 10.7 and iOS 5 and 6: the import operation caught an exception. The log object's
+        // description (its location and transaction number) and the exception are continuation
+        // lines: `Error importing transaction log: <PFUbiquityTransactionLog: 0x…>`, a tab-indented
+        // `transactionLogLocation: …/X.3.cdt`, then `, exception: REASON` and the user info.
+        Rule("import-failed-exception", .ubiquity, .importFailed,
+             #"Error importing transaction log\b(?:(?s:.*?)[\n,][ ]?exception: (?<exception>[^\n]*))?"#,
+             samples: [
+                "2012-02-14 21:03:11.482 Ledger[3312:6e03] CoreData: Ubiquity:  Error importing transaction log: <PFUbiquityTransactionLog: 0x10054c1a0>\n\ttransactionLogLocation: <PFUbiquityLocation: 0x10054b8f0>: /Users/ana/Library/Mobile Documents/9XK2M4Q7PL~net~example~ledger/Ledger/ana~5B0C7E21-4D3A-4A8F-9E12-77C0A1B2C3D4/LedgerStore/1F2E3D4C-5B6A-4978-8695-A4B3C2D1E0F9.3.cdt\n\ttransactionNumber: 3\n, exception: *** -[__NSArrayM insertObject:atIndex:]: object cannot be nil\nUser Info: (null)",
+                Sample.ios7("-[_PFUbiquityRecordImportOperation main]", 313,
+                            "Error importing transaction log: <PFUbiquityTransactionLog: 0x1e5d8e70>\n\ttransactionLogLocation: \(Sample.location("/private/var/mobile/Library/Mobile Documents/ABCDE12345~com~example~journal/Logs/mobile.A3D19B527E0C4F8AB1D65C2E9F04A7B3/JournalStore/\(Sample.logFile)"))\n\ttransactionNumber: 7\n, exception: -[__NSCFString objectForKey:]: unrecognized selector sent to instance 0x1e5a1230\nuserInfo: (null)"),
+             ]) { match in
+            importFailureByException(match)
+        },
+
         Rule.message("import-scan", .ubiquity, .importScan,
              PatternPiece.objectPrefix + #"(?:Scheduling root scan|adding root scan|got subpaths of root location|Ignoring subpath \(model version hash\)|Got candidate log locations|Initiated download for urls|Finished scan of root location|Starting scan of location|Started download for logs)"#,
              samples: [
@@ -115,6 +129,28 @@ enum ImportRules {
                 Sample.ios6("Adding operation"),
              ]),
     ]
+
+    /// An import stopped by an exception (`import-failed-exception`): the log and transaction
+    /// the operation's description names, the exception, any error printed under it, and the
+    /// sentence the timeline shows, which holds all of them (they are on continuation lines).
+    static func importFailureByException(_ match: RuleMatch) -> Event {
+        let bytes = match.messageBytes
+        let log = Extract.logFileName(nil, in: bytes)
+        let transaction = Extract.field("transactionNumber", in: bytes).flatMap { Int($0.trimmingCharacters(in: " \t")) }
+        let exception = match["exception"].map { $0.trimmingCharacters(in: " \t") }.flatMap { $0.isEmpty || $0 == "(null)" ? nil : $0 }
+        let error = Extract.error(in: bytes, after: match.matchEnd)
+        var sentence = "Import failed for log \(log ?? "?")"
+        if let transaction { sentence += " (transaction \(transaction))" }
+        if let exception { sentence += ": exception: \(exception)" }
+        if let error { sentence += exception == nil ? ": \(error.oneLine)" : "; \(error.oneLine)" }
+        var fields = FieldList()
+        fields.add("log", log)
+        fields.add("transaction", transaction)
+        fields.add("exception", exception)
+        fields.add(error)
+        fields.add("causeText", sentence)
+        return .message(.importFailed, fields.items)
+    }
 
     /// Where a failed import's log file is, as the several failure messages print it: the
     /// rest of the marker's line, less a final full stop. Searched and cut as bytes (the
@@ -199,6 +235,27 @@ enum ImportOperationRules {
             Sample.ios7("-[_PFUbiquityRecordsImporter createSortedOperationsArrayWithMetadata:isFirstImport:]", 1133,
                         "Transaction log went missing: \(Sample.location("\(Sample.root)/\(Sample.otherPeer)/JournalStore/\(Sample.storeUUID)/\(Sample.logFile)"))"),
         ]),
+
+        // iOS 5 names its transaction logs `N.plist`; one that arrives empty (its content not
+        // downloaded, or its writer stopped mid-write) is skipped until it has content.
+        Rule("empty-log-file", .ubiquity, .importProblem,
+             #"Error, encountered empty log file at URL: (?<url>[^\n]*?)[ ]*$"#,
+             samples: [
+                "2011-07-26 07:08:26.940 Diary[818:707] CoreData: Ubiquity: Error, encountered empty log file at URL: file://localhost/private/var/mobile/Library/Mobile%20Documents/QW12ER34TY~org~example~diary/Diary/mobile.00000000-0000-1000-8000-5A4B3C2D1E0F/org.example.diary/4.plist",
+                "Jul 26 07:08:26 Anns-iPhone Diary[818] <Warning>: CoreData: Ubiquity: Error, encountered empty log file at URL: file://localhost/private/var/mobile/Library/Mobile%20Documents/QW12ER34TY~org~example~diary/Diary/mobile.7CC5373053DA4B1F9E0A1B2C3D4E5F60/DiaryStore/12.plist",
+             ]) { match in
+            let url = match["url"]
+            let log = Extract.fileName(url)
+            let peer = url.flatMap { TransactionLogTracker.peer(inPath: $0) }
+            var fields = FieldList()
+            fields.add("what", "encountered empty log file")
+            fields.add("log", log)
+            fields.add("peer", peer)
+            fields.add("url", url)
+            let from = peer.map { " from peer \($0)" } ?? ""
+            fields.add("causeText", "Transaction log \(log ?? "?")\(from) is empty: its changes are not imported until its content arrives")
+            return .message(.importProblem, fields.items)
+        },
 
         Rule.phrases("import-problem-after-object", .importProblem, [
             #"didn't get entity description back for entity named:"#,

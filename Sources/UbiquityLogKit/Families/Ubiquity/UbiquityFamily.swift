@@ -71,7 +71,8 @@ extension Family {
         ownKinds: [.coreDataError],
         factKinds: StoreLoadTracker.factKinds + TransactionLogTracker.factKinds + IncidentTracker.factKinds,
         errorCodes: ErrorCode.ubiquityCodes,
-        makeTracker: { UbiquityTracker() })
+        makeTracker: { UbiquityTracker() },
+        makeReviewer: { ImportFailureLinkReviewer() })
 }
 
 /// What the ubiquity family's records told a run.
@@ -132,6 +133,8 @@ final class UbiquityTracker: FamilyTracker {
     /// better evidence (it names the log and the error); a detection stands in for it only
     /// in an input where Core Data reported none (its verbose logging was off).
     @exclusivity(unchecked) private var detectedImportFailures: [Finding] = []
+    /// The last import an exception stopped: its input, thread and log.
+    @exclusivity(unchecked) private var stoppedImport: (input: String, thread: String?, log: String)?
 
     func interest(in kind: EventKind) -> TrackerInterest {
         if kind.severity >= .warning || StoreLoadTracker.kinds.contains(kind) || TransactionLogTracker.kinds.contains(kind) { return .every }
@@ -154,8 +157,9 @@ final class UbiquityTracker: FamilyTracker {
 
     func add(_ record: Record, _ event: Event, finding: () -> Finding) {
         let kind = event.kind
+        let repeatsFailure = isSecondReport(record, event)
         if StoreLoadTracker.kinds.contains(kind) { loads.add(record, event) }
-        if TransactionLogTracker.kinds.contains(kind) { logs.add(record, event) }
+        if TransactionLogTracker.kinds.contains(kind), !repeatsFailure { logs.add(record, event) }
         switch event {
         case .transactionLogWritten:
             told.transactionsExported.saturatingAdd(1)
@@ -174,6 +178,7 @@ final class UbiquityTracker: FamilyTracker {
         }
         guard isWarning, kind != .unhandled else { return }
         if kind == .importFailed {
+            if repeatsFailure { return }
             told.importFailureCount.saturatingAdd(1)
             if told.importFailures.count < RunSummary.maxKeptFindings { told.importFailures.append(finding()) }
         } else if kind == .importFailureDetected {
@@ -181,6 +186,25 @@ final class UbiquityTracker: FamilyTracker {
         } else if kind.category == .corruption, kind.severity == .error {
             told.corruptionReportCount.saturatingAdd(1)
             if told.corruptionReports.count < RunSummary.maxKeptFindings { told.corruptionReports.append(finding()) }
+        }
+    }
+
+    /// Whether `event` is the importer's report (error 134060, linked to its log by
+    /// `ImportFailureLinkReviewer`) of a failure the import operation reported just before as
+    /// an exception: one failed import, told once in the counts and the log's story.
+    private func isSecondReport(_ record: Record, _ event: Event) -> Bool {
+        switch event {
+        case .message(.importFailed, let fields):
+            let log = fields.first { $0.name == "log" }?.value.text
+            stoppedImport = log.map { (record.input, record.string(.thread), $0) }
+            return false
+        case .importFailed(let log?, _):
+            guard let stopped = stoppedImport, stopped.input == record.input, stopped.thread == record.string(.thread),
+                  stopped.log == log else { return false }
+            stoppedImport = nil
+            return true
+        default:
+            return false
         }
     }
 

@@ -45,7 +45,7 @@ extension Guidance {
         "file-transfer-failed": g("The files stay missing until iCloud retries; imports that need them wait.", "Check the network and the iCloud account; Settings > iCloud > Storage shows whether the container is syncing."),
         "import-conflict-failed": g("The import of that transaction log fails (import-failed).", "The store on this device lacks the log's changes: rebuild it from the cloud if the failure repeats."),
         "import-failed": g("Core Data retries the log later; UbiquityStoreManager may report cloud content corruption (import-failure-detected).",
-            "Read the error and look up its code (`parselogs explain CODE`). If the same log fails on every launch, the cloud content is corrupt: rebuild it from a healthy device."),
+            "Read the error or exception under it and look up the error's code (`parselogs explain CODE`). If the same log fails on every launch, the cloud content is corrupt: rebuild it from a healthy device."),
         "import-failure-detected": g("UbiquityStoreManager treats the cloud content as corrupt: cloud-corruption-detected follows.", "See which log failed (import-failed before it) and which device wrote it; rebuild the cloud content from a healthy device."),
         "import-object-failed": g("That object's change is skipped or the import fails.", "Check that every device runs the same model version; an unknown entity means a device wrote logs with a newer model."),
         "import-problem": g("The importer skips the item or retries it later.", "Nothing unless it repeats for the same log; then see whether the log's device is still syncing."),
