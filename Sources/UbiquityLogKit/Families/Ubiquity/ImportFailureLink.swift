@@ -1,12 +1,14 @@
-// OS X 10.7 and iOS 5 and 6 report one failed import twice: the operation logs the exception
+// The ubiquity family's look at its records in log order. OS X 10.7 and iOS 5 and 6 report
+// one failed import twice: the operation logs the exception
 // that stopped it with the log it was importing (`Error importing transaction log: …`), then
 // the importer reports the operation's failure as error 134060, whose URL the operation lost
 // (`While trying to import the log file at the URL: (null)`). The second report is linked to
 // the log the first named, so that every import failure names its log.
 
 /// Links an import failure that names no log to the log an exception stopped just before on
-/// the same thread of the same process.
-final class ImportFailureLinkReviewer: RecordReviewer {
+/// the same thread of the same process, and tells a system framework's store apart from the
+/// app's (`SystemStores`).
+final class UbiquityRecordReviewer: RecordReviewer {
     let marker = Marker.ubiquity
     /// The log each thread's last exception-stopped import named, for the current input, keyed
     /// by process and thread. Used by the classifying stage alone, one record at a time.
@@ -17,6 +19,9 @@ final class ImportFailureLinkReviewer: RecordReviewer {
         if record.input != input {
             input = record.input
             stopped = [:]
+        }
+        defer {
+            if let recast = SystemStores.recast(record, classification) { classification.event = recast }
         }
         switch classification.event {
         case .message(.importFailed, let fields):
