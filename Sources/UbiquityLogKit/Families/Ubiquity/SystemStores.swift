@@ -13,6 +13,14 @@ enum SystemStores {
     /// The store of a system framework a record is about: a path it prints that lies in a
     /// system location, when it prints no path of the app's own. Nil for most records.
     static func location(in text: String) -> String? {
+        // The app's container named anywhere (even where a path cannot be cut out whole)
+        // makes the record the app's.
+        if text.contains("/Applications/") || text.contains("/Containers/") { return nil }
+        var documents = Substring(text)
+        while let found = documents.firstRange(of: "Mobile Documents/") {
+            documents = documents[found.upperBound...]
+            if !documents.hasPrefix("com~apple~") { return nil }
+        }
         var found: String?
         for path in paths(in: text) {
             switch place(of: path) {
@@ -54,7 +62,15 @@ enum SystemStores {
                 rest = rest[rest.index(after: slash)...]
                 continue
             }
-            let end = rest[start...].firstIndex(where: { stops.contains($0) }) ?? rest.endIndex
+            var end = rest[start...].firstIndex(where: { stops.contains($0) }) ?? rest.endIndex
+            // A blank inside a path (`Mobile Documents`): the path goes on when the word after
+            // the blank holds a slash.
+            while end < rest.endIndex, rest[end] == " " {
+                let next = rest.index(after: end)
+                let wordEnd = rest[next...].firstIndex(where: { stops.contains($0) }) ?? rest.endIndex
+                guard rest[next..<wordEnd].contains("/") else { break }
+                end = wordEnd
+            }
             var path = rest[start..<end]
             // A sentence's full stop is not the path's.
             while path.last == "." { path = path.dropLast() }
