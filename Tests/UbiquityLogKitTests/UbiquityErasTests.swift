@@ -139,3 +139,50 @@ import TestSupport
         #expect(text.contains("[unhandled] -[PFUbiquityContainerMonitor deferPendingChecks:]: Deferring 2 pending container checks [...] NSCocoaErrorDomain 134302: Could not read the transaction log"), "\(text)")
     }
 }
+
+@Suite struct LastReferenceRowsTests {
+    static let root = "/var/mobile/Library/Mobile Documents/ABCDE12345~com~example~journal/CoreDataLogs"
+
+    /// Messages that start with an object's description and a line break, the importer's
+    /// updated-object messages and UbiquityStoreManager's, with values their code passes
+    /// (words, paths, peer ids, nil), each in an Xcode, a device console and a pasted envelope.
+    static let rows: [(method: String, message: String, kind: EventKind)] = [
+        ("-[PFUbiquityBaseline haveTransactionLogsForPeer:between:and:](727)",
+         "<PFUbiquityBaseline: 0x15eb5e60>\n\tpermanentLocation: <PFUbiquityLocation: 0x15eb6f70>: \(root)/.baseline/JournalStore/baseline.zip\nNeed logs for peer mac~11D2AB34-5566-4788-99AA-BBCCDDEEFF00 between 4 and 17 to adopt", .baselineCheck),
+        ("-[PFUbiquityFilePresenter processPendingURLs](485)",
+         "<PFUbiquityFilePresenter: 0x15d58e20>\n\tpresentedItemURL: file://\(root)/\nStatus: {\n    \"file://\(root)/mac~11D2AB34-5566-4788-99AA-BBCCDDEEFF00/JournalStore/6F0D/4B3A.2.cdt\" = 1;\n}", .fileStatus),
+        ("-[PFUbiquitySwitchboardEntryMetadata setUseLocalStorage:](906)",
+         "mobile.6F2C0E8A1B7D4C559A342B8E1D0C7F11:Journal Store (iPad)\nUsing local storage: 1 for new NSFileManager current token <7bd2a1c4 0e9f3b57 11aa22bb>", .usingLocalStorage),
+        ("-[_PFUbiquityRecordImportOperation processObjects:withState:andImportContext:outError:](889)",
+         "Transaction log: <PFUbiquityTransactionLog: 0x15e9e2f0>\n\ttransactionLogLocation: <PFUbiquityLocation: 0x15e53120>: \(root)/mac~11D2AB34-5566-4788-99AA-BBCCDDEEFF00/JournalStore/6F0D/4B3A9C8D-1E2F-4A5B-8C7D-6E5F4A3B2C1D.2.cdt\n\ttransactionNumber: 2\n appears an updated object: 0x15f1c3d0 <x-coredata://8F3A1C2B-6D4E-4F50-9B7A-1C2D3E4F5A6B/Entry/p31> was deleted.", .importProblem),
+        ("+[PFUbiquityRecordImportConflict resolvedTypeForConflictingLogType:andLatestTransactionEntry:skipObject:](514)",
+         "Skipping updated object with globalID: JournalStore:Entry:p31:mobile.6F2C0E8A1B7D4C559A342B8E1D0C7F11 because it was later deleted by the transaction log", .importConflict),
+        ("", "UbiquityStoreManager: StoreUUID changed (null) -> 9B8C7D6E-5F40-4132-A3B4-C5D6E7F8A9B0", .storeUUIDChanged),
+        ("", "UbiquityStoreManager: Error (cause:UbiquityStoreErrorCauseSeedStore): (null)", .storeManagerError),
+        ("", "UbiquityStoreManager: Error (cause:UbiquityStoreErrorCauseCreateStorePath): Error Domain=NSCocoaErrorDomain Code=513 \"You don’t have permission.\" UserInfo={NSFilePath=\(root)/x, NSUnderlyingError=0x15ea1b20 {Error Domain=NSPOSIXErrorDomain Code=13 \"Permission denied\"}}", .storeManagerError),
+        ("", "UbiquityStoreManager: Reloading store...", .storesLoading),
+    ]
+
+    @Test(arguments: 0..<rows.count)
+    func everyRowIsItsKindInEveryEnvelope(_ index: Int) throws {
+        let row = Self.rows[index]
+        let marker = row.message.hasPrefix("UbiquityStoreManager: ") ? "" : "CoreData: Ubiquity:  "
+        let method = row.method.isEmpty ? "" : row.method + ": "
+        let envelopes = [
+            "2014-03-02 09:14:07.318 Journal[412:60b] \(method)\(marker)\(row.message)",
+            "Mar  2 09:14:07 Joes-iPad Journal[412] <Warning>: \(method)\(marker)\(row.message)",
+            "\(method.isEmpty ? "" : String(method.dropFirst()))\(marker)\(row.message)",
+        ]
+        for log in envelopes {
+            let event = try #require(try classify(log).first).classification.event
+            #expect(event.kind == row.kind, "\(log)")
+        }
+    }
+
+    /// The updated-object message names its log and what happened, not the log's object.
+    @Test func theUpdatedObjectMessageSaysWhatHappened() throws {
+        let row = Self.rows[3]
+        let (text, _) = try timeline("Mar  2 09:14:07 Joes-iPad Journal[412] <Warning>: \(row.method): CoreData: Ubiquity: \(row.message)")
+        #expect(text.contains("WARN  Transaction log 4B3A9C8D-1E2F-4A5B-8C7D-6E5F4A3B2C1D.2.cdt: appears an updated object: 0x15f1c3d0"), "\(text)")
+    }
+}

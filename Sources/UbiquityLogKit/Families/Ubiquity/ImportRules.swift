@@ -152,6 +152,21 @@ enum ImportRules {
         return .message(.importFailed, fields.items)
     }
 
+    /// A problem with one object of a transaction log (`Transaction log: %@` then the words):
+    /// the words, the log and any error printed, said as one sentence.
+    static func logObjectProblem(_ kind: EventKind, _ match: RuleMatch) -> Event {
+        let bytes = match.messageBytes
+        let words = match["words"]?.trimmingCharacters(in: " \t") ?? ""
+        let log = Extract.logFileName(nil, in: bytes)
+        var fields = FieldList()
+        fields.add("what", words)
+        fields.add("log", log)
+        let error = Extract.error(in: bytes, after: match.matchEnd)
+        fields.add(error)
+        fields.add("causeText", "Transaction log \(log ?? "?"): \(words)" + (error.map { ": \($0.oneLine)" } ?? ""))
+        return .message(kind, fields.items)
+    }
+
     /// Where a failed import's log file is, as the several failure messages print it: the
     /// rest of the marker's line, less a final full stop. Searched and cut as bytes (the
     /// line end and the stop are ASCII): over Characters, a failure's long text is costly to
@@ -207,12 +222,27 @@ enum ImportOperationRules {
                         "Couldn't find transaction number in log at URL: file://\(Sample.root)/\(Sample.otherPeer)/JournalStore/\(Sample.storeUUID)/\(Sample.logFile)\nLog Contents: {\n}"),
         ]),
 
-        Rule.phrases("import-object-failed", .importObjectFailed, [
-            #"Transaction log: [^\n]*\n[ \t]*(?:Can't find entity for name:|Error creating object to work with|Couldn't find missing object for objectID)"#,
-        ], samples: [
-            Sample.ios7("-[_PFUbiquityRecordImportOperation processObjects:withState:andImportContext:outError:]", 640,
-                        "Transaction log: \(Sample.location("\(Sample.root)/\(Sample.logFile)"))\n Can't find entity for name: Tag in model: <NSManagedObjectModel: 0x15d50a10>"),
-        ]),
+        // `Transaction log: %@` then the words: the log's description may run over lines, so
+        // the timeline says the words after it, with the log's name.
+        Rule("import-object-failed", .ubiquity, .importObjectFailed,
+             #"Transaction log: (?s:.*?)\n[ \t]*(?<words>(?:Can't find entity for name:|Error creating object to work with|Couldn't find missing object for objectID)[^\n]*)"#,
+             samples: [
+                Sample.ios7("-[_PFUbiquityRecordImportOperation processObjects:withState:andImportContext:outError:]", 640,
+                            "Transaction log: \(Sample.location("\(Sample.root)/\(Sample.logFile)"))\n Can't find entity for name: Tag in model: <NSManagedObjectModel: 0x15d50a10>"),
+             ]) { match in
+            ImportRules.logObjectProblem(.importObjectFailed, match)
+        },
+
+        Rule("import-problem-log-object", .ubiquity, .importProblem,
+             #"Transaction log: (?s:.*?)(?:\n[ \t]*|[ ])(?<words>appears an updated object: [^\n]*|Unable to locate updated or deleted object[^\n]*)"#,
+             samples: [
+                Sample.console("-[_PFUbiquityRecordImportOperation processObjects:withState:andImportContext:outError:]", 889,
+                               "Transaction log: <PFUbiquityTransactionLog: 0x15e9e2f0>\n\ttransactionLogLocation: \(Sample.location("\(Sample.root)/\(Sample.otherPeer)/JournalStore/\(Sample.storeUUID)/\(Sample.logFile)"))\n\ttransactionNumber: 2\n appears an updated object: 0x15f1c3d0 <x-coredata://8F3A1C2B-6D4E-4F50-9B7A-1C2D3E4F5A6B/Entry/p31> was deleted."),
+                Sample.ios7("-[_PFUbiquityRecordImportOperation processObjects:withState:andImportContext:outError:]", 874,
+                            "Transaction log: \(Sample.location("\(Sample.root)/\(Sample.logFile)"))\n Unable to locate updated or deleted object: 0x15f1c3d0 <x-coredata://8F3A1C2B-6D4E-4F50-9B7A-1C2D3E4F5A6B/Entry/p31>"),
+             ]) { match in
+            ImportRules.logObjectProblem(.importProblem, match)
+        },
 
         Rule.phrases("import-problem", .importProblem, [
             #"Error pre-fetching managed objects:"#, #"Ignoring file: "#, #"Transaction log went missing:"#,
@@ -220,8 +250,7 @@ enum ImportOperationRules {
             #"Encountered errors trying to download logs, but can continue import:"#,
             #"Import operation was beat into the data store:"#, #"Import operation: (?s:.*?)\n[ \t]*Was beat to the database"#,
             #"Error writing pending entries:"#, #"Rolling back metadata changes due to rolled back transaction:"#,
-            #"Transaction log: [^\n]*\n[ \t]*Unable to locate updated or deleted object"#,
-            #"Transaction log: [^\n]*? appears an updated object:"#, #"Object \(-?\d+\): .*? which resolved to a delete but appears to already have been deleted"#,
+            #"Object \(-?\d+\): .*? which resolved to a delete but appears to already have been deleted"#,
             #"Got nil content for comprssed globalID Index:"#, #"Unable to find relationship destination object:"#,
             #"Didn't get an object ID back for the application's coordinator:"#,
             #"Metadata store doesn't match local store:"#,
@@ -252,6 +281,7 @@ enum ImportOperationRules {
             fields.add("log", log)
             fields.add("peer", peer)
             fields.add("url", url)
+            fields.add(Extract.error(in: match.messageBytes, after: match.matchEnd))
             let from = peer.map { " from peer \($0)" } ?? ""
             fields.add("causeText", "Transaction log \(log ?? "?")\(from) is empty: its changes are not imported until its content arrives")
             return .message(.importProblem, fields.items)
