@@ -125,6 +125,15 @@ import TestSupport
         #expect(!text.contains("often"))
     }
 
+    /// iOS 6 wraps the exception that stopped an import in error 134060's user info: the
+    /// exception is the error's reason, shown, and its hint is the exception's.
+    @Test func anExceptionWrappedInTheErrorIsItsReason() throws {
+        let log = "2012-11-20 18:02:44.109 Journal[233:4a07] -[_PFUbiquityRecordsImporter operation:failedWithError:](1055): CoreData: Ubiquity:  Import operation encountered an error: Error Domain=NSCocoaErrorDomain Code=134060 \"The operation couldn’t be completed. (Cocoa error 134060.)\" UserInfo=0x1e5f2a30 {NSUnderlyingException=*** -[__NSArrayM objectAtIndex:]: index 4 beyond bounds [0 .. 3]}\nuserInfo: {\n    NSUnderlyingException = \"*** -[__NSArrayM objectAtIndex:]: index 4 beyond bounds [0 .. 3]\";\n}. While trying to import the log file at the URL: (null)"
+        let (text, _) = try timeline(log)
+        #expect(text.contains("NSCocoaErrorDomain 134060: *** -[__NSArrayM objectAtIndex:]: index 4 beyond bounds [0 .. 3]"), "\(text)")
+        #expect(text.contains("hint: Core Data threw an exception while importing"), "\(text)")
+    }
+
     /// A warning whose log is named only on a continuation line shows it.
     @Test func aLogOnAContinuationLineIsShown() throws {
         let log = "2014-03-02 09:14:07.318 Journal[412:60b] -[_PFUbiquityRecordImportOperation main](260): CoreData: Ubiquity:  Transaction log was ignored because it could not be opened\n\ttransactionLogLocation: <PFUbiquityLocation: 0x15e53120>: /var/mobile/Library/Mobile Documents/ABCDE12345~com~example~journal/CoreDataLogs/mobile~A3D19B52-7E0C-4F8A-B1D6-5C2E9F04A7B3/JournalStore/6F0D/DAC8E3F1-2B4A-4C6D-8E9F-0A1B2C3D4E5F.5.cdt"
