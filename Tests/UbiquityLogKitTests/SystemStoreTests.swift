@@ -108,6 +108,8 @@ import TestSupport
         ("2013/05/13 13:51:34:926  [main] [AppDelegate ubiquityStoreManager:log:]:88, Error (cause:UbiquityStoreErrorCauseOpenActiveStore): Error Domain=NSCocoaErrorDomain Code=134100 \"(null)\" UserInfo={reason=The model used to open the store is incompatible with the one used to create the store}", EventKind.storeManagerError),
         ("2013-05-13 13:51:36.003 Ledger[16215:2311] [Line 212] -[PFUbiquitySwitchboardEntryMetadata setUseLocalStorage:](808): CoreData: Ubiquity:  mobile~6F2C0E8A-1B7D-4C55-9A34-2B8E1D0C7F11:LedgerStore\nUsing local storage: 1", EventKind.usingLocalStorage),
         ("2013-05-13 13:51:36.001 Ledger[16215:2311] [Line 212] UbiquityStoreManager: Switching cloud disabled -> enabled", EventKind.cloudSwitched),
+        ("2013-05-13 13:51:36.002 Ledger[16215:2311] [Line 88] Will clear stores.  Notifying application to reset its UI.", EventKind.storesChanged),
+        ("Mar  2 09:14:07 Joes-iPad Ledger[16215] <Warning>: [Line 301] Successfully loaded cloud store.", EventKind.storeLoadSucceeded),
     ])
     func loggersPrefixesAreRead(_ log: String, _ kind: EventKind) throws {
         let event = try #require(try classify(log).first).classification.event
