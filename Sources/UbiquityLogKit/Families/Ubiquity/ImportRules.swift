@@ -163,7 +163,7 @@ enum ImportRules {
         fields.add("log", log)
         let error = Extract.error(in: bytes, after: match.matchEnd)
         fields.add(error)
-        fields.add("causeText", "Transaction log \(log ?? "?"): \(words)" + (error.map { ": \($0.oneLine)" } ?? ""))
+        fields.add("causeText", (log.map { "Transaction log \($0)" } ?? "A transaction log") + ": \(words)" + (error.map { ": \($0.oneLine)" } ?? ""))
         return .message(kind, fields.items)
     }
 
