@@ -221,7 +221,7 @@ final class UbiquityTracker: FamilyTracker {
     }
 
     /// Whether `event` is the importer's report (error 134060, linked to its log by
-    /// `ImportFailureLinkReviewer`) of a failure the import operation reported just before as
+    /// `UbiquityRecordReviewer`) of a failure the import operation reported just before as
     /// an exception: one failed import, told once in the counts and the log's story.
     private func isSecondReport(_ record: Record, _ event: Event) -> Bool {
         switch event {
