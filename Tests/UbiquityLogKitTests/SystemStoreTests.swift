@@ -21,7 +21,7 @@ import TestSupport
         let store = try #require(summary.ubiquity.systemStores.first)
         #expect(store.store.hasSuffix("/store/CloudUserDictionary.sqlite"))
         #expect(store.severity == .warning && store.records == 1)
-        #expect(text.contains("system stores    1 of system frameworks in the app's process, not judged"))
+        #expect(text.contains("system stores    1 in the app's process, outside its container: not judged"))
     }
 
     /// The app's own store, in its container or its iCloud container, stays the app's.

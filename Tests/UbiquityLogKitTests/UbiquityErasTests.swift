@@ -31,6 +31,7 @@ import TestSupport
         let fields = classification.event.fields
         let name = log.contains("1F2E3D4C") ? "1F2E3D4C-5B6A-4978-8695-A4B3C2D1E0F9.3.cdt" : "8A7B6C5D-4E3F-4A1B-9C8D-7E6F5A4B3C2D.12.cdt"
         #expect(fields.contains(Field("log", .string(name))))
+        #expect(fields.contains(Field("location", .string(log.contains("1F2E3D4C") ? Self.macPath : Self.phonePath))))
         #expect(fields.contains(Field("transaction", .int(log.contains(".3.cdt") ? 3 : 12))))
         let exception = log.contains("insertObject") ? "*** -[__NSArrayM insertObject:atIndex:]: object cannot be nil"
             : "-[__NSCFString objectForKey:]: unrecognized selector sent to instance 0x1e5a1230"

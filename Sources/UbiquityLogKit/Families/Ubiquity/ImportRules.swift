@@ -143,8 +143,12 @@ enum ImportRules {
         if let transaction { sentence += " (transaction \(transaction))" }
         if let exception { sentence += ": exception: \(exception)" }
         if let error { sentence += exception == nil ? ": \(error.oneLine)" : "; \(error.oneLine)" }
+        // The log's path, less the location object's `<PFUbiquityLocation: 0x…>: `.
+        var location = Extract.field("transactionLogLocation", in: bytes).map { Substring($0) }
+        if let text = location, text.hasPrefix("<"), let close = text.firstRange(of: ">: ") { location = text[close.upperBound...] }
         var fields = FieldList()
         fields.add("log", log)
+        fields.add("location", location.map { String($0.trimmingCharacters(in: " \t")) })
         fields.add("transaction", transaction)
         fields.add("exception", exception)
         fields.add(error)

@@ -37,7 +37,7 @@ extension UbiquityStory: FamilyStory {
                             details: correlations))
         }
         if !systemStores.isEmpty {
-            rows.append(SummaryText.Row(label: "system stores", value: "\(systemStores.count) of system frameworks in the app's process, not judged",
+            rows.append(SummaryText.Row(label: "system stores", value: "\(systemStores.count) in the app's process, outside its container: not judged",
                             details: systemStores.map { store in
                                 let process = store.process.map { " \($0)" } ?? ""
                                 return "\(store.input):\(store.line)\(process) \(store.store): \(store.records) \(store.severity.rawValue)\(store.records == 1 ? "" : "s")"
