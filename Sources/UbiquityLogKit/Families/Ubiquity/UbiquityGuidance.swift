@@ -76,6 +76,9 @@ extension Guidance {
         "corruption-handling": g("Either another device rebuilds the cloud content (store-uuid-changed arrives) or this one does (cloud-content-rebuild).", "If no device rebuilds, open the app on a device whose store is healthy."),
         // Setup
         "clouddocs-unavailable": g("iCloud sync fails for this process.", "Run on a system that has CloudDocs (iOS 8 or OS X 10.10 and later) or check the app's sandbox."),
+        "container-own-file": g("Core Data passes over the file; its own baseline and metadata are read where they belong.", nil),
+        "system-store": g("The framework that owns the store retries or gives up on its own; the app's store and verdict are not affected.",
+            "Nothing for the app to do; if the app's own store fails as well, read its records, not these."),
         "container-stray-file": g("Core Data ignores the file and goes on; nothing breaks, but the file never syncs as part of the store.",
             "Keep the ubiquitous content folder (NSPersistentStoreUbiquitousContentURLKey) for Core Data alone: move documents and other files the app writes out of it, and give the content URL a folder of its own."),
         "file-access-failed": g("The step that needed the file fails; set-up or the import may fail after it.", "Check free space and the container's permissions; restarting the device often clears iCloud daemon errors."),
