@@ -351,7 +351,7 @@ size_t cbytescan_non_ascii(const uint8_t *bytes, size_t count) {
 
 /// `LooseMarkers.quickPair`, which the tests hold this to for every pair of bytes.
 static inline int marker_pair(uint8_t first, uint8_t last) {
-    return (first == 'C' && (last == 'a' || last == 't')) || (first == 'e' && last == 'r');
+    return (first == 'C' && (last == 'a' || last == 't')) || (first == 'e' && last == 'r') || (first == 'o' && last == 'a');
 }
 
 #if defined(CBYTESCAN_BLOCKS)

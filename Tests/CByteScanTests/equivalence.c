@@ -118,7 +118,7 @@ static size_t ref_marker_colon(const uint8_t *bytes, size_t start, size_t limit)
     for (size_t i = start; i < limit; i++) {
         if (bytes[i] != ':') continue;
         uint8_t first = bytes[i - 8], last = bytes[i - 1];
-        if ((first == 'C' && (last == 'a' || last == 't')) || (first == 'e' && last == 'r')) return i;
+        if ((first == 'C' && (last == 'a' || last == 't')) || (first == 'e' && last == 'r') || (first == 'o' && last == 'a')) return i;
     }
     return limit;
 }
@@ -159,7 +159,7 @@ static uint8_t random_byte(int kind) {
     case 0: return (uint8_t)next_random();                                  // any byte
     case 1: return (uint8_t)('a' + below(26));                             // clean ASCII
     case 2: return below(8) == 0 ? specials[below(sizeof specials)] : (uint8_t)(' ' + below(95));
-    default: return below(3) == 0 ? ':' : (uint8_t)"CateratCr: x"[below(12)];  // marker pairs
+    default: return below(3) == 0 ? ':' : (uint8_t)"CateratCroa: x"[below(14)];  // marker pairs
     }
 }
 

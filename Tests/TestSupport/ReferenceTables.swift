@@ -105,8 +105,12 @@ public enum ReferenceTables {
 /// a real log would show them: errors, user-info dictionaries, URLs, knowledge vectors,
 /// multi-line object descriptions.
 public struct FormatFiller {
-    /// Chooses between the variants of a value (iOS 7 or iOS 9 error style, …).
+    /// Chooses between the variants of a value (iOS 7 or iOS 9 error style, …); variants 2
+    /// and 3 fill the plain values with paths and peer ids rather than words and UUIDs.
     public var variant: Int
+
+    /// How many variants `variant` chooses between.
+    public static let variants = 4
 
     public init(variant: Int) { self.variant = variant }
 
@@ -168,7 +172,9 @@ public struct FormatFiller {
                 ? "{\n    NSFilePath = \"\(Self.logPath)\";\n    reason = \"Could not read the transaction log\";\n}"
                 : "{\n    NSUnderlyingError = \"Error Domain=NSPOSIXErrorDomain Code=2 \\\"No such file or directory\\\"\";\n}"
         }
-        if lower.hasSuffix("(cause:") { return "UbiquityStoreErrorCauseOpenActiveStore" }
+        if lower.hasSuffix("(cause:") {
+            return ["UbiquityStoreErrorCauseOpenActiveStore", "UbiquityStoreErrorCauseClearStore", "UbiquityStoreErrorCauseCorruptionDetected", "UbiquityStoreErrorCauseNoAccount"][variant % 4]
+        }
         if ["error: ", "error ", "error = ", "error, ", "errors: ", "): "].contains(where: lower.hasSuffix) {
             return error()
         }
@@ -209,12 +215,12 @@ public struct FormatFiller {
             return variant % 2 == 0 ? "on" : "off"
         }
         if lower.hasSuffix("will ") { return "enable" }
-        if lower.hasSuffix("status: ") { return variant % 2 == 0 ? "downloaded" : "pending" }
+        if lower.hasSuffix("status: ") { return ["downloaded", "pending", "current", "uploading"][variant % 4] }
         if lower.hasSuffix("object: ") || lower.hasSuffix("objectid: ") || lower.hasSuffix("object ") {
             return "0x15f1c3d0 <x-coredata://8F3A1C2B-6D4E-4F50-9B7A-1C2D3E4F5A6B/Entry/p31>"
         }
-        // Anything else: a short word or a UUID, never an object's description.
-        return variant % 2 == 0 ? "JournalStore" : "6F0D0A1E-8C55-4F4C-9C3A-1D2E3F4A5B6C"
+        // Anything else: a short word, a UUID, a path or a peer id, never an object's description.
+        return ["JournalStore", "6F0D0A1E-8C55-4F4C-9C3A-1D2E3F4A5B6C", Self.root + "/" + Self.otherPeer, Self.otherPeer][variant % 4]
     }
 
     /// Ubiquity classes that describe themselves with their fields (the `description` rows of
@@ -231,6 +237,8 @@ public struct FormatFiller {
     /// UbiquityStoreManager's own arguments: words, UUIDs and states rather than objects.
     private func storeManagerValue(before: String, first: Bool, format: ReferenceFormat, next: Substring) -> String? {
         if format.format == "UbiquityStoreManager: %@" { return "Will load cloud store." }
+        // The store UUID a change starts from is nil before the first one.
+        if before.hasSuffix("StoreUUID changed "), variant >= 2 { return variant == 2 ? "(null)" : "6f0d0a1e-8c55-4f4c-9c3a-1d2e3f4a5b6c" }
         if next.hasPrefix(" store...") { return variant % 2 == 0 ? "Loading" : "Reloading" }
         if first { return variant % 2 == 0 ? "Stores changed" : "Will clear stores" }
         if before.hasSuffix("store: ") || before.hasSuffix("StoreUUID: ") { return "6F0D0A1E-8C55-4F4C-9C3A-1D2E3F4A5B6C" }

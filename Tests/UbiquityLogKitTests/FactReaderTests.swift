@@ -16,7 +16,7 @@ enum PatternFacts {
     static let reasonRegex = try! Regex(
         #"\b(?:reason|NSLocalizedFailureReason)[ ]?=[ ]?(?:"(?<quoted>(?:[^"\\\n]|\\.)*)"|(?<plain>))"#)
     static let describedRegex = try! Regex(
-        #"\b(?:NSLocalizedDescription|NSDescription)[ ]?=[ ]?(?:"(?<quoted>(?:[^"\\\n]|\\.)*)"|(?<plain>))"#)
+        #"\b(?:NSLocalizedDescription|NSDescription|NSUnderlyingException)[ ]?=[ ]?(?:"(?<quoted>(?:[^"\\\n]|\\.)*)"|(?<plain>))"#)
     static let filePathRegex = try! Regex(
         #"\b(?:NSFilePath|NSURL|NSFileURL|NSStoreURL|NSDestinationFilePath|NSSourceFilePathErrorKey)[ ]?=[ ]?(?:"(?<quoted>(?:[^"\\\n]|\\.)*)"|(?<plain>))"#)
     static let factsRegex = try! Regex(
@@ -209,7 +209,7 @@ struct SplitMix64: RandomNumberGenerator {
         "Error Domain=", "NSCocoaErrorDomain", "CKErrorDomain", " Code=", "Code=", "-", "134", "2", "99999999999999999999", " \"",
         "\"", "\\\"", "\\", "\\\n", "\n", "\r", "\t", " ", "  ", "\u{0B}", "UserInfo={", "UserInfo=0x1e5c {", "{", "}", ",", ", ", ";",
         "=", " = ", "reason", "reason=", "reason =", " reason= ", "xreason=", "_reason=", "NSLocalizedFailureReason=",
-        "NSLocalizedDescription=", "NSDescription = ", "NSFilePath=", "NSURL=", "XNSURL=", "NSFileURL=", "NSStoreURL =",
+        "NSLocalizedDescription=", "NSDescription = ", "NSUnderlyingException=", "NSFilePath=", "NSURL=", "XNSURL=", "NSFileURL=", "NSStoreURL =",
         "NSDestinationFilePath=", "NSSourceFilePathErrorKey=", "NSUnderlyingError=", "NSUnderlyingError = 0x2 ", "(null)", "Disk full",
         "The operation couldn’t be completed. (Cocoa error 134302.)", "file://", "file:///var/mobile/x", "/var/a b/", "x.1.cdt",
         ".cdt", ".12.cdt", "DAC8E3F1-2B4A", "-", ".", "_", "~", "mobile~", "6F2C0E8A-1B7D-4C55-9A34-2B8E1D0C7F11", "6F2C0E8A-1B7D-4C55-9A34-2B8E1D0C7F1",

@@ -36,14 +36,15 @@ import TestSupport
     }
 
     /// A problem that prints the log as its object shows the log's file when the record
-    /// names it, and "a transaction log" when it does not: never the object.
+    /// names it, and "a transaction log" when it does not (never the object), then the words
+    /// that follow the object's description.
     @Test func aProblemNamesTheLogByItsFileInTheTimeline() throws {
         let named = Self.ios7 + "-[_PFUbiquityRecordImportOperation processObjects:withState:andImportContext:outError:](640): CoreData: Ubiquity:  Transaction log: <PFUbiquityTransactionLog: 0x1d5e3f20>\n Can't find entity for name: Tag in model: <NSManagedObjectModel: 0x15d50a10>\nLocation: \(Self.root)/\(Self.otherPeer)/JournalStore/6F0D/\(Self.logFile)"
         let (text, summary) = try timeline(named)
-        #expect(text.contains("ERROR Transaction log: \(Self.logFile)  (t.log:1)"))
+        #expect(text.contains("ERROR Transaction log \(Self.logFile): Can't find entity for name: Tag in model: <NSManagedObjectModel: 0x15d50a10>  (t.log:1)"))
         #expect(summary.verdicts.first?.evidence.first?.contains("<PFUbiquityTransactionLog") == false)
         let unnamed = Self.ios7 + "-[_PFUbiquityRecordImportOperation processObjects:withState:andImportContext:outError:](640): CoreData: Ubiquity:  Transaction log: <PFUbiquityTransactionLog: 0x1d5e3f20>\n Couldn't find missing object for objectID: 0x15e4a1b0"
-        #expect(try timeline(unnamed).text.contains("ERROR Transaction log: a transaction log  (t.log:1)"))
+        #expect(try timeline(unnamed).text.contains("ERROR A transaction log: Couldn't find missing object for objectID: 0x15e4a1b0  (t.log:1)"))
     }
 
     /// A record that names a log by its description alone leaves it unnamed, not named `<…>`.

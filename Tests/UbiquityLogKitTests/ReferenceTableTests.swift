@@ -6,7 +6,7 @@ import TestSupport
 /// Every message format Core Data's ubiquity code and UbiquityStoreManager can print (the
 /// reference tables in `Tests/Reference`), filled with realistic values (words, UUIDs and URLs
 /// where the code puts them, object descriptions only where a message starts with one), in
-/// every header style of `ReferenceStyle` and two value styles: each is one record, classified
+/// every header style of `ReferenceStyle` and four value styles (words, UUIDs, paths, peer ids): each is one record, classified
 /// as the kind `ReferenceKinds.tsv` names for its row, never as unhandled or an app line.
 @Suite struct ReferenceTableTests {
     @Test func everyRowIsRecognisedAsItsKind() throws {
@@ -20,7 +20,7 @@ import TestSupport
             let wanted = expected[row.key]
             if wanted == nil { failures.append("no expected kind for \(row.key)") }
             for style in row.styles {
-                for variant in 0..<2 {
+                for variant in 0..<FormatFiller.variants {
                     let text = row.record(style, filler: FormatFiller(variant: variant))
                     let records = try assemble(text)
                     guard records.count == 1 else {
@@ -29,7 +29,8 @@ import TestSupport
                     }
                     let kind = classifier.classify(records[0]).event.kind.id
                     if style == .xcode && variant == 0 { produced.append("\(row.key)\t\(kind)") }
-                    if kind != wanted {
+                    // A row whose kind depends on its values names each kind it may be (`a|b`).
+                    if !(wanted?.split(separator: "|").contains(Substring(kind)) ?? false) {
                         failures.append("\(row.key) style \(style) variant \(variant): \(kind), expected \(wanted ?? "?")\n\(text)")
                     }
                 }

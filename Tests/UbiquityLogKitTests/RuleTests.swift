@@ -326,7 +326,7 @@ import PatternLeads
     }
 
     @Test func theHintIsTheActionsFirstSentence() {
-        #expect(Explanation.hint(for: .importFailed) == "Read the error and look up its code (`parselogs explain CODE`).")
+        #expect(Explanation.hint(for: .importFailed) == "Read the error or exception under it and look up the error's code (`parselogs explain CODE`).")
         #expect(Explanation.hint(for: .importProgress) == nil)
         // For every kind: the action up to and with the first full stop followed by a blank.
         for kind in try! Catalog.standard().kinds {

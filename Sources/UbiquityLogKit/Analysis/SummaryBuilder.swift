@@ -458,7 +458,9 @@ public struct SummaryBuilder {
                 verdict = InputVerdict(input: input, verdict: worst, evidence: deciding?.evidence ?? [],
                                        reason: deciding?.reason.map { "\(deciding?.name ?? ""): \($0)" })
             }
-            if own.count > 1 { verdict.processes = own }
+            // A daemon's evidence is shown also when it is the input's only process with sync
+            // records: the input's verdict (no evidence) does not tell what it met.
+            if own.count > 1 || (judged.isEmpty && !own.isEmpty) { verdict.processes = own }
             if let failure = unreadable[input] {
                 verdict.verdict = max(verdict.verdict, .noEvidence)
                 if verdict.verdict == .noEvidence { verdict.reason = "read failed after \(lines) line\(lines == 1 ? "" : "s"): \(failure.reason)" }

@@ -190,7 +190,8 @@ enum LooseMarkers {
 
     /// Whether a colon whose byte `quickLookBack` before it is `first` and whose byte before it
     /// is `last` can end a marker's first word: `CoreData:` (`C`…`a`), `CoreData+CloudKit:`
-    /// (`C`loudKi`t`), `UbiquityStoreManager:` (`e`Manage`r`). A family whose marker fits none
+    /// (`C`loudKi`t`), `UbiquityStoreManager:` (`e`Manage`r`), `Core Data:` (C`o`re Dat`a`, the
+    /// spelling with a space that some OS versions print). A family whose marker fits none
     /// of these is added here (the tests check every spelling against it).
     ///
     /// Two bytes compared as constants, not a colon's last byte looked up in a table: a table
@@ -200,7 +201,8 @@ enum LooseMarkers {
     @inline(__always)
     static func quickPair(_ first: UInt8, _ last: UInt8) -> Bool {
         switch (first, last) {
-        case (UInt8(ascii: "C"), UInt8(ascii: "a")), (UInt8(ascii: "C"), UInt8(ascii: "t")), (UInt8(ascii: "e"), UInt8(ascii: "r")):
+        case (UInt8(ascii: "C"), UInt8(ascii: "a")), (UInt8(ascii: "C"), UInt8(ascii: "t")), (UInt8(ascii: "e"), UInt8(ascii: "r")),
+             (UInt8(ascii: "o"), UInt8(ascii: "a")):
             return true
         default:
             return false
@@ -314,7 +316,8 @@ enum LooseMarkers {
             let digits = skipDigits(line, at + 1)
             if digits > at + 1 { sourceLine = at + 1..<digits }
             at = digits
-            if has(line, at, colon) { at += 1 }
+            // CocoaLumberjack's default format puts a comma after the line: `[Class method]:88, message`.
+            if has(line, at, colon) || (sourceLine != nil && has(line, at, comma)) { at += 1 }
         }
         // The method stands apart from the message: a blank (or the line's end) after it.
         guard at >= line.count || line[at] == 0x20 || line[at] == 0x09 else { return nil }
@@ -372,6 +375,7 @@ enum LooseMarkers {
     private static let openParenthesis = Array("(".utf8)
     private static let closeParenthesis = Array(")".utf8)
     private static let colon = Array(":".utf8)
+    private static let comma = Array(",".utf8)
     private static let main = Array("main".utf8)
 
     private static func has(_ line: UnsafeRawBufferPointer, _ at: Int, _ text: [UInt8]) -> Bool {

@@ -34,9 +34,10 @@ public enum Explanation {
     /// those under it: the root cause), else the kind.
     public static func hint(for event: Event) -> (text: String, topic: String)? {
         let kind = event.kind
-        if let error = event.error, let code = rootCauseCode(error) {
-            // The code's advice is about the root cause; the kind's about the step it broke.
-            return (firstSentence(code.action), code.topic)
+        if let error = event.error, let (code, reason) = rootCause(error) {
+            // The code's advice is about the root cause; the kind's about the step it broke. A
+            // catch-all code's advice comes from the reason inside it.
+            return (firstSentence(code.action(forReason: reason)), code.topic)
         }
         return hint(for: kind).map { ($0, kind.id) }
     }
@@ -44,13 +45,16 @@ public enum Explanation {
     /// The error code to explain for an error: the deepest known one of the error and those
     /// under it (the one under is the more specific: a merge conflict under an import
     /// failure, a permission denied under a set-up failure).
-    static func rootCauseCode(_ error: ErrorInfo) -> ErrorCode? {
-        var found: ErrorCode?
+    static func rootCauseCode(_ error: ErrorInfo) -> ErrorCode? { rootCause(error)?.code }
+
+    /// `rootCauseCode` and the reason (or description) of the error that carries it.
+    static func rootCause(_ error: ErrorInfo) -> (code: ErrorCode, reason: String?)? {
+        var found: (code: ErrorCode, reason: String?)?
         var next: ErrorInfo? = error
         while let current = next {
             if let known = ErrorCode.named(domain: current.domain, code: current.code)
                 ?? ErrorCode.fallback(domain: current.domain, code: current.code) {
-                found = known
+                found = (known, current.reason ?? current.description)
             }
             next = current.underlying.first
         }
@@ -69,6 +73,13 @@ public enum Explanation {
         var lines = [code.domain == ErrorCode.cocoa ? "\(code.code) \(code.name)" : "\(code.domain) \(code.code) \(code.name)", ""]
         lines += wrap(code.meaning)
         lines += ["", "What to do:"] + wrap(code.action)
+        if !code.reasonHints.isEmpty {
+            lines += ["", "By the reason inside it:"]
+            var told = Set<String>()
+            for hint in code.reasonHints where told.insert(hint.action).inserted {
+                lines += wrap("\u{201C}\(hint.phrase)\u{201D}: \(hint.action)")
+            }
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -45,7 +45,12 @@ public enum Headline {
             return "Baseline roll failed" + (error.map { ": \($0.oneLine)" } ?? "")
         case .unhandled(let limitHit):
             let label = limitHit ? "[unhandled: a rule hit the match limit] " : "[unhandled] "
-            return label + unhandledMessage(record) + (record.hasMoreLines ? " [...]" : "")
+            let message = unhandledMessage(record)
+            guard record.hasMoreLines else { return label + message }
+            // `[...]` stands for the lines not shown; an error among them is shown, whole.
+            let error = message.firstRange(ofASCII: "Error Domain=") == nil
+                ? record.text.withUnsafeBytes { Extract.error(in: $0, from: 0) } : nil
+            return label + message + " [...]" + (error.map { " \($0.oneLine)" } ?? "")
         case .app:
             return "[app] " + firstLine(record) + (record.hasMoreLines ? " [...]" : "")
         case .cloudCorruptionDetected:
@@ -75,7 +80,12 @@ public enum Headline {
         guard kind.severity >= .warning || carriesError else { return nil }
         var line = matchedLine(item)
         if carriesError, let error = item.event.error { line = withRootCause(line, error) }
-        return namingLogs(line, log: text(fields, "log"))
+        let log = text(fields, "log")
+        line = namingLogs(line, log: log)
+        // The log a continuation line names is the fact a reader looks for: said when the
+        // matched line does not say it.
+        if let log, !line.contains(log) { line += " (log \(log))" }
+        return line
     }
 
     private static let logObject = Array("<PFUbiquityTransactionLog: 0x".utf8)
@@ -153,7 +163,8 @@ public enum Headline {
             // Events that carry an error, name a peer or a stray file, or print a log as its
             // object are composed (`of`); the others, most lines, stand as they are.
             if kind != .peerModelMismatch, kind != .containerStrayFile, !fields.contains(where: { $0.name == "error" || $0.name == "causeText" }),
-               let plain = plainMatchedLine(item), kind.severity < .warning || !printsLogObject(plain) {
+               let plain = plainMatchedLine(item),
+               kind.severity < .warning || (!printsLogObject(plain) && !fields.contains(where: { $0.name == "log" })) {
                 return plain.withUnsafeBufferPointer(use)
             }
         default:

@@ -153,7 +153,7 @@ extension Extract {
     struct UserInfoEntries: Equatable {
         /// `reason`, `NSLocalizedFailureReason`.
         var reason: Int?
-        /// `NSLocalizedDescription`, `NSDescription`.
+        /// `NSLocalizedDescription`, `NSDescription`, `NSUnderlyingException`.
         var described: Int?
         /// `NSFilePath`, `NSURL`, `NSFileURL`, `NSStoreURL`, `NSDestinationFilePath`, `NSSourceFilePathErrorKey`.
         var filePath: Int?
@@ -198,6 +198,9 @@ extension Extract {
             if let start = ends("NSLocalizedFailureReason") { return (.reason, start) }
             if let start = ends("NSLocalizedDescription") { return (.described, start) }
             if let start = ends("NSDescription") { return (.described, start) }
+            // An exception caught and wrapped in an error (OS X 10.7, iOS 5 and 6): its reason
+            // is the error's only account of what failed.
+            if let start = ends("NSUnderlyingException") { return (.described, start) }
         case UInt8(ascii: "h"):
             if let start = ends("NSFilePath") { return (.filePath, start) }
             if let start = ends("NSDestinationFilePath") { return (.filePath, start) }

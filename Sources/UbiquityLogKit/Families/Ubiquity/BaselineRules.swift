@@ -158,9 +158,13 @@ enum BaselineLifecycleRules {
             #"Unable to find a previous baseline file to use for migration\."#,
             #"The baseline file exists but could not be downloaded:"#,
             #"we found some logs but the peer is still behind"#,
+            // iOS 5: the check for a baseline in the cloud could not read it (often not downloaded yet).
+            #"Error attempting to read baseline:"#,
         ], samples: [
             Sample.ios7("-[PFUbiquityBaseline loadFileFromLocation:error:]", 914,
                         "Encountered baseline without any metadata in it's archive: \(Sample.location("\(Sample.root)/baseline.zip"))"),
+            Sample.ios7("-[PFUbiquityBaseline existsInCloud]", 83,
+                        "Error attempting to read baseline: <PFUbiquityBaseline: 0x2c4b10>\nubiquityRootURL: file://localhost/private/var/mobile/Library/Mobile%20Documents/QW12ER34TY~org~example~diary/Diary\nstoreName: DiaryStore\nbaselineFileURL: file://localhost/private/var/mobile/Library/Mobile%20Documents/QW12ER34TY~org~example~diary/Diary/.baseline/DiaryStore/baseline.zip\n.\nError: Error Domain=NSCocoaErrorDomain Code=256 \"The operation couldn’t be completed. (Cocoa error 256 - The item failed to download.)\" UserInfo=0x2c5d80 {NSDescription=The item failed to download.}"),
         ]),
 
         Rule.phrases("baseline-adopted", .baselineAdopted, [

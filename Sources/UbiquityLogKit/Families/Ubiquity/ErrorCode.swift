@@ -11,13 +11,26 @@ public struct ErrorCode: Sendable {
     public let name: String
     public let meaning: String
     public let action: String
+    /// For a catch-all code, which says nothing alone of what failed: the advice for each
+    /// reason Core Data puts inside it (a phrase of the reason, lowercased, and the advice). A
+    /// reason none names gets `action`, which makes no guess.
+    public let reasonHints: [(phrase: String, action: String)]
 
-    init(_ domain: String, _ code: Int, _ name: String, _ meaning: String, _ action: String) {
+    init(_ domain: String, _ code: Int, _ name: String, _ meaning: String, _ action: String,
+         reasonHints: [(phrase: String, action: String)] = []) {
         self.domain = domain
         self.code = code
         self.name = name
         self.meaning = meaning
         self.action = action
+        self.reasonHints = reasonHints
+    }
+
+    /// The advice for this code carrying `reason`: the first reason hint whose phrase the
+    /// reason holds, else `action`.
+    public func action(forReason reason: String?) -> String {
+        guard !reasonHints.isEmpty, let reason = reason?.lowercased() else { return action }
+        return reasonHints.first { reason.contains($0.phrase) }?.action ?? action
     }
 
     static let cocoa = "NSCocoaErrorDomain"
@@ -82,8 +95,17 @@ public struct ErrorCode: Sendable {
               "Copying an external data reference (a large attribute stored outside the store) failed.",
               "Check free space; the attribute's data may be missing on this device until it downloads."),
         .init(cocoa, 134060, "NSCoreDataError",
-              "A generic Core Data error: the ubiquity stack was lost, the model has no version hash, or the importer had no file coordinator; with CloudKit mirroring, the model breaks CloudKit's rules or related objects sit in several zones.",
-              "Read the reason in the error; often the store was removed while an operation ran."),
+              "Core Data's catch-all error: the code alone says nothing of what failed, only the reason inside it does. In ubiquity logs: an import whose stack was lost or that an exception stopped, a model without a version hash, an importer without a file coordinator, a baseline that could not be migrated; with CloudKit mirroring, a model that breaks CloudKit's rules or related objects in several zones.",
+              "Read the reason inside the error: it is the only account of what failed.",
+              reasonHints: [
+                ("lost its stack", "The store was removed from its coordinator while a transaction log was imported: remove or reset the store only after the import has finished (on NSPersistentStoreCoordinatorStoresWillChangeNotification)."),
+                ("model version hash", "The managed object model gives no version hash: load the model from the app's compiled model (.momd) rather than building or merging it at run time."),
+                ("file coordinator", "The importer could not coordinate access to the container's files and gave up this scan; it scans again at the next change. If it repeats, restart the device, which restarts the iCloud daemons."),
+                ("migration manager", "The baseline could not be migrated to the current model: keep every shipped model version in the app so that the baseline's model can be found."),
+                ("exception", "Core Data threw an exception while importing: the exception's text names what failed. If the same log fails on every launch, rebuild the cloud content from a healthy device."),
+                ("*** -[", "Core Data threw an exception while importing: the exception's text names what failed. If the same log fails on every launch, rebuild the cloud content from a healthy device."),
+                ("unrecognized selector", "Core Data threw an exception while importing: the exception's text names what failed. If the same log fails on every launch, rebuild the cloud content from a healthy device."),
+              ]),
         .init(cocoa, 134080, "NSPersistentStoreOpenError",
               "The store could not be opened or set up for iCloud: missing container entitlement, unsupported store type, or the asynchronous iCloud set-up failed.",
               "Check the iCloud entitlements and container identifier, and that the store is SQLite."),

@@ -8,6 +8,8 @@ extension EventKind {
         "A coordinated read or move of a container file failed once; Core Data retries it or cleans up an orphaned file.")
     public static let containerStrayFile = EventKind("container-stray-file", .setup, .warning, .notable,
         "Core Data met a file in the ubiquity content folder that it cannot place (no peer's log, no file of its own): it ignores that file. Stray files there, or a content URL shared with other files, are the usual cause.")
+    public static let containerOwnFile = EventKind("container-own-file", .setup, .info, .detail,
+        "Core Data met one of its own files in the ubiquity container (a baseline archive, the ubiquity metadata store, a peer's folder) where it looks for transaction logs, and passed over it: nothing is lost.")
     public static let fileStatus = EventKind("file-status", .setup, .debug, .routine,
         "The file presenter followed a file of the ubiquity container: its location, download state, or promise.")
     public static let ubiquityOptionsInvalid = EventKind("ubiquity-options-invalid", .store, .error, .notable,
@@ -45,13 +47,24 @@ enum FileAndMetadataRules {
                 Sample.ios6("Unable to continue parse components of URL: file://localhost\(Sample.root)/notes.txt\nConfused by: notes.txt"),
                 Sample.ios7("+[PFUbiquityLocation createUbiquityLocationForPath:withUbiquityRootLocation:]", 1139,
                             "Unable to continue parse components of URL: file://\(Sample.root)/\(Sample.peer)/Journal.sqlite\nConfused by: Journal.sqlite"),
+                Sample.ios7("+[PFUbiquityLocation createUbiquityLocationForPath:withUbiquityRootPath:]", 821,
+                            "Unable to continue parse components of URL: /var/mobile/Library/Mobile Documents/ABCDE12345~com~example~journal/Data.nosync/.baseline/JournalStore/Qm9vaw==/baseline.zip\nConfused by: baseline.zip"),
+                Sample.console("+[PFUbiquityLocation createUbiquityLocationForPath:withUbiquityRootPath:]", 833,
+                               "Unable to continue parse components of URL: /var/mobile/Library/Mobile Documents/ABCDE12345~com~example~journal/CoreDataLogs/.cdmetadata/metadata.nosync/mobile.6F2C0E8A1B7D4C559A342B8E1D0C7F11/metadata.store\nConfused by: metadata.store"),
+                Sample.ios6("Unable to continue parse components of URL: /var/mobile/Library/Mobile Documents/ABCDE12345~com~example~journal/CoreDataLogs/.cdmetadata/metadata.nosync/mobile.6F2C0E8A1B7D4C559A342B8E1D0C7F11\nConfused by: mobile.6F2C0E8A1B7D4C559A342B8E1D0C7F11"),
              ]) { match in
             var fields = FieldList()
+            let file = Extract.fileName(match["url"])
+            let confusedBy = match["confusedBy"]?.trimmingCharacters(in: " \t")
             fields.add("url", match["url"])
-            fields.add("file", Extract.fileName(match["url"]))
-            fields.add("confusedBy", match["confusedBy"]?.trimmingCharacters(in: " \t"))
+            fields.add("file", file)
+            fields.add("confusedBy", confusedBy)
+            if let url = match["url"], isCoreDataOwn(path: url, file: file, confusedBy: confusedBy) {
+                fields.add("causeText", "Passed over Core Data's own \(file ?? "file") in the ubiquity container: \(url)")
+                return .message(.containerOwnFile, fields.items)
+            }
             return .message(.containerStrayFile, fields.items)
-        },
+        }.producing([.containerOwnFile]),
 
         Rule.phrases("file-access-problem", .fileAccessProblem, [
             #"Unlinking orphaned file:"#, #"Replacing error with file upload error:"#,
@@ -203,4 +216,19 @@ enum FileAndMetadataRules {
             Sample.ios7("-[_PFUbiquityRecordImportOperation main]", 318, "import operation's context lost its stack's managedobjectcontext"),
         ]),
     ]
+}
+
+extension FileAndMetadataRules {
+    /// Whether a file Core Data could not place in the content folder is one of its own: in
+    /// the baseline or ubiquity metadata folders it keeps there, a baseline archive or model,
+    /// the metadata store (and its SQLite companions), or a peer's folder.
+    static func isCoreDataOwn(path: String, file: String?, confusedBy: String?) -> Bool {
+        let folders = ["/.baseline/", "/.cdmetadata/", "/metadata.nosync/"]
+        if folders.contains(where: { path.contains($0) }) { return true }
+        for name in [file, confusedBy].compactMap({ $0 }) {
+            if name.hasPrefix("baseline.") || name.hasPrefix("metadata.store") || name == ".baseline" || name == ".cdmetadata" { return true }
+            if TransactionLogTracker.isPeerID(Substring(name)) { return true }
+        }
+        return false
+    }
 }

@@ -98,6 +98,20 @@ enum ImportRules {
             return .importFailed(log: Extract.logFileName(location, in: match.messageBytes), error: match.error())
         },
 
+        // OS X 10.7 and iOS 5 and 6: the import operation caught an exception. The log object's
+        // description (its location and transaction number) and the exception are continuation
+        // lines: `Error importing transaction log: <PFUbiquityTransactionLog: 0x…>`, a tab-indented
+        // `transactionLogLocation: …/X.3.cdt`, then `, exception: REASON` and the user info.
+        Rule("import-failed-exception", .ubiquity, .importFailed,
+             #"Error importing transaction log\b(?:(?s:.*?)[\n,][ ]?exception: (?<exception>[^\n]*))?"#,
+             samples: [
+                "2012-02-14 21:03:11.482 Ledger[3312:6e03] CoreData: Ubiquity:  Error importing transaction log: <PFUbiquityTransactionLog: 0x10054c1a0>\n\ttransactionLogLocation: <PFUbiquityLocation: 0x10054b8f0>: /Users/ana/Library/Mobile Documents/9XK2M4Q7PL~net~example~ledger/Ledger/ana~5B0C7E21-4D3A-4A8F-9E12-77C0A1B2C3D4/LedgerStore/1F2E3D4C-5B6A-4978-8695-A4B3C2D1E0F9.3.cdt\n\ttransactionNumber: 3\n, exception: *** -[__NSArrayM insertObject:atIndex:]: object cannot be nil\nUser Info: (null)",
+                Sample.ios7("-[_PFUbiquityRecordImportOperation main]", 313,
+                            "Error importing transaction log: <PFUbiquityTransactionLog: 0x1e5d8e70>\n\ttransactionLogLocation: \(Sample.location("/private/var/mobile/Library/Mobile Documents/ABCDE12345~com~example~journal/Logs/mobile.A3D19B527E0C4F8AB1D65C2E9F04A7B3/JournalStore/\(Sample.logFile)"))\n\ttransactionNumber: 7\n, exception: -[__NSCFString objectForKey:]: unrecognized selector sent to instance 0x1e5a1230\nuserInfo: (null)"),
+             ]) { match in
+            importFailureByException(match)
+        },
+
         Rule.message("import-scan", .ubiquity, .importScan,
              PatternPiece.objectPrefix + #"(?:Scheduling root scan|adding root scan|got subpaths of root location|Ignoring subpath \(model version hash\)|Got candidate log locations|Initiated download for urls|Finished scan of root location|Starting scan of location|Started download for logs)"#,
              samples: [
@@ -115,6 +129,47 @@ enum ImportRules {
                 Sample.ios6("Adding operation"),
              ]),
     ]
+
+    /// An import stopped by an exception (`import-failed-exception`): the log and transaction
+    /// the operation's description names, the exception, any error printed under it, and the
+    /// sentence the timeline shows, which holds all of them (they are on continuation lines).
+    static func importFailureByException(_ match: RuleMatch) -> Event {
+        let bytes = match.messageBytes
+        let log = Extract.logFileName(nil, in: bytes)
+        let transaction = Extract.field("transactionNumber", in: bytes).flatMap { Int($0.trimmingCharacters(in: " \t")) }
+        let exception = match["exception"].map { $0.trimmingCharacters(in: " \t") }.flatMap { $0.isEmpty || $0 == "(null)" ? nil : $0 }
+        let error = Extract.error(in: bytes, after: match.matchEnd)
+        var sentence = "Import failed for log \(log ?? "?")"
+        if let transaction { sentence += " (transaction \(transaction))" }
+        if let exception { sentence += ": exception: \(exception)" }
+        if let error { sentence += exception == nil ? ": \(error.oneLine)" : "; \(error.oneLine)" }
+        // The log's path, less the location object's `<PFUbiquityLocation: 0x…>: `.
+        var location = Extract.field("transactionLogLocation", in: bytes).map { Substring($0) }
+        if let text = location, text.hasPrefix("<"), let close = text.firstRange(of: ">: ") { location = text[close.upperBound...] }
+        var fields = FieldList()
+        fields.add("log", log)
+        fields.add("location", location.map { String($0.trimmingCharacters(in: " \t")) })
+        fields.add("transaction", transaction)
+        fields.add("exception", exception)
+        fields.add(error)
+        fields.add("causeText", sentence)
+        return .message(.importFailed, fields.items)
+    }
+
+    /// A problem with one object of a transaction log (`Transaction log: %@` then the words):
+    /// the words, the log and any error printed, said as one sentence.
+    static func logObjectProblem(_ kind: EventKind, _ match: RuleMatch) -> Event {
+        let bytes = match.messageBytes
+        let words = match["words"]?.trimmingCharacters(in: " \t") ?? ""
+        let log = Extract.logFileName(nil, in: bytes)
+        var fields = FieldList()
+        fields.add("what", words)
+        fields.add("log", log)
+        let error = Extract.error(in: bytes, after: match.matchEnd)
+        fields.add(error)
+        fields.add("causeText", (log.map { "Transaction log \($0)" } ?? "A transaction log") + ": \(words)" + (error.map { ": \($0.oneLine)" } ?? ""))
+        return .message(kind, fields.items)
+    }
 
     /// Where a failed import's log file is, as the several failure messages print it: the
     /// rest of the marker's line, less a final full stop. Searched and cut as bytes (the
@@ -171,12 +226,27 @@ enum ImportOperationRules {
                         "Couldn't find transaction number in log at URL: file://\(Sample.root)/\(Sample.otherPeer)/JournalStore/\(Sample.storeUUID)/\(Sample.logFile)\nLog Contents: {\n}"),
         ]),
 
-        Rule.phrases("import-object-failed", .importObjectFailed, [
-            #"Transaction log: [^\n]*\n[ \t]*(?:Can't find entity for name:|Error creating object to work with|Couldn't find missing object for objectID)"#,
-        ], samples: [
-            Sample.ios7("-[_PFUbiquityRecordImportOperation processObjects:withState:andImportContext:outError:]", 640,
-                        "Transaction log: \(Sample.location("\(Sample.root)/\(Sample.logFile)"))\n Can't find entity for name: Tag in model: <NSManagedObjectModel: 0x15d50a10>"),
-        ]),
+        // `Transaction log: %@` then the words: the log's description may run over lines, so
+        // the timeline says the words after it, with the log's name.
+        Rule("import-object-failed", .ubiquity, .importObjectFailed,
+             #"Transaction log: (?s:.*?)\n[ \t]*(?<words>(?:Can't find entity for name:|Error creating object to work with|Couldn't find missing object for objectID)[^\n]*)"#,
+             samples: [
+                Sample.ios7("-[_PFUbiquityRecordImportOperation processObjects:withState:andImportContext:outError:]", 640,
+                            "Transaction log: \(Sample.location("\(Sample.root)/\(Sample.logFile)"))\n Can't find entity for name: Tag in model: <NSManagedObjectModel: 0x15d50a10>"),
+             ]) { match in
+            ImportRules.logObjectProblem(.importObjectFailed, match)
+        },
+
+        Rule("import-problem-log-object", .ubiquity, .importProblem,
+             #"Transaction log: (?s:.*?)(?:\n[ \t]*|[ ])(?<words>appears an updated object: [^\n]*|Unable to locate updated or deleted object[^\n]*)"#,
+             samples: [
+                Sample.console("-[_PFUbiquityRecordImportOperation processObjects:withState:andImportContext:outError:]", 889,
+                               "Transaction log: <PFUbiquityTransactionLog: 0x15e9e2f0>\n\ttransactionLogLocation: \(Sample.location("\(Sample.root)/\(Sample.otherPeer)/JournalStore/\(Sample.storeUUID)/\(Sample.logFile)"))\n\ttransactionNumber: 2\n appears an updated object: 0x15f1c3d0 <x-coredata://8F3A1C2B-6D4E-4F50-9B7A-1C2D3E4F5A6B/Entry/p31> was deleted."),
+                Sample.ios7("-[_PFUbiquityRecordImportOperation processObjects:withState:andImportContext:outError:]", 874,
+                            "Transaction log: \(Sample.location("\(Sample.root)/\(Sample.logFile)"))\n Unable to locate updated or deleted object: 0x15f1c3d0 <x-coredata://8F3A1C2B-6D4E-4F50-9B7A-1C2D3E4F5A6B/Entry/p31>"),
+             ]) { match in
+            ImportRules.logObjectProblem(.importProblem, match)
+        },
 
         Rule.phrases("import-problem", .importProblem, [
             #"Error pre-fetching managed objects:"#, #"Ignoring file: "#, #"Transaction log went missing:"#,
@@ -184,8 +254,7 @@ enum ImportOperationRules {
             #"Encountered errors trying to download logs, but can continue import:"#,
             #"Import operation was beat into the data store:"#, #"Import operation: (?s:.*?)\n[ \t]*Was beat to the database"#,
             #"Error writing pending entries:"#, #"Rolling back metadata changes due to rolled back transaction:"#,
-            #"Transaction log: [^\n]*\n[ \t]*Unable to locate updated or deleted object"#,
-            #"Transaction log: [^\n]*? appears an updated object:"#, #"Object \(-?\d+\): .*? which resolved to a delete but appears to already have been deleted"#,
+            #"Object \(-?\d+\): .*? which resolved to a delete but appears to already have been deleted"#,
             #"Got nil content for comprssed globalID Index:"#, #"Unable to find relationship destination object:"#,
             #"Didn't get an object ID back for the application's coordinator:"#,
             #"Metadata store doesn't match local store:"#,
@@ -199,6 +268,28 @@ enum ImportOperationRules {
             Sample.ios7("-[_PFUbiquityRecordsImporter createSortedOperationsArrayWithMetadata:isFirstImport:]", 1133,
                         "Transaction log went missing: \(Sample.location("\(Sample.root)/\(Sample.otherPeer)/JournalStore/\(Sample.storeUUID)/\(Sample.logFile)"))"),
         ]),
+
+        // iOS 5 names its transaction logs `N.plist`; one that arrives empty (its content not
+        // downloaded, or its writer stopped mid-write) is skipped until it has content.
+        Rule("empty-log-file", .ubiquity, .importProblem,
+             #"Error, encountered empty log file at URL: (?<url>[^\n]*?)[ ]*$"#,
+             samples: [
+                "2011-07-26 07:08:26.940 Diary[818:707] CoreData: Ubiquity: Error, encountered empty log file at URL: file://localhost/private/var/mobile/Library/Mobile%20Documents/QW12ER34TY~org~example~diary/Diary/mobile.00000000-0000-1000-8000-5A4B3C2D1E0F/org.example.diary/4.plist",
+                "Jul 26 07:08:26 Anns-iPhone Diary[818] <Warning>: CoreData: Ubiquity: Error, encountered empty log file at URL: file://localhost/private/var/mobile/Library/Mobile%20Documents/QW12ER34TY~org~example~diary/Diary/mobile.7CC5373053DA4B1F9E0A1B2C3D4E5F60/DiaryStore/12.plist",
+             ]) { match in
+            let url = match["url"]
+            let log = Extract.fileName(url)
+            let peer = url.flatMap { TransactionLogTracker.peer(inPath: $0) }
+            var fields = FieldList()
+            fields.add("what", "encountered empty log file")
+            fields.add("log", log)
+            fields.add("peer", peer)
+            fields.add("url", url)
+            fields.add(Extract.error(in: match.messageBytes, after: match.matchEnd))
+            let from = peer.map { " from peer \($0)" } ?? ""
+            fields.add("causeText", "Transaction log \(log ?? "?")\(from) is empty: its changes are not imported until its content arrives")
+            return .message(.importProblem, fields.items)
+        },
 
         Rule.phrases("import-problem-after-object", .importProblem, [
             #"didn't get entity description back for entity named:"#,

@@ -9,6 +9,8 @@ extension EventKind {
         "Core Data could not set up iCloud integration for a store; the store is not syncing.")
     public static let initialSyncFailed = EventKind("initial-sync-failed", .setup, .error, .notable,
         "The iCloud initial sync did not answer in time or returned an error.")
+    public static let localStorageNoted = EventKind("local-storage-noted", .store, .debug, .routine,
+        "The switchboard recorded the storage of a peer's store and printed only the peer and the store's name, without the `Using local storage:` line that says which store is active.")
     public static let storeSetupFinished = EventKind("store-setup-finished", .setup, .debug, .routine,
         "Core Data finished setting up a ubiquitous store.")
 }
@@ -24,6 +26,14 @@ enum StoreRules {
              ]) { match in
             .usingLocalStorage(match["local"] == "1", peer: match["peer"], store: match["storeName"])
         },
+
+        // The same method's record cut to its first line, `peer:store` alone.
+        Rule.message("local-storage-noted", .ubiquity, .localStorageNoted,
+             #"\A(?<peer>[A-Za-z0-9_-]+[~.][0-9A-Fa-f]{8}-?[0-9A-Fa-f]{4}-?[0-9A-Fa-f]{4}-?[0-9A-Fa-f]{4}-?[0-9A-Fa-f]{12}):(?<storeName>[^\n:]+?)[ ]*\z"#,
+             samples: [
+                Sample.ios7("-[PFUbiquitySwitchboardEntryMetadata setUseLocalStorage:]", 808, "\(Sample.peer):JournalStore"),
+                Sample.console("-[PFUbiquitySwitchboardEntryMetadata setUseLocalStorage:]", 906, "mac~11D2AB34-5566-4788-99AA-BBCCDDEEFF00:Ledger Store"),
+             ]),
 
         Rule.message("ubiquity-setup-failed", .ubiquity, .ubiquitySetupFailed,
              #"(?:An error occurred while setting up the ubiquity integration: (?<error>[^\n]*)|Setup failed (?:after attempting (?:to )?|after waiting for )(?<step>[^\n]*?)\.?$)"#,

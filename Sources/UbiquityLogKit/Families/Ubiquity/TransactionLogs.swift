@@ -176,6 +176,9 @@ struct TransactionLogTracker {
                 fields.first { $0.name == name }?.value.text
             }
             switch kind {
+            case .importFailed:
+                // Stopped by an exception (`import-failed-exception`): the log its operation named.
+                if let log = value("log") { imported(log, record, .failed) }
             case .importProgress:
                 if let log = value("log") {
                     // The path is in this record only: find the peer now if the log is new.

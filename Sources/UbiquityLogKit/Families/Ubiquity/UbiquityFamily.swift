@@ -40,7 +40,8 @@ extension Channel {
     public static let ubiquity = Channel("ubiquity", family: .ubiquity, shape: .lines, marker: .ubiquity)
     /// `CoreData: error:` records; one no rule recognises is a `core-data-error`.
     public static let coreDataError = Channel("coreDataError", family: .ubiquity, shape: .lines, marker: .coreDataError) { record, _ in
-        .message(.coreDataError, [Field("message", .string(record.firstBodyText))])
+        let event = Event.message(.coreDataError, [Field("message", .string(record.firstBodyText))])
+        return SystemStores.recast(record, Classification(event: event, rule: nil, matchStart: nil)) ?? event
     }
     /// UbiquityStoreManager's messages: with its own marker, or re-prefixed by an app's logger
     /// (so these rules are also tried, at the message start, on records without a marker).
@@ -55,6 +56,8 @@ extension Family {
             MarkerSpelling(.ubiquity, "CoreData: Ubiquity:", repeats: true),
             MarkerSpelling(.coreDataError, "CoreData: error:"),
             MarkerSpelling(.coreDataError, "CoreData: fault:"),
+            // Some OS versions spell the framework's name with a space.
+            MarkerSpelling(.coreDataError, "Core Data: error:"),
             // Core Data's fault for an error returned without one is known by its words.
             MarkerSpelling(.coreDataError, "CoreData: Illegal attempt ", messageAfter: "CoreData: "),
             MarkerSpelling(.storeManager, "UbiquityStoreManager:"),
@@ -68,10 +71,11 @@ extension Family {
             + SetupAssistantRules.all,
         guidance: Guidance.byKind,
         categoryGuidance: Guidance.byCategory,
-        ownKinds: [.coreDataError],
+        ownKinds: [.coreDataError, .systemStore],
         factKinds: StoreLoadTracker.factKinds + TransactionLogTracker.factKinds + IncidentTracker.factKinds,
         errorCodes: ErrorCode.ubiquityCodes,
-        makeTracker: { UbiquityTracker() })
+        makeTracker: { UbiquityTracker() },
+        makeReviewer: { UbiquityRecordReviewer() })
 }
 
 /// What the ubiquity family's records told a run.
@@ -100,8 +104,34 @@ public struct UbiquityStory: Sendable {
     public var importFailures: [Finding] = []
     public var corruptionReportCount = 0
     public var corruptionReports: [Finding] = []
+    /// Stores of system frameworks met in the app's processes (`system-store` events), in the
+    /// order first met: judged apart, never the app's (the first `maxKeptFindings`).
+    public var systemStores: [SystemStore] = []
 
     public init() {}
+}
+
+/// A store of a system framework that the run's records name, outside the app's container.
+public struct SystemStore: Sendable, Equatable {
+    public var store: String
+    public var input: String
+    public var process: String?
+    /// Where it was first met, and how many of its warnings and errors the run holds.
+    public var line: Int
+    public var records: Int
+    /// The worst severity its records would have had as the app's.
+    public var severity: Severity
+
+    public var fields: [Field] {
+        var fields = FieldList()
+        fields.add("store", store)
+        fields.add("input", input)
+        fields.add("process", process)
+        fields.add("line", line)
+        fields.add("records", records)
+        fields.add("severity", severity.rawValue)
+        return fields.items
+    }
 }
 
 extension RunSummary {
@@ -132,9 +162,11 @@ final class UbiquityTracker: FamilyTracker {
     /// better evidence (it names the log and the error); a detection stands in for it only
     /// in an input where Core Data reported none (its verbose logging was off).
     @exclusivity(unchecked) private var detectedImportFailures: [Finding] = []
+    /// The last import an exception stopped: its input, thread and log.
+    @exclusivity(unchecked) private var stoppedImport: (input: String, thread: String?, log: String)?
 
     func interest(in kind: EventKind) -> TrackerInterest {
-        if kind.severity >= .warning || StoreLoadTracker.kinds.contains(kind) || TransactionLogTracker.kinds.contains(kind) { return .every }
+        if kind.severity >= .warning || kind == .systemStore || StoreLoadTracker.kinds.contains(kind) || TransactionLogTracker.kinds.contains(kind) { return .every }
         return IncidentTracker.kindsWhileOpen.contains(kind) ? .some : .none
     }
 
@@ -154,9 +186,12 @@ final class UbiquityTracker: FamilyTracker {
 
     func add(_ record: Record, _ event: Event, finding: () -> Finding) {
         let kind = event.kind
+        let repeatsFailure = isSecondReport(record, event)
         if StoreLoadTracker.kinds.contains(kind) { loads.add(record, event) }
-        if TransactionLogTracker.kinds.contains(kind) { logs.add(record, event) }
+        if TransactionLogTracker.kinds.contains(kind), !repeatsFailure { logs.add(record, event) }
         switch event {
+        case .message(.systemStore, let fields):
+            noteSystemStore(record, fields)
         case .transactionLogWritten:
             told.transactionsExported.saturatingAdd(1)
         case .objectsExported(let changes):
@@ -174,6 +209,7 @@ final class UbiquityTracker: FamilyTracker {
         }
         guard isWarning, kind != .unhandled else { return }
         if kind == .importFailed {
+            if repeatsFailure { return }
             told.importFailureCount.saturatingAdd(1)
             if told.importFailures.count < RunSummary.maxKeptFindings { told.importFailures.append(finding()) }
         } else if kind == .importFailureDetected {
@@ -181,6 +217,38 @@ final class UbiquityTracker: FamilyTracker {
         } else if kind.category == .corruption, kind.severity == .error {
             told.corruptionReportCount.saturatingAdd(1)
             if told.corruptionReports.count < RunSummary.maxKeptFindings { told.corruptionReports.append(finding()) }
+        }
+    }
+
+    /// Whether `event` is the importer's report (error 134060, linked to its log by
+    /// `UbiquityRecordReviewer`) of a failure the import operation reported just before as
+    /// an exception: one failed import, told once in the counts and the log's story.
+    private func isSecondReport(_ record: Record, _ event: Event) -> Bool {
+        switch event {
+        case .message(.importFailed, let fields):
+            let log = fields.first { $0.name == "log" }?.value.text
+            stoppedImport = log.map { (record.input, record.string(.thread), $0) }
+            return false
+        case .importFailed(let log?, _):
+            guard let stopped = stoppedImport, stopped.input == record.input, stopped.thread == record.string(.thread),
+                  stopped.log == log else { return false }
+            stoppedImport = nil
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// A system framework's store: counted under its path, its first place kept.
+    private func noteSystemStore(_ record: Record, _ fields: [Field]) {
+        guard let store = fields.first(where: { $0.name == "store" })?.value.text else { return }
+        let severity = fields.first { $0.name == "severity" }?.value.text.flatMap(Severity.init(rawValue:)) ?? .warning
+        if let index = told.systemStores.firstIndex(where: { $0.store == store && $0.input == record.input }) {
+            told.systemStores[index].records.saturatingAdd(1)
+            told.systemStores[index].severity = max(told.systemStores[index].severity, severity)
+        } else if told.systemStores.count < RunSummary.maxKeptFindings {
+            told.systemStores.append(SystemStore(store: store, input: record.input, process: record.string(.process),
+                                                 line: record.firstLine, records: 1, severity: severity))
         }
     }
 

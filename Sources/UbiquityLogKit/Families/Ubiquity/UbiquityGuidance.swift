@@ -45,7 +45,7 @@ extension Guidance {
         "file-transfer-failed": g("The files stay missing until iCloud retries; imports that need them wait.", "Check the network and the iCloud account; Settings > iCloud > Storage shows whether the container is syncing."),
         "import-conflict-failed": g("The import of that transaction log fails (import-failed).", "The store on this device lacks the log's changes: rebuild it from the cloud if the failure repeats."),
         "import-failed": g("Core Data retries the log later; UbiquityStoreManager may report cloud content corruption (import-failure-detected).",
-            "Read the error and look up its code (`parselogs explain CODE`). If the same log fails on every launch, the cloud content is corrupt: rebuild it from a healthy device."),
+            "Read the error or exception under it and look up the error's code (`parselogs explain CODE`). If the same log fails on every launch, the cloud content is corrupt: rebuild it from a healthy device."),
         "import-failure-detected": g("UbiquityStoreManager treats the cloud content as corrupt: cloud-corruption-detected follows.", "See which log failed (import-failed before it) and which device wrote it; rebuild the cloud content from a healthy device."),
         "import-object-failed": g("That object's change is skipped or the import fails.", "Check that every device runs the same model version; an unknown entity means a device wrote logs with a newer model."),
         "import-problem": g("The importer skips the item or retries it later.", "Nothing unless it repeats for the same log; then see whether the log's device is still syncing."),
@@ -76,6 +76,9 @@ extension Guidance {
         "corruption-handling": g("Either another device rebuilds the cloud content (store-uuid-changed arrives) or this one does (cloud-content-rebuild).", "If no device rebuilds, open the app on a device whose store is healthy."),
         // Setup
         "clouddocs-unavailable": g("iCloud sync fails for this process.", "Run on a system that has CloudDocs (iOS 8 or OS X 10.10 and later) or check the app's sandbox."),
+        "container-own-file": g("Core Data passes over the file; its own baseline and metadata are read where they belong.", nil),
+        "system-store": g("The framework that owns the store retries or gives up on its own; the app's store and verdict are not affected.",
+            "Nothing for the app to do; if the app's own store fails as well, read its records, not these."),
         "container-stray-file": g("Core Data ignores the file and goes on; nothing breaks, but the file never syncs as part of the store.",
             "Keep the ubiquitous content folder (NSPersistentStoreUbiquitousContentURLKey) for Core Data alone: move documents and other files the app writes out of it, and give the content URL a folder of its own."),
         "file-access-failed": g("The step that needed the file fails; set-up or the import may fail after it.", "Check free space and the container's permissions; restarting the device often clears iCloud daemon errors."),

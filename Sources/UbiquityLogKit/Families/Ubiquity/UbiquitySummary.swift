@@ -36,6 +36,13 @@ extension UbiquityStory: FamilyStory {
             rows.append(SummaryText.Row(label: "across devices", value: "\(correlations.count) link\(correlations.count == 1 ? "" : "s")",
                             details: correlations))
         }
+        if !systemStores.isEmpty {
+            rows.append(SummaryText.Row(label: "system stores", value: "\(systemStores.count) in the app's process, outside its container: not judged",
+                            details: systemStores.map { store in
+                                let process = store.process.map { " \($0)" } ?? ""
+                                return "\(store.input):\(store.line)\(process) \(store.store): \(store.records) \(store.severity.rawValue)\(store.records == 1 ? "" : "s")"
+                            }))
+        }
         if !incidents.isEmpty {
             let outcomes = Incident.Outcome.allCases.compactMap { outcome -> String? in
                 let count = incidents.filter { $0.outcome == outcome }.count
@@ -168,6 +175,7 @@ extension UbiquityStory {
             Field("devices", .list(devices.map { .object($0.fields) })),
             Field("correlations", .list(correlations.map { .string($0) })),
             Field("incidents", .list(incidents.map { .object($0.fields) })),
+            Field("systemStores", .list(systemStores.map { .object($0.fields) })),
         ]
     }
 }

@@ -1,0 +1,112 @@
+// Stores that system frameworks open inside an app's process: the keyboard's user dictionary,
+// Passbook's ubiquitous store and others log their ubiquity and Core Data errors under the
+// app's process name, but they live outside the app's container and are not the app's to
+// fix. Their warnings and errors become `system-store` events, told apart by location, that
+// name the store and do not count toward the app's verdict (as system daemons' do not).
+
+extension EventKind {
+    public static let systemStore = EventKind("system-store", .store, .info, .notable,
+        "A warning or error about a Core Data store that a system framework opened inside the app's process (the keyboard's user dictionary, an Apple app's ubiquitous store): the store lies outside the app's container, so it is not the app's problem and does not count toward its verdict. `kind` and `severity` say what it would have been.")
+}
+
+enum SystemStores {
+    /// The store of a system framework a record is about: a path it prints that lies in a
+    /// system location, when it prints no path of the app's own. Nil for most records.
+    static func location(in text: String) -> String? {
+        // The app's container named anywhere (even where a path cannot be cut out whole)
+        // makes the record the app's.
+        if text.contains("/Applications/") || text.contains("/Containers/") { return nil }
+        var documents = Substring(text)
+        while let found = documents.firstRange(of: "Mobile Documents/") {
+            documents = documents[found.upperBound...]
+            if !documents.hasPrefix("com~apple~") { return nil }
+        }
+        var found: String?
+        for path in paths(in: text) {
+            switch place(of: path) {
+            case .app: return nil
+            case .system: if found == nil { found = path }
+            case .unknown: break
+            }
+        }
+        return found
+    }
+
+    enum Place { case app, system, unknown }
+
+    /// Where a path lies: in an app's container (its data, an app group, an iCloud container
+    /// of a developer's team), in a system location (the mobile user's Library, Apple's own
+    /// iCloud containers, the system), or neither that can be told.
+    static func place(of path: String) -> Place {
+        if path.contains("/Applications/") || path.contains("/Containers/") { return .app }
+        if let documents = path.firstRange(of: "/Mobile Documents/") {
+            return path[documents.upperBound...].hasPrefix("com~apple~") ? .system : .app
+        }
+        let systemRoots = ["/var/mobile/Library/", "/private/var/mobile/Library/", "/System/Library/", "/var/root/Library/"]
+        return systemRoots.contains(where: { path.hasPrefix($0) }) ? .system : .unknown
+    }
+
+    /// The absolute paths a text prints, as paths or `file://` URLs (without `localhost`).
+    static func paths(in text: String) -> [String] {
+        var paths: [String] = []
+        let stops: Set<Character> = [" ", "\t", "\n", "\"", "'", ",", ";", "{", "}", "(", ")", "<", ">", "="]
+        var rest = Substring(text)
+        while let slash = rest.firstIndex(of: "/") {
+            // A path starts at a stop or the text's start; a `file://` URL's path after its `//`.
+            let before = slash > rest.startIndex ? rest[rest.index(before: slash)] : " "
+            var start = slash
+            if before == ":", rest[..<slash].hasSuffix("file:") {
+                start = rest.index(slash, offsetBy: 2, limitedBy: rest.endIndex) ?? rest.endIndex
+                if rest[start...].hasPrefix("localhost/") { start = rest.index(start, offsetBy: 9) }
+            } else if !stops.contains(before) && before != ":" {
+                rest = rest[rest.index(after: slash)...]
+                continue
+            }
+            var end = rest[start...].firstIndex(where: { stops.contains($0) }) ?? rest.endIndex
+            // A blank inside a path (`Mobile Documents`): the path goes on when the word after
+            // the blank holds a slash.
+            while end < rest.endIndex, rest[end] == " " {
+                let next = rest.index(after: end)
+                let wordEnd = rest[next...].firstIndex(where: { stops.contains($0) }) ?? rest.endIndex
+                guard rest[next..<wordEnd].contains("/") else { break }
+                end = wordEnd
+            }
+            var path = rest[start..<end]
+            // A sentence's full stop is not the path's.
+            while path.last == "." { path = path.dropLast() }
+            if path.hasPrefix("/"), path.count > 1 { paths.append(String(path).removingPercentSpaces) }
+            if end == rest.endIndex { break }
+            rest = rest[end...]
+        }
+        return paths
+    }
+}
+
+extension String {
+    /// `%20` as the space it stands for (iOS 5 prints URLs with escaped spaces).
+    fileprivate var removingPercentSpaces: String {
+        guard contains("%20") else { return self }
+        return split(separator: "%20", omittingEmptySubsequences: false).joined(separator: " ")
+    }
+}
+
+extension SystemStores {
+    /// `event` of a record as a `system-store` event when the record is a warning or error
+    /// about a system framework's store, in a process that is not a system daemon (whose
+    /// records are judged apart already); nil otherwise.
+    static func recast(_ record: Record, _ classification: Classification) -> Event? {
+        let kind = classification.event.kind
+        guard kind.severity >= .warning, kind != .unhandled, kind != .systemStore,
+              !SystemProcesses.isDaemon(record.string(.process)) else { return nil }
+        guard let store = location(in: ByteText.string(record.text[...])) else { return nil }
+        let headline = Headline.of(ClassifiedRecord(record: record, classification: classification))
+        let process = record.string(.process).map { " in \($0)'s process" } ?? ""
+        var fields = FieldList()
+        fields.add("kind", kind.id)
+        fields.add("severity", kind.severity.rawValue)
+        fields.add("store", store)
+        fields.add(classification.event.error)
+        fields.add("causeText", "Not the app's store: a system framework's store\(process), outside the app's container (\(store)): \(headline)")
+        return .message(.systemStore, fields.items)
+    }
+}
