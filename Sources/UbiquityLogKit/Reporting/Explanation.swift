@@ -35,8 +35,11 @@ public enum Explanation {
     public static func hint(for event: Event) -> (text: String, topic: String)? {
         let kind = event.kind
         if let error = event.error, let code = rootCauseCode(error) {
-            // The code's advice is about the root cause; the kind's about the step it broke.
-            return (firstSentence(code.action), code.topic)
+            // The code's advice is about the root cause; the kind's about the step it broke. A
+            // catch-all code's advice comes from the failure reason inside it.
+            let reason = reason(of: code, in: error)
+            let advice = FailureReasonAdvice.advice(domain: code.domain, code: code.code, reason: reason) ?? code.action
+            return (firstSentence(advice), code.topic)
         }
         return hint(for: kind).map { ($0, kind.id) }
     }
@@ -52,6 +55,17 @@ public enum Explanation {
                 ?? ErrorCode.fallback(domain: current.domain, code: current.code) {
                 found = known
             }
+            next = current.underlying.first
+        }
+        return found
+    }
+
+    /// The failure reason of the error in `error`'s chain that carries `code`.
+    private static func reason(of code: ErrorCode, in error: ErrorInfo) -> String? {
+        var next: ErrorInfo? = error
+        var found: String?
+        while let current = next {
+            if current.domain == code.domain, current.code == code.code { found = current.reason ?? found }
             next = current.underlying.first
         }
         return found

@@ -83,7 +83,7 @@ public struct ErrorCode: Sendable {
               "Check free space; the attribute's data may be missing on this device until it downloads."),
         .init(cocoa, 134060, "NSCoreDataError",
               "A generic Core Data error: the ubiquity stack was lost, the model has no version hash, or the importer had no file coordinator; with CloudKit mirroring, the model breaks CloudKit's rules or related objects sit in several zones.",
-              "Read the reason in the error; often the store was removed while an operation ran."),
+              "Read NSLocalizedFailureReason in the error: 134060 is Core Data's catch-all, and the reason says what failed. With CloudKit mirroring it is most often a model CloudKit cannot mirror (the reason lists each Entity: property) or related objects in several zones (share whole object graphs)."),
         .init(cocoa, 134080, "NSPersistentStoreOpenError",
               "The store could not be opened or set up for iCloud: missing container entitlement, unsupported store type, or the asynchronous iCloud set-up failed.",
               "Check the iCloud entitlements and container identifier, and that the store is SQLite."),
