@@ -193,7 +193,12 @@ struct CloudKitTracker {
         }
         if let stage = facts.string("stage"), facts.bool("success") != true { failure(kind, stage: stage, facts: facts, record: record) }
         else if kind.severity >= .warning, let cause = facts.string("cause").flatMap(CloudKitCause.init(rawValue:)) {
-            note(cause, kind: kind, stage: "sync", facts: facts, line: line)
+            // A failure told outside a request's end (the app's print of an error, a share
+            // refused): judged by its cause as a request's would be.
+            let text = CloudKitTracker.sentence(cause, stage: "sync", facts)
+            note(cause, kind: kind, stage: "sync", facts: facts, line: line, sentence: text)
+            if cause.impact == .transient { state.addThrottle(line); story.throttleCleared = false }
+            state.addFailure(stage: "sync", cause: cause, kind: kind, line: line, text: text)
         } else if kind.severity == .error {
             state.addFailure(stage: kind.id, cause: nil, kind: kind, line: line, text: kind.summary)
         }
@@ -206,7 +211,12 @@ struct CloudKitTracker {
         var type = stage
         if stage == "request" || facts.string("requestID") != nil, facts.string("success") != nil || facts.bool("success") != nil {
             type = finish(facts, record, line) { tally in
-                if cause == .cancelledPending { tally.cancelled += 1 } else { tally.failed += 1 }
+                // A request cancelled did not fail; one a throttle stopped waits for its retry.
+                switch cause {
+                case .cancelledPending?, .operationCancelled?: tally.cancelled += 1
+                case .throttled?: tally.waiting += 1
+                default: tally.failed += 1
+                }
             }
         } else if stage == "request", let requestType = facts.string("requestType") {
             type = requestType
@@ -230,22 +240,24 @@ struct CloudKitTracker {
         // Harmless ones (a duplicate request dropped, a conflict merged) are no failure cause.
         guard cause.impact > .benign else { return }
         // Each record type and field a schema gap names is a cause of its own.
-        var byText: [(text: String, records: [String])] = []
+        var byText: [(text: String, records: [String], retryAfter: String?)] = []
         for entry in facts.entries(of: cause) {
             let text = CloudKitTracker.sentence(cause, stage: stage, entry.facts)
             if let index = byText.firstIndex(where: { $0.text == text }) {
                 byText[index].records += entry.record.map { [$0] } ?? []
             } else {
-                byText.append((text, entry.record.map { [$0] } ?? []))
+                byText.append((text, entry.record.map { [$0] } ?? [], entry.facts.string("retryAfter")))
             }
         }
-        if byText.isEmpty { byText = [(sentence ?? CloudKitTracker.sentence(cause, stage: stage, facts), [])] }
-        for (text, records) in byText {
+        if byText.isEmpty { byText = [(sentence ?? CloudKitTracker.sentence(cause, stage: stage, facts), [], facts.retryAfter(of: cause))] }
+        for (text, records, retryAfter) in byText {
             if let index = story.causes.indices.first(where: { story.causes[$0].text == text }) {
                 story.causes[index].reports += 1
                 story.causes[index].records.formUnion(records)
+                if let retryAfter { story.causes[index].retryAfter = retryAfter }
             } else if story.causes.count < RunSummary.maxKeptFindings {
-                story.causes.append(CloudKitStory.Cause(cause: cause, text: text, reports: 1, records: Set(records), input: state.input, line: line, kind: kind))
+                story.causes.append(CloudKitStory.Cause(cause: cause, text: text, reports: 1, records: Set(records), input: state.input, line: line,
+                                                        kind: kind, retryAfter: retryAfter))
             }
         }
     }
@@ -324,6 +336,12 @@ struct CloudKitTracker {
         return CloudKitTracker.verdict(of: states[group])
     }
 
+    /// The line of the last success in a process's mirroring records; nil when none.
+    func lastSuccessLine(ofGroup group: Int) -> Int? {
+        guard group < states.count, states[group].anySuccessCount > 0 else { return nil }
+        return states[group].anySuccessLine
+    }
+
     /// Broken when a failure cannot clear by itself (schema, model, container, a second
     /// container) or a kind of request kept failing to the end; degraded for the user's
     /// account or storage, teardowns, sharing, throttles that did not clear, state.failures that a
@@ -343,9 +361,13 @@ struct CloudKitTracker {
             case .transient?:
                 if state.anySuccessLine < failure.line { degraded.append(cite + ", still waiting at the end of the log") }
             case .benign?:
-                if failure.cause == .cancelledPending, !laterSuccess {
-                    degraded.append(cite + ", and no later request of that type succeeded")
-                }
+                // A request dropped for a pending one of its type is never a failure on its
+                // own. A conflict or a duplicate subscription is handled by Core Data, which
+                // retries: the request that failed of it must be followed by a success of its
+                // kind, or sync did not get past it (set-up never done: broken).
+                guard failure.cause != .cancelledPending, !laterSuccess else { break }
+                let cited = cite + ", and no later \(failure.stage == "sync" ? "request" : failure.stage) succeeded"
+                if failure.stage == "setup" { broken.append(cited) } else { degraded.append(cited) }
             case nil:
                 if failure.kind.severity == .error {
                     if laterSuccess { degraded.append(cite + ", later succeeded") } else { broken.append(cite) }
