@@ -195,6 +195,19 @@ extension EventKind {
         #expect(imports.waiting == 1 && imports.failed == 0)
     }
 
+    /// A failure's sentence is its key: throttles that each ask their own wait are one cause,
+    /// its latest wait shown, so that a log of many throttles keeps one.
+    @Test func throttlesWithTheirOwnWaitsAreOneCause() throws {
+        let lines = (1...40).map { index in
+            Self.finished(id: String(format: "6D3E9A41-0B7C-4F28-A5E6-C2D1F0B9%04X", index),
+                          error: "<CKError 0x1: \"Service Unavailable\" (6/2022); \"Request failed with http status code 503\"; Retry after \(index).5 seconds>")
+        }
+        let story = try #require(try Self.run([Self.setUp] + lines).cloudKit)
+        #expect(story.causes.count == 1)
+        #expect(story.causes.first?.retryAfter == "40.5")
+        #expect(story.causes.first?.reports == 40)
+    }
+
     @Test func pushesArePushes() throws {
         let push = CKSample.syslog("-[NSCloudKitMirroringDelegate _respondToPushNotification:forSubscription:]_block_invoke", 3456,
                                    "\(CKSample.delegate) - Got notification for subscription: com.apple.coredata.cloudkit.private.subscription")

@@ -129,7 +129,8 @@ enum CloudKitEvent {
             let label = CloudKitTracker.label(what, fixedKind ? kind : nil, cause: cause)
             // Entries that failed only with their batch are named beside the cause they followed.
             let batch = report.omittedBatchErrors > 0 ? "; \(report.omittedBatchErrors) more failed only with their batch (Batch Request Failed)" : ""
-            fields.add("causeText", (label.isEmpty || said.hasPrefix(label) ? said : label + ": " + said) + (records > 1 ? " (\(records) records)" : "") + batch)
+            let wait = Facts(fields.items).retryAfter(of: cause).map { ", retry after \($0) s" } ?? ""
+            fields.add("causeText", (label.isEmpty || said.hasPrefix(label) ? said : label + ": " + said) + wait + (records > 1 ? " (\(records) records)" : "") + batch)
         }
         return .message(kind, fields.items)
     }

@@ -53,7 +53,9 @@ extension CloudKitTracker {
         case .throttled:
             let status = facts.string("status").map { "HTTP \($0)" }
             let said = named.isEmpty ? status.map { " (\($0))" } ?? "" : named
-            return "throttled by CloudKit\(said)" + (facts.retryAfter(of: cause).map { ", retry after \($0) s" } ?? "")
+            // The retry-after is left out: a failure's sentence is its key, and a log of many
+            // throttles each with its own wait must not keep each (see `Failures`).
+            return "throttled by CloudKit\(said)"
         case .network: return "\(what): the network or the server did not answer" + named
         case .zoneNotFound: return "the record zone\(facts.string("zone").map { " \($0)" } ?? "") does not exist" + named
         case .userDeletedZone: return "the user deleted the app's iCloud data, its zone purged" + (named.isEmpty ? "" : named)
