@@ -72,6 +72,18 @@ extension EventKind {
         #expect(report.causeErrors.map(\.record) == ["R2"])
     }
 
+    /// The record's words name the batch beside the cause: the entries printed as Batch
+    /// Request Failed and those CloudKit left out, once each; a request whose class is
+    /// redacted is named once.
+    @Test func theBatchIsNamedBesideTheCause() throws {
+        let error = #"<CKError 0x1: "Partial Failure" (2/1011); "Failed to modify some records"; partial errors: { R1:(z:o) = <CKError 0x2: "Batch Request Failed" (22/2024); "another record in its batch failed">; R2:(z:o) = <CKError 0x3: "Limit Exceeded" (27/2023); server message = "record too large">; ... 9 "Batch Request Failed" CKError's omited ... }>"#
+        let line = CKSample.sysdiagnose("-[NSCloudKitMirroringDelegate _finishedRequest:withResult:]", 3584,
+                                        "Finished request: <private> with result: <private> storeIdentifier: <private> success: 0 madeChanges: 0 error: \(error)")
+        let event = try #require(try classify(line).first).classification.event
+        let text = try #require(event.fields.first { $0.name == "causeText" }?.value.text)
+        #expect(text == "request failed: a record is over CloudKit's 1 MB limit (Limit Exceeded 27/2023); 10 more failed only with their batch (Batch Request Failed)")
+    }
+
     /// `parselogs explain` has every CKError code 1 to 36, and the internal codes the issue
     /// names are in their entries.
     @Test func explainCoversEveryCKErrorCode() throws {

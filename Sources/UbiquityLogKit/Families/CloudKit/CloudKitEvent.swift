@@ -128,7 +128,9 @@ enum CloudKitEvent {
             let said = CloudKitTracker.sentence(cause, stage: what, Facts(fields.items))
             let label = CloudKitTracker.label(what, fixedKind ? kind : nil, cause: cause)
             // Entries that failed only with their batch are named beside the cause they followed.
-            let batch = report.omittedBatchErrors > 0 ? "; \(report.omittedBatchErrors) more failed only with their batch (Batch Request Failed)" : ""
+            // Those printed (22) and those CloudKit left out (`N "Batch Request Failed" CKError's omited`).
+            let batched = report.omittedBatchErrors + report.errors.lazy.filter { $0.code == 22 }.count
+            let batch = batched > 0 ? "; \(batched) more failed only with their batch (Batch Request Failed)" : ""
             let wait = Facts(fields.items).retryAfter(of: cause).map { ", retry after \($0) s" } ?? ""
             fields.add("causeText", (label.isEmpty || said.hasPrefix(label) ? said : label + ": " + said) + wait + (records > 1 ? " (\(records) records)" : "") + batch)
         }

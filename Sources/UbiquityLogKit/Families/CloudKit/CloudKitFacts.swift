@@ -23,7 +23,8 @@ extension CloudKitTracker {
     /// the log names for it: its name, code and internal code, and the HTTP status it carries
     /// (`(Quota Exceeded 25/2035)`, `(Service Unavailable 6/2022, HTTP 503)`).
     static func sentence(_ cause: CloudKitCause, stage: String, _ facts: Facts) -> String {
-        let what = stage == "setup" ? "set-up failed" : stage == "sync" || stage == "request" || stage == CloudKitTracker.unnamed ? "sync failed" : "\(stage) blocked"
+        let what = stage == "setup" ? "set-up failed" : stage == "sync" ? "sync failed"
+            : stage == "request" || stage == CloudKitTracker.unnamed ? "request failed" : "\(stage) blocked"
         let type = facts.string("recordType")
         let field = facts.string("field")
         let named = facts.naming(cause).map { " (\($0))" } ?? ""
