@@ -117,7 +117,7 @@ import TestSupport
         ("Importer aborted scanning for logs because it failed to acquire a file coordinator.", "The importer could not coordinate access"),
         ("Unable to get a model version hash from this coordinator's managed object model: Journal", "The managed object model gives no version hash"),
         ("*** -[__NSArrayM objectAtIndex:]: index 4 beyond bounds [0 .. 3]", "Core Data threw an exception while importing"),
-        ("Something nobody has seen before", "Read the reason inside the error: it is the only account of what failed."),
+        ("Something nobody has seen before", "Read the reason inside the error (NSLocalizedFailureReason, or `reason` in older logs): it is the only account of what failed."),
     ])
     func theCatchAllsHintComesFromItsReason(_ reason: String, _ hint: String) throws {
         let log = "2014-03-02 09:14:07.318 Journal[412:60b] -[_PFUbiquityRecordsImporter operation:failedWithError:](1511): CoreData: Ubiquity:  Import operation encountered an error: Error Domain=NSCocoaErrorDomain Code=134060 \"(null)\" UserInfo={reason=\(reason)}\nuserInfo: {}. While trying to import the log file at the URL: file:///var/mobile/Library/Mobile Documents/ABCDE12345~com~example~journal/CoreDataLogs/mobile~A3D19B52-7E0C-4F8A-B1D6-5C2E9F04A7B3/JournalStore/6F0D/DAC8E3F1-2B4A.3.cdt"

@@ -38,10 +38,16 @@ public struct FamilyEnding {
     /// The family's verdict of a process group (naming processes in its evidence or not); nil
     /// when the group has none of its records.
     public var verdict: (_ group: Int, _ namesProcesses: Bool) -> (verdict: Verdict, evidence: [String])?
+    /// The line of the last record of the family in a process group that reports a success
+    /// (nil: none, or a family that does not say): what a finding excused only when it clears
+    /// (`BenignFinding.Condition.cleared`) must come before.
+    public var lastSuccess: (_ group: Int) -> Int?
 
-    public init(story: any FamilyStory, verdict: @escaping (Int, Bool) -> (verdict: Verdict, evidence: [String])?) {
+    public init(story: any FamilyStory, verdict: @escaping (Int, Bool) -> (verdict: Verdict, evidence: [String])?,
+                lastSuccess: @escaping (Int) -> Int? = { _ in nil }) {
         self.story = story
         self.verdict = verdict
+        self.lastSuccess = lastSuccess
     }
 }
 

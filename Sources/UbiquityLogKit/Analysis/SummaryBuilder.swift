@@ -26,6 +26,11 @@ public struct SummaryBuilder {
     private var groupRecords: [Int] = []
     private var familyRecords: [Int] = []
     private var familyUnhandled: [Int] = []
+    /// Each group's first warning or error that no entry of `BenignFindings` excuses, and its
+    /// latest one that an entry excuses only once it clears: what keeps the group from being
+    /// `healthy` whatever its families' trackers say (see `judge`).
+    private var groupUnexcused: [Finding?] = []
+    private var groupUncleared: [Finding?] = []
     /// The groups of the current input, by process (`unnamedGroup`: of records whose headers
     /// name none); emptied when an input begins. Keyed by the process's name alone, the
     /// cheapest key to hash.
@@ -206,6 +211,8 @@ public struct SummaryBuilder {
                 groupRecords.append(0)
                 familyRecords += Array(repeating: 0, count: familyCount)
                 familyUnhandled += Array(repeating: 0, count: familyCount)
+                groupUnexcused.append(nil)
+                groupUncleared.append(nil)
                 group = groups.count - 1
             }
             if recentGroups.count < SummaryBuilder.recentGroupCount {
@@ -391,7 +398,18 @@ public struct SummaryBuilder {
         // Made only where the list keeps it: past the cap, a log of many warnings would
         // otherwise compose each one's headline (its error whole) for nothing.
         if kind.severity == .error { counts.errors += 1 } else { counts.warnings += 1 }
-        if counts.findings.count < RunSummary.maxKeptFindings { counts.findings.append(finding()) }
+        let kept = counts.findings.count < RunSummary.maxKeptFindings
+        if kept { counts.findings.append(finding()) }
+        switch BenignFindings.entry(for: kind)?.condition {
+        case .always?:
+            break
+        case .cleared?:
+            // The latest one decides; past the cap its sentence is the kind's, not composed.
+            groupUncleared[group] = kept ? finding()
+                : Finding(kind: kind, input: record.input, line: record.firstLine, time: record.time, message: kind.summary)
+        case nil:
+            if groupUnexcused[group] == nil { groupUnexcused[group] = finding() }
+        }
     }
 
     /// The groups with their counts of records and of each family's (kept apart while the run
@@ -429,6 +447,9 @@ public struct SummaryBuilder {
             var decided: (verdict: Verdict, evidence: [String]) = (.healthy, [])
             for ending in endings {
                 if let own = ending.verdict(index, summary.namesProcesses) { decided = SummaryBuilder.merge(decided, own) }
+            }
+            if decided.verdict == .healthy, let held = unexcused(index, endings) {
+                decided = (.degraded, [held])
             }
             group.verdict = decided.verdict
             group.evidence = decided.evidence
@@ -482,6 +503,20 @@ public struct SummaryBuilder {
         } else if let deciding = verdicts.first(where: { $0.verdict == summary.verdict }), let reason = deciding.reason {
             summary.verdictReason = "\(deciding.input): \(reason)"
         }
+    }
+
+    /// The warning or error that keeps group `index` from being `healthy`, cited: the first
+    /// one `BenignFindings` does not excuse, or else the latest one it excuses only when it
+    /// clears, when no success of its family in the group came after it.
+    private func unexcused(_ index: Int, _ endings: [FamilyEnding]) -> String? {
+        func cite(_ finding: Finding, _ tail: String = "") -> String {
+            "\(finding.input):\(finding.line) \(finding.kind.id): \(finding.message)\(tail)"
+        }
+        if let finding = groupUnexcused[index] { return cite(finding) }
+        guard let finding = groupUncleared[index] else { return nil }
+        let family = families.firstIndex { $0.id == finding.kind.family }
+        let success = family.flatMap { endings[$0].lastSuccess(index) } ?? 0
+        return success > finding.line ? nil : cite(finding, ", still waiting at the end of the log")
     }
 
     /// `no Core Data sync records in 412 lines`, `… from Journal in 412 lines`, or `no Core

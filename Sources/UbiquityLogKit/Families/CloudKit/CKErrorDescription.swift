@@ -6,6 +6,8 @@ public struct CKErrorDescription: Sendable, Equatable {
     public var name: String
     public var code: Int?
     public var internalCode: Int?
+    /// The internal code's domain when it is not CloudKit's own (`(6/NSCocoaErrorDomain:4099)`).
+    public var internalDomain: String?
     /// The client-side message (the quoted text after the codes).
     public var message: String?
     public var serverMessage: String?
@@ -21,10 +23,11 @@ public struct CKErrorDescription: Sendable, Equatable {
     /// The field for the JSON output.
     var value: FieldValue {
         var fields = FieldList()
-        fields.items.reserveCapacity(11)  // its most: not grown 1, 2, 4, 8, 16
+        fields.items.reserveCapacity(12)  // its most: not grown 1, 2, 4, 8, 16
         fields.add("name", name)
         fields.add("code", code)
         fields.add("internalCode", internalCode)
+        fields.add("internalDomain", internalDomain)
         fields.add("message", message)
         fields.add("serverMessage", serverMessage)
         fields.add("record", record)

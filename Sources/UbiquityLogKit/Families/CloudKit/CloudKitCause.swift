@@ -29,10 +29,12 @@ public enum CloudKitCause: String, Sendable, CaseIterable {
     case zoneNotFound = "zone-not-found"
     case userDeletedZone = "user-deleted-zone"
     case historyExpired = "history-expired"
+    case changeTokenExpired = "change-token-expired"
     case objectsInSeveralZones = "objects-in-several-zones"
     case conflict
     case duplicateSubscription = "duplicate-subscription"
     case cancelledPending = "cancelled-pending"
+    case operationCancelled = "operation-cancelled"
     case other
 
     public enum Impact: Int, Sendable, Comparable {
@@ -57,9 +59,9 @@ public enum CloudKitCause: String, Sendable, CaseIterable {
         case .quotaExceeded, .noAccount, .accountTerms, .notAuthenticated, .signingFailure, .zoneNotFound, .userDeletedZone,
              .historyExpired, .objectsInSeveralZones:
             .degraded
-        case .throttled, .network:
+        case .throttled, .network, .changeTokenExpired:
             .transient
-        case .conflict, .duplicateSubscription, .cancelledPending:
+        case .conflict, .duplicateSubscription, .cancelledPending, .operationCancelled:
             .benign
         }
     }
@@ -71,7 +73,8 @@ public enum CloudKitCause: String, Sendable, CaseIterable {
         case .modelOrderedRelationship: .cloudKitModelOrderedRelationship
         case .modelAttributeRequired: .cloudKitModelAttributeRequired
         case .modelRelationshipRequired: .cloudKitModelRelationshipRequired
-        case .containerNotLinked, .badContainer, .permissionFailure, .missingEntitlement: .cloudKitContainerNotLinked
+        case .containerNotLinked, .badContainer, .permissionFailure: .cloudKitContainerNotLinked
+        case .missingEntitlement: .cloudKitMissingEntitlement
         case .secondInstance: .cloudKitSecondInstance
         case .daemonUnreachable: .cloudKitDaemonUnreachable
         case .notInitialized: .cloudKitNotInitialized
@@ -82,10 +85,11 @@ public enum CloudKitCause: String, Sendable, CaseIterable {
         case .network: .cloudKitNetworkUnavailable
         case .zoneNotFound, .userDeletedZone: .cloudKitZoneMissing
         case .historyExpired: .cloudKitHistoryExpired
+        case .changeTokenExpired: .cloudKitChangeTokenExpired
         case .objectsInSeveralZones: .cloudKitObjectsInSeveralZones
         case .conflict: .cloudKitRecordConflict
         case .duplicateSubscription: .cloudKitSubscriptionDuplicate
-        case .cancelledPending: .cloudKitRequestCancelled
+        case .cancelledPending, .operationCancelled: .cloudKitRequestCancelled
         case .other: .cloudKitRequestFailed
         }
     }

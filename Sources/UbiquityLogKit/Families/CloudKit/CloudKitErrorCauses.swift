@@ -19,6 +19,7 @@ extension CloudKitErrors {
             case 134417: offer(.cancelledPending)
             case 134406: offer(.notInitialized)
             case 134301: offer(.historyExpired)
+            case 4097, 4099, 4101: offer(.daemonUnreachable)  // an XPC connection (to cloudd) failed
             default: break
             }
         }
@@ -79,6 +80,17 @@ extension CloudKitErrors {
         CausePhrase("without an iCloud account", .noAccount),
     ]
 
+    /// Whether a CKError says the process could not talk to the CloudKit daemon: an internal
+    /// XPC error of NSCocoaErrorDomain, or the framework's own words for it.
+    static func isDaemonConnection(_ error: CKErrorDescription) -> Bool {
+        if let inner = error.internalCode, error.internalDomain == nil || error.internalDomain == "NSCocoaErrorDomain",
+           inner == 4097 || inner == 4099 || inner == 4101 {
+            return error.code == 6 || error.internalDomain != nil
+        }
+        let message = error.message ?? ""
+        return message.containsASCII("connecting to CloudKit daemon") || message.containsASCII("connection to service named com.apple.cloudd")
+    }
+
     static func cause(of error: CKErrorDescription) -> CloudKitCause? {
         let server = error.serverMessage ?? ""
         let message = error.message ?? ""
@@ -86,23 +98,30 @@ extension CloudKitErrors {
             return server.containsASCII("Cannot create new type") ? .schemaMissingType : .schemaMissingField
         }
         if server.containsASCII("Invalid bundle ID for container") { return .containerNotLinked }
+        // Service Unavailable is a server throttle (HTTP 503, internal 2022) unless the process
+        // never reached the daemon: an XPC connection to cloudd that failed (NSCocoaErrorDomain
+        // 4097 interrupted, 4099 invalidated, 4101 reply invalid) is the sandbox, the
+        // entitlements or the signing, and waiting does not clear it.
+        if error.code == 6 || error.code == nil, isDaemonConnection(error) { return .daemonUnreachable }
         switch (error.code, error.internalCode) {
         case (2?, _), (22?, _): return nil  // partial failure, batch failed: their entries say why
         case (1?, 4000?): return .signingFailure
         case (1?, _): return .other
-        case (3?, _), (4?, _), (34?, _), (36?, _), (20?, _): return .network
+        case (3?, _), (4?, _), (34?, _), (36?, _): return .network
+        case (20?, _): return .operationCancelled
         case (5?, _): return .badContainer
         case (6?, _), (7?, _), (_, 2022?), (_, 2008?), (23?, _): return .throttled
         case (8?, _): return .missingEntitlement
         case (9?, 1004?): return .accountTerms
-        case (9?, _): return message.containsASCII("verify new terms") ? .accountTerms : .notAuthenticated
+        case (9?, _): return message.containsASCII("verify new terms") || message.containsASCII("accept new terms") ? .accountTerms : .notAuthenticated
+        case (10?, 2007?): return .containerNotLinked
         case (10?, _): return .permissionFailure
         case (11?, _): return .other
         case (12?, _): return message.containsASCII("same record twice") ? .duplicateRecordInRequest : .other
         case (14?, _): return .conflict
         case (15?, 2032?): return .duplicateSubscription
         case (15?, _): return server.containsASCII("subscription is duplicate") ? .duplicateSubscription : .other
-        case (21?, _): return .historyExpired
+        case (21?, _): return .changeTokenExpired  // CloudKit's server change token, not Core Data's history token
         case (25?, _): return .quotaExceeded
         case (26?, _): return .zoneNotFound
         case (27?, 1020?): return .tooManyItems

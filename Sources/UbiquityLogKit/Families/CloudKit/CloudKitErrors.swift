@@ -80,6 +80,13 @@ enum CloudKitErrors {
             if index < bytes.count, bytes[index] == UInt8(ascii: "/") {
                 index += 1
                 error.internalCode = number(bytes, &index)
+                // `(6/NSCocoaErrorDomain:4099)`: the internal error is of another domain.
+                if error.internalCode == nil, let domain = word(bytes, &index, stop: UInt8(ascii: ":")),
+                   index < bytes.count, bytes[index] == UInt8(ascii: ":") {
+                    index += 1
+                    error.internalDomain = domain
+                    error.internalCode = number(bytes, &index)
+                }
             }
             // `(2022)` alone is the internal code.
             if error.internalCode == nil, let code = error.code, code >= 1000 { error.internalCode = code; error.code = nil }
@@ -105,6 +112,8 @@ enum CloudKitErrors {
                 break
             } else {
                 _ = word(bytes, &index)  // op = …, uuid = …: not kept
+                // A value a sysdiagnose redacted ends at its own `>`, not the description's.
+                if take(" = <private>", bytes, &index) { continue }
                 index = scans.segmentEnd(in: bytes, from: index)
             }
         }
@@ -340,9 +349,9 @@ enum CloudKitErrors {
         return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<textEnd]), as: UTF8.self)
     }
 
-    private static func word(_ bytes: UnsafeRawBufferPointer, _ index: inout Int) -> String? {
+    private static func word(_ bytes: UnsafeRawBufferPointer, _ index: inout Int, stop: UInt8? = nil) -> String? {
         let start = index
-        while index < bytes.count, !isWordEnd(bytes[index]) { index += 1 }
+        while index < bytes.count, !isWordEnd(bytes[index]), bytes[index] != stop, bytes[index] != UInt8(ascii: ")") || stop == nil { index += 1 }
         return index > start ? String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self) : nil
     }
 

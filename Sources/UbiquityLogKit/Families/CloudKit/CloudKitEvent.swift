@@ -118,14 +118,21 @@ enum CloudKitEvent {
         var kind = failed
         // A cause no more specific than "other" leaves the record its own kind (set-up failed,
         // an unknown partial error).
-        if !fixedKind, let cause = report.cause, cause != .other { kind = cause.kind }
+        // A set-up that failed stays a set-up failure even when its cause is harmless elsewhere
+        // (a duplicate subscription): the store is not mirrored.
+        if !fixedKind, let cause = report.cause, cause != .other, stage != "setup" || cause.impact > .benign { kind = cause.kind }
         if let cause = report.cause {
             // The cause in words, which the timeline and the findings show for the record.
             let records = Set(report.causeErrors.compactMap(\.record)).count
             let what = stage == "request" ? (match["requestClass"].flatMap(requestType) ?? stage) : stage
             let said = CloudKitTracker.sentence(cause, stage: what, Facts(fields.items))
-            let label = CloudKitTracker.label(what, fixedKind ? kind : nil)
-            fields.add("causeText", (said.hasPrefix(label) ? said : label + ": " + said) + (records > 1 ? " (\(records) records)" : ""))
+            let label = CloudKitTracker.label(what, fixedKind ? kind : nil, cause: cause)
+            // Entries that failed only with their batch are named beside the cause they followed.
+            // Those printed (22) and those CloudKit left out (`N "Batch Request Failed" CKError's omited`).
+            let batched = report.omittedBatchErrors + report.errors.lazy.filter { $0.code == 22 }.count
+            let batch = batched > 0 ? "; \(batched) more failed only with their batch (Batch Request Failed)" : ""
+            let wait = Facts(fields.items).retryAfter(of: cause).map { ", retry after \($0) s" } ?? ""
+            fields.add("causeText", (label.isEmpty || said.hasPrefix(label) ? said : label + ": " + said) + wait + (records > 1 ? " (\(records) records)" : "") + batch)
         }
         return .message(kind, fields.items)
     }

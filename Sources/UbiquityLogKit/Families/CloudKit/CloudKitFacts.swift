@@ -1,7 +1,14 @@
 extension CloudKitTracker {
     /// What a record says failed, before its cause: `set-up failed`, `export blocked`, ….
-    static func label(_ stage: String, _ kind: EventKind?) -> String {
+    static func label(_ stage: String, _ kind: EventKind?, cause: CloudKitCause? = nil) -> String {
         if kind == .cloudKitRecoveryAttempted { return "recovering" }
+        // A request a throttle stopped waits; one cancelled did not fail.
+        let request = stage == "request" || stage == "sync" || stage == CloudKitTracker.unnamed ? "request" : stage
+        switch cause {
+        case .throttled?: return "\(request) waiting"
+        case .cancelledPending?, .operationCancelled?: return ""  // its sentence says it
+        default: break
+        }
         switch stage {
         case "setup": return "set-up failed"
         case "recovery": return "recovery failed"
@@ -12,11 +19,15 @@ extension CloudKitTracker {
         }
     }
 
-    /// One sentence for a cause, named by what failed (`export blocked: …`).
+    /// One sentence for a cause, named by what failed (`export blocked: …`), and by the CKError
+    /// the log names for it: its name, code and internal code, and the HTTP status it carries
+    /// (`(Quota Exceeded 25/2035)`, `(Service Unavailable 6/2022, HTTP 503)`).
     static func sentence(_ cause: CloudKitCause, stage: String, _ facts: Facts) -> String {
-        let what = stage == "setup" ? "set-up failed" : stage == "sync" || stage == "request" ? "sync failed" : "\(stage) blocked"
+        let what = stage == "setup" ? "set-up failed" : stage == "sync" ? "sync failed"
+            : stage == "request" || stage == CloudKitTracker.unnamed ? "request failed" : "\(stage) blocked"
         let type = facts.string("recordType")
         let field = facts.string("field")
+        let named = facts.naming(cause).map { " (\($0))" } ?? ""
         switch cause {
         case .schemaMissingField:
             return "\(what): field \(field ?? "?") of record type \(type ?? "?") is not in the production schema"
@@ -25,34 +36,86 @@ extension CloudKitTracker {
         case .modelOrderedRelationship: return "the model cannot be mirrored: it has an ordered relationship"
         case .modelAttributeRequired: return "the model cannot be mirrored: an attribute is non-optional without a default"
         case .modelRelationshipRequired: return "the model cannot be mirrored: a relationship is non-optional"
-        case .containerNotLinked: return "\(what): the iCloud container is not assigned to the app's ID (Invalid bundle ID for container)"
-        case .badContainer: return "\(what): CloudKit does not know the container (Bad Container)"
-        case .permissionFailure: return "\(what): CloudKit refused permission (Permission Failure)"
-        case .missingEntitlement: return "\(what): the app lacks the CloudKit entitlement"
+        case .containerNotLinked: return "\(what): the iCloud container is not assigned to the app's ID (Invalid bundle ID for container)" + named
+        case .badContainer: return "\(what): CloudKit does not know the container" + (named.isEmpty ? " (Bad Container)" : named)
+        case .permissionFailure: return "\(what): CloudKit refused permission" + (named.isEmpty ? " (Permission Failure)" : named)
+        case .missingEntitlement: return "\(what): the app lacks the iCloud (CloudKit) entitlement" + named
         case .secondInstance: return "a second container mirrors the same store in this process (134410)"
-        case .daemonUnreachable: return "\(what): the CloudKit daemon cannot be reached (sandbox)"
+        case .daemonUnreachable: return "\(what): the process cannot reach the CloudKit daemon (sandbox, entitlements or signing)" + named
         case .notInitialized: return "requests refused: mirroring set-up never succeeded (134406)"
-        case .quotaExceeded: return "\(what): the user's iCloud storage is full (Quota Exceeded)"
-        case .recordTooLarge: return "\(what): a record\(type.map { " of type \($0)" } ?? "") is over CloudKit's 1 MB limit"
-        case .tooManyItems: return "\(what): more than 400 items in one request"
-        case .duplicateRecordInRequest: return "\(what): one record saved twice in one request"
+        case .quotaExceeded: return "\(what): the user's iCloud storage is full" + (named.isEmpty ? " (Quota Exceeded)" : named)
+        case .recordTooLarge: return "\(what): a record\(type.map { " of type \($0)" } ?? "") is over CloudKit's 1 MB limit" + named
+        case .tooManyItems: return "\(what): more than 400 items in one request" + named
+        case .duplicateRecordInRequest: return "\(what): one record saved twice in one request" + named
         case .noAccount: return "no iCloud account (134400): mirroring is off until the user signs in"
-        case .accountTerms: return "the iCloud account must accept new terms"
-        case .notAuthenticated: return "CloudKit access denied for the account (Not Authenticated)"
-        case .signingFailure: return "no signed-in account can sign CloudKit requests (Internal Error 1/4000)"
-        case .throttled: return "throttled by CloudKit, waiting" + (facts.string("retryAfter").map { " (retry after \($0) s)" } ?? "")
-        case .network: return "\(what): the network or the server did not answer"
-        case .zoneNotFound: return "the record zone\(facts.string("zone").map { " \($0)" } ?? "") does not exist"
-        case .userDeletedZone: return "the user deleted the app's iCloud data (zone purged)"
+        case .accountTerms: return "the iCloud account must accept new terms" + named
+        case .notAuthenticated: return "CloudKit access denied for the account" + (named.isEmpty ? " (Not Authenticated)" : named)
+        case .signingFailure: return "no signed-in account can sign CloudKit requests" + (named.isEmpty ? " (Internal Error 1/4000)" : named)
+        case .throttled:
+            let status = facts.string("status").map { "HTTP \($0)" }
+            let said = named.isEmpty ? status.map { " (\($0))" } ?? "" : named
+            // The retry-after is left out: a failure's sentence is its key, and a log of many
+            // throttles each with its own wait must not keep each (see `Failures`).
+            return "throttled by CloudKit\(said)"
+        case .network: return "\(what): the network or the server did not answer" + named
+        case .zoneNotFound: return "the record zone\(facts.string("zone").map { " \($0)" } ?? "") does not exist" + named
+        case .userDeletedZone: return "the user deleted the app's iCloud data, its zone purged" + (named.isEmpty ? "" : named)
         case .historyExpired: return "persistent history expired (134301)"
+        case .changeTokenExpired: return "\(what): the server change token expired; changes are fetched again from scratch" + named
         case .objectsInSeveralZones: return "related objects are assigned to several zones"
-        case .conflict: return "records changed on the server since fetched (merged)"
-        case .duplicateSubscription: return "subscription already exists"
-        case .cancelledPending: return "\(stage) request dropped: one of its type was already pending (134417)"
+        case .conflict: return "records changed on the server since fetched, merged by Core Data" + named
+        case .duplicateSubscription: return "subscription already exists" + named
+        case .cancelledPending: return "\(stage) request cancelled: one of its type was already pending (134417)"
+        case .operationCancelled: return "\(stage) request cancelled" + named
         case .other:
             let name = facts.firstErrorName
             return "\(what): \(name ?? "an error")"
         }
+    }
+}
+
+extension Facts {
+    /// The CKError that gives `cause`, as the log names it: `Quota Exceeded 25/2035`,
+    /// `Service Unavailable 6/NSCocoaErrorDomain:4099`, with `HTTP 503` when its message
+    /// carries a status. The facts are a CKError's own (a partial-error entry's), or a
+    /// record's whose `ckErrors` hold one of that cause; nil when none does.
+    func naming(_ cause: CloudKitCause) -> String? {
+        guard let error = error(of: cause), let name = error.string("name") else { return nil }
+        var codes = error.int("code").map(String.init) ?? ""
+        if let inner = error.int("internalCode") {
+            codes += (codes.isEmpty ? "" : "/") + (error.string("internalDomain").map { "\($0):" } ?? "") + String(inner)
+        }
+        var said = codes.isEmpty ? name : "\(name) \(codes)"
+        if let status = Facts.httpStatus(in: error.string("message") ?? "") { said += ", HTTP \(status)" }
+        return said
+    }
+
+    /// The retry-after of the CKError that gives `cause`, or the record's.
+    func retryAfter(of cause: CloudKitCause) -> String? {
+        error(of: cause)?.string("retryAfter") ?? string("retryAfter")
+    }
+
+    private func error(of cause: CloudKitCause) -> Facts? {
+        if string("name") != nil, value("ckErrors") == nil { return self }
+        guard case .list(let errors)? = value("ckErrors") else { return nil }
+        for case .object(let parts) in errors {
+            let entry = Facts(parts)
+            var description = CKErrorDescription(name: entry.string("name") ?? "")
+            description.code = entry.int("code")
+            description.internalCode = entry.int("internalCode")
+            description.internalDomain = entry.string("internalDomain")
+            description.message = entry.string("message")
+            description.serverMessage = entry.string("serverMessage")
+            if CloudKitErrors.cause(of: description) == cause { return entry }
+        }
+        return nil
+    }
+
+    /// `Request failed with http status code 503` → 503.
+    static func httpStatus(in message: String) -> String? {
+        guard let range = message.firstRange(ofASCII: "http status code ") else { return nil }
+        let digits = message[range.upperBound...].prefix { $0.isASCII && $0.isNumber }
+        return digits.isEmpty ? nil : String(digits)
     }
 }
 
@@ -97,6 +160,8 @@ struct Facts {
                     if name == "code", case .int(let code) = parts[index].value { description.code = code }
                 case 12:
                     if name == "internalCode", case .int(let code) = parts[index].value { description.internalCode = code }
+                case 14:
+                    if name == "internalDomain" { description.internalDomain = parts[index].value.text }
                 case 7:
                     if name == "message" { description.message = parts[index].value.text }
                 case 13:

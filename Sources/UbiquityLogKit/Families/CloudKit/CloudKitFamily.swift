@@ -70,6 +70,7 @@ final class CloudKitFamilyTracker: FamilyTracker {
 
     func ending(inputs: [String]) -> FamilyEnding {
         let closed = tracker
-        return FamilyEnding(story: tracker.finishedStory) { group, _ in closed.verdict(ofGroup: group) }
+        return FamilyEnding(story: tracker.finishedStory, verdict: { group, _ in closed.verdict(ofGroup: group) },
+                            lastSuccess: { group in closed.lastSuccessLine(ofGroup: group) })
     }
 }

@@ -24,6 +24,8 @@ extension EventKind {
         "CloudKit refused the container: it is not assigned to the app's ID, unknown to the server, or the app lacks the entitlement.")
     public static let cloudKitContainerWithoutAppID = EventKind(cloudKit: "cloudkit-container-without-app-id", .setup, .error, .notable,
         "CloudKit cannot start: the process has no application identifier (an unsigned or wrongly signed build).")
+    public static let cloudKitMissingEntitlement = EventKind(cloudKit: "cloudkit-missing-entitlement", .setup, .error, .notable,
+        "The process lacks the iCloud (CloudKit) entitlement: CloudKit refused it (CKError 8) or aborted the process.")
     public static let cloudKitDaemonUnreachable = EventKind(cloudKit: "cloudkit-daemon-unreachable", .setup, .error, .notable,
         "The process cannot reach the CloudKit daemon (on macOS, usually the sandbox or a missing entitlement).")
     public static let cloudKitNotInitialized = EventKind(cloudKit: "cloudkit-not-initialized", .setup, .error, .notable,
@@ -73,7 +75,7 @@ extension EventKind {
     public static let cloudKitRequestFinished = EventKind(cloudKit: "cloudkit-request-finished", .request, .info, .detail,
         "A request finished successfully.")
     public static let cloudKitRequestCancelled = EventKind(cloudKit: "cloudkit-request-cancelled", .request, .info, .detail,
-        "A request was dropped because one of its type was already pending (134417); harmless when a later one succeeds.")
+        "A request was cancelled: dropped because one of its type was already pending (134417), or its CloudKit operation cancelled (CKError 20); the container does the work in another request.")
     public static let cloudKitRequestFailed = EventKind(cloudKit: "cloudkit-request-failed", .request, .error, .notable,
         "A request finished with success 0 and an error that no more specific kind explains.")
     public static let cloudKitNetworkUnavailable = EventKind(cloudKit: "cloudkit-network-unavailable", .request, .warning, .notable,
@@ -102,6 +104,8 @@ extension EventKind {
         "A record changed on the server since it was fetched (14, Server Record Changed); Core Data merges and retries.")
     public static let cloudKitHistoryCaughtUp = EventKind(cloudKit: "cloudkit-history-caught-up", .export, .debug, .routine,
         "A remote-change notification concerned history the exporter had already handled.")
+    public static let cloudKitChangeTokenExpired = EventKind(cloudKit: "cloudkit-change-token-expired", .import, .warning, .notable,
+        "CloudKit refused the saved server change token (CKError 21, Change Token Expired): the changes must be fetched again from scratch.")
     public static let cloudKitHistoryExpired = EventKind(cloudKit: "cloudkit-history-expired", .export, .warning, .notable,
         "A persistent-history token points at history that was deleted (134301); mirroring may reset its local metadata.")
 

@@ -206,7 +206,7 @@ extension CloudKitRules {
             CloudKitEvent.rule("cloudkit-import-work-items", .cloudKit, .cloudKitImportWorkItems, #"Processing work items:"#,
                  samples: [CKSample.stderr("CloudKit", "-[PFCloudKitImporter processWorkItemsWithCompletion:]", 388, "<PFCloudKitImporter: 0x600000c2c3c0>: Processing work items: (\n)")]
                 ),
-            CloudKitEvent.rule("cloudkit-import-applied", .cloudKit, .cloudKitImportApplied, #"Finished importing changes for request:[ ]?"# + CloudKitRules.requestObject,
+            CloudKitEvent.rule("cloudkit-import-applied", .cloudKit, .cloudKitImportApplied, #"Finished importing (?:applying )?changes for request:[ ]?"# + CloudKitRules.requestObject,
                  samples: [CKSample.stderr("warning", "-[PFCloudKitImportRecordsWorkItem newMirroringResultByApplyingAccumulatedChanges]_block_invoke", 1223,
                                            "Finished importing changes for request: <NSCloudKitMirroringImportRequest: 0x600002a48c80> \(CKSample.otherRequest)")]
                 ),

@@ -20,6 +20,8 @@ public struct CloudKitStory: Sendable {
         public var succeeded = 0
         public var failed = 0
         public var cancelled = 0
+        /// Ended by a throttle: waiting for the retry-after, not failed.
+        public var waiting = 0
         /// Finished requests whose start was seen, and their durations.
         public var timed = 0
         public var totalMilliseconds = 0
@@ -40,13 +42,16 @@ public struct CloudKitStory: Sendable {
         public var input: String
         public var line: Int
         public var kind: EventKind
+        /// Seconds CloudKit asked to wait before a retry (`Retry after`), the latest given.
+        public var retryAfter: String?
 
-        /// `… (3 records)` / `… (reported 2 times)`.
+        /// `… (3 records)` / `… (reported 2 times)` / `… (retry after 342.0 s)`.
         public var counted: String {
             var parts: [String] = []
             if !records.isEmpty { parts.append("\(records.count) record\(records.count == 1 ? "" : "s")") }
             if recordsNotKept > 0 { parts.append("\(recordsNotKept) more named, not told apart") }
             if reports > 1 { parts.append("reported \(reports) times") }
+            if let retryAfter, !text.contains("retry after") { parts.append("retry after \(retryAfter) s") }
             return parts.isEmpty ? text : text + " (" + parts.joined(separator: ", ") + ")"
         }
     }

@@ -14,6 +14,7 @@ extension CloudKitStory: FamilyStory {
             var parts = ["\(tally.started) started", "\(tally.succeeded) succeeded"]
             if tally.failed > 0 { parts.append("\(tally.failed) failed") }
             if tally.cancelled > 0 { parts.append("\(tally.cancelled) cancelled") }
+            if tally.waiting > 0 { parts.append("\(tally.waiting) waiting (throttled)") }
             if tally.unfinished > 0 { parts.append("\(tally.unfinished) unfinished") }
             var line = "\(tally.type) requests: " + parts.joined(separator: ", ")
             if tally.timed > 0 {
@@ -25,7 +26,7 @@ extension CloudKitStory: FamilyStory {
             details.append("exports: \(exportsBegan) began, \(exportsFinished) finished, \(counted(objectsToExport, "object")) found needing export")
         }
         if importsScheduled + importsBegan + importsApplied + pushes > 0 {
-            details.append("imports: \(importsScheduled) scheduled, \(importsBegan) began, \(importsApplied) applied; \(counted(pushes, "push")) received")
+            details.append("imports: \(importsScheduled) scheduled, \(importsBegan) began, \(importsApplied) applied; \(pushes) push\(pushes == 1 ? "" : "es") received")
         }
         if throttles > 0 {
             details.append("throttled \(counted(throttles, "time")): waiting" + (retryAfter.map { " (retry after \($0) s)" } ?? "")
@@ -62,6 +63,7 @@ extension CloudKitStory: FamilyStory {
             parts.add("succeeded", tally.succeeded)
             parts.add("failed", tally.failed)
             parts.add("cancelled", tally.cancelled)
+            parts.add("waiting", tally.waiting)
             parts.add("unfinished", tally.unfinished)
             if tally.timed > 0 {
                 parts.add("averageMilliseconds", tally.totalMilliseconds / tally.timed)
@@ -91,6 +93,7 @@ extension CloudKitStory: FamilyStory {
             if cause.recordsNotKept > 0 { parts.add("recordsNotKept", cause.recordsNotKept) }
             parts.add("input", cause.input)
             parts.add("line", cause.line)
+            parts.add("retryAfter", cause.retryAfter)
             return .object(parts.items)
         }))
         if causeReportsNotListed > 0 { fields.add("causeReportsNotListed", causeReportsNotListed) }

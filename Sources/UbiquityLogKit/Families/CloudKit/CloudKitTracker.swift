@@ -236,7 +236,12 @@ struct CloudKitTracker {
         }
         if let stage = facts.string("stage"), facts.bool("success") != true { failure(kind, stage: stage, facts: facts, record: record) }
         else if kind.severity >= .warning, let cause = facts.string("cause").flatMap(CloudKitCause.init(rawValue:)) {
-            note(cause, kind: kind, stage: "sync", facts: facts, line: line)
+            // A failure told outside a request's end (the app's print of an error, a share
+            // refused): judged by its cause as a request's would be.
+            let text = CloudKitTracker.sentence(cause, stage: "sync", facts)
+            note(cause, kind: kind, stage: "sync", facts: facts, line: line, sentence: text)
+            if cause.impact == .transient { state.addThrottle(line); story.throttleCleared = false }
+            state.addFailure(stage: "sync", cause: cause, kind: kind, line: line, text: text)
         } else if kind.severity == .error {
             state.addFailure(stage: kind.id, cause: nil, kind: kind, line: line, text: kind.summary)
         }
@@ -249,7 +254,12 @@ struct CloudKitTracker {
         var type = stage
         if stage == "request" || facts.string("requestID") != nil, facts.string("success") != nil || facts.bool("success") != nil {
             type = finish(facts, record, line) { tally in
-                if cause == .cancelledPending { tally.cancelled += 1 } else { tally.failed += 1 }
+                // A request cancelled did not fail; one a throttle stopped waits for its retry.
+                switch cause {
+                case .cancelledPending?, .operationCancelled?: tally.cancelled += 1
+                case .throttled?: tally.waiting += 1
+                default: tally.failed += 1
+                }
             }
         } else if stage == "request", let requestType = keptType(facts.string("requestType")) {
             type = requestType
@@ -275,7 +285,7 @@ struct CloudKitTracker {
         // Each record type and field a schema gap names is a cause of its own.
         // (Found by a lookup: a partial failure holds hundreds of entries, each compared with
         // every text before it in a list.)
-        var byText: [(text: String, records: [String])] = []
+        var byText: [(text: String, records: [String], retryAfter: String?)] = []
         var textIndex: [String: Int] = [:]
         for entry in facts.entries(of: cause) {
             let text = CloudKitTracker.sentence(cause, stage: stage, entry.facts)
@@ -283,19 +293,21 @@ struct CloudKitTracker {
                 byText[index].records += entry.record.map { [$0] } ?? []
             } else {
                 textIndex[text] = byText.count
-                byText.append((text, entry.record.map { [$0] } ?? []))
+                byText.append((text, entry.record.map { [$0] } ?? [], entry.facts.string("retryAfter")))
             }
         }
-        if byText.isEmpty { byText = [(sentence ?? CloudKitTracker.sentence(cause, stage: stage, facts), [])] }
-        for (text, records) in byText {
+        if byText.isEmpty { byText = [(sentence ?? CloudKitTracker.sentence(cause, stage: stage, facts), [], facts.retryAfter(of: cause))] }
+        for (text, records, retryAfter) in byText {
             let index: Int
             if let known = causeIndex[text] {
                 index = known
                 story.causes[index].reports += 1
+                if let retryAfter { story.causes[index].retryAfter = retryAfter }
             } else if story.causes.count < RunSummary.maxKeptFindings {
                 index = story.causes.count
                 causeIndex[text] = index
-                story.causes.append(CloudKitStory.Cause(cause: cause, text: text, reports: 1, input: state.input, line: line, kind: kind))
+                story.causes.append(CloudKitStory.Cause(cause: cause, text: text, reports: 1, input: state.input, line: line, kind: kind,
+                                                        retryAfter: retryAfter))
             } else {
                 story.causeReportsNotListed += 1
                 continue
@@ -428,6 +440,12 @@ struct CloudKitTracker {
         return CloudKitTracker.verdict(of: states[group])
     }
 
+    /// The line of the last success in a process's mirroring records; nil when none.
+    func lastSuccessLine(ofGroup group: Int) -> Int? {
+        guard group < states.count, states[group].anySuccessCount > 0 else { return nil }
+        return states[group].anySuccessLine
+    }
+
     /// Broken when a failure cannot clear by itself (schema, model, container, a second
     /// container) or a kind of request kept failing to the end; degraded for the user's
     /// account or storage, teardowns, sharing, throttles that did not clear, state.failures that a
@@ -447,9 +465,13 @@ struct CloudKitTracker {
             case .transient?:
                 if state.anySuccessLine < failure.line { degraded.append(cite + ", still waiting at the end of the log") }
             case .benign?:
-                if failure.cause == .cancelledPending, !laterSuccess {
-                    degraded.append(cite + ", and no later request of that type succeeded")
-                }
+                // A request dropped for a pending one of its type is never a failure on its
+                // own. A conflict or a duplicate subscription is handled by Core Data, which
+                // retries: the request that failed of it must be followed by a success of its
+                // kind, or sync did not get past it (set-up never done: broken).
+                guard failure.cause != .cancelledPending, !laterSuccess else { break }
+                let cited = cite + ", and no later \(failure.stage == "sync" ? "request" : failure.stage) succeeded"
+                if failure.stage == "setup" { broken.append(cited) } else { degraded.append(cited) }
             case nil:
                 if failure.kind.severity == .error {
                     if laterSuccess { degraded.append(cite + ", later succeeded") } else { broken.append(cite) }
