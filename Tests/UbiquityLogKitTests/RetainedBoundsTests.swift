@@ -228,33 +228,13 @@ enum GeneratedRecords {
 
 /// Lists that grew by comparing each new entry with every one before: timed on a quarter of
 /// the records and on all of them, the records classified beforehand. Linear work takes about
-/// four times as long on all of them, quadratic sixteen. Timed in the thread's CPU time, the
-/// best of several runs: on a shared machine, time spent waiting for a CPU is not the work's.
+/// four times as long on all of them, quadratic sixteen. Timed as in LinearScanTests.swift.
 @Suite struct ListGrowthTimeTests {
     private typealias G = GeneratedRecords
     private typealias Classified = [(record: Record, classification: Classification)]
 
-    private static func cpuSeconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
-
-    private static func best(_ runs: Int, _ body: () -> Void) -> Double {
-        var best = Double.infinity
-        for _ in 0..<runs {
-            let start = cpuSeconds()
-            body()
-            best = min(best, cpuSeconds() - start)
-        }
-        return best
-    }
-
     private func ratio(_ records: Classified, _ feed: (Classified.SubSequence) -> Void) -> (ratio: Double, short: Double, long: Double) {
-        let short = Self.best(5) { feed(records.prefix(records.count / 4)) }
-        let long = Self.best(3) { feed(records[...]) }
-        // Below a millisecond both are noise: a floor keeps the ratio meaningful.
-        return (max(long, 0.001) / max(short, 0.000_25), short, long)
+        Timing.ratio(bound: 8, short: { feed(records.prefix(records.count / 4)) }, long: { feed(records[...]) })
     }
 
     /// 80,000 distinct store UUIDs or peers took over 8 s.
