@@ -207,13 +207,7 @@ public struct SummaryBuilder {
                 } else {
                     unnamedGroup = groups.count
                 }
-                groups.append(ProcessSummary(input: counts.inputs.last ?? "", process: process))
-                groupRecords.append(0)
-                familyRecords += Array(repeating: 0, count: familyCount)
-                familyUnhandled += Array(repeating: 0, count: familyCount)
-                groupUnexcused.append(nil)
-                groupUncleared.append(nil)
-                group = groups.count - 1
+                group = appendGroup(ProcessSummary(input: counts.inputs.last ?? "", process: process))
             }
             if recentGroups.count < SummaryBuilder.recentGroupCount {
                 recentGroups.append((process, bytes, group ?? 0))
@@ -232,11 +226,19 @@ public struct SummaryBuilder {
         if let pastCapGroup { return pastCapGroup }
         var summary = ProcessSummary(input: counts.inputs.last ?? "", process: ProcessSummary.otherProcessesName)
         summary.isOtherProcesses = true
+        let group = appendGroup(summary)
+        pastCapGroup = group
+        return group
+    }
+
+    /// Adds a group and its entry in every table kept by group (they stay the same length).
+    private mutating func appendGroup(_ summary: ProcessSummary) -> Int {
         groups.append(summary)
         groupRecords.append(0)
         familyRecords += Array(repeating: 0, count: familyCount)
         familyUnhandled += Array(repeating: 0, count: familyCount)
-        pastCapGroup = groups.count - 1
+        groupUnexcused.append(nil)
+        groupUncleared.append(nil)
         return groups.count - 1
     }
 
