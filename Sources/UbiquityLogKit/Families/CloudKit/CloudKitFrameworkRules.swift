@@ -114,11 +114,13 @@ extension CloudKitRules {
                 return .message(kind, fields.items)
             },
             Rule("cloudkit-ckerror-text", .cloudKitFramework, .cloudKitPartialFailureHidden,
-                 #"[^\n]{0,300}?(?:\(CKErrorDomain error (?<code>\d+)\.\)|Error Domain=CKErrorDomain Code=(?<code>\d+)|<CKError[ ]0x[0-9A-Fa-f]+:[ ]\\?")"#,
+                 // An NSPersistentCloudKitContainer event's error as the app prints it: code 2 and
+                 // nothing more (its entries are in the mirroring records). Other CKErrors outside
+                 // the mirroring records are the `ckerror` family's.
+                 #"[^\n]{0,300}?\b[Ee]vent\b[^\n]{0,200}?(?:\(CKErrorDomain error (?<code>2)\.\)|Error Domain=CKErrorDomain Code=(?<code>2)\b)"#,
                  samples: [
                     CKSample.app("Export event failed: The operation couldn’t be completed. (CKErrorDomain error 2.)"),
                     CKSample.app("CloudKit event error: Error Domain=CKErrorDomain Code=2 \"(null)\""),
-                    CKSample.app("<CKError 0x600000c5f0a0: \"Quota Exceeded\" (25/2035); server message = \"Quota exceeded\"; op = 3E4F5A6B7C8D9E0F; uuid = 7A8B9C0D-1E2F-4A3B-8C4D-5E6F7A8B9C0D; Retry after 342.0 seconds>"),
                  ]) { match in
                 let report = CloudKitErrors.report(in: match.messageBytes)
                 var fields = CloudKitEvent.facts(match)
@@ -131,10 +133,6 @@ extension CloudKitRules {
             CloudKitEvent.rule("cloudkit-objects-in-several-zones", .cloudKitFramework, .cloudKitObjectsInSeveralZones,
                  #"[^\n]{0,300}?Objects related to '(?<entity>[^'\n]+)' are assigned to multiple zones"#,
                  samples: [CKSample.app("Share failed: Objects related to 'Recipe' are assigned to multiple zones: {<CKRecordZoneID: 0x600000c0c0e0; zoneName=com.apple.coredata.cloudkit.zone, ownerName=__defaultOwner__>, <CKRecordZoneID: 0x600000c0c100; zoneName=com.apple.coredata.cloudkit.share.3F2E, ownerName=_a1b2c3>}")]
-                ),
-            CloudKitEvent.rule("cloudkit-user-deleted-zone", .cloudKitFramework, .cloudKitZoneMissing,
-                 #"User Deleted Zone: the user has deleted this zone"#,
-                 samples: [CKSample.app("User Deleted Zone: the user has deleted this zone from the settings UI.CKError.Code: 28")]
                 ),
         ]
     }
