@@ -53,17 +53,22 @@ extension CloudKitRules {
                  samples: [CKSample.daemon("apsd", "[com.apple.apsd:connection]", "<APSCourier: 0x7b8c2e010>: Received message for enabled topic 'com.apple.icloud-container.com.example.recipes' onInterface: NonCellular with payload '{\"aps\":{\"content-available\":1},\"ck\":{\"ce\":2}}' with priority 5 for device token: NO isProxyMessage: NO")]
                 ),
             Rule("cloudkit-activity-decision", .cloudKitFramework, .cloudKitActivityAllowed,
-                 #"\d+:com\.apple\.coredata\.cloudkit\.activity\.(?<activity>\w+)\.(?<store>[0-9A-Fa-f-]+)(?:[\s\S]*?name:[ ](?<policy>[^,\n]+),[^\n]*\n?[^\n]*?Decision:[ ]Must Not Proceed)?[\s\S]*?FinalDecision:[ ](?<decision>Can Proceed|Must Not Proceed)"#,
+                 // The activity's number and quotes are left out by some copies (TN3163 prints it bare).
+                 #"['"]?(?:\d+:)?com\.apple\.coredata\.cloudkit\.activity\.(?<activity>\w+)\.(?<store>[0-9A-Fa-f-]+)(?:[\s\S]*?name:[ ](?<policy>[^,\n]+),[^{}]*\{Decision:[ ]Must Not Proceed)?[\s\S]*?FinalDecision:[ ](?<decision>Can Proceed|Must Not Proceed)"#,
                  samples: [
                     CKSample.daemon("dasd", "(DuetActivitySchedulerDaemon) [com.apple.duetactivityscheduler:Scoring]", "5712:com.apple.coredata.cloudkit.activity.export.\(CKSample.store):4A2F1B:[\n{name: Application Policy, policyWeight: 50.000, \nresponse: {Decision: Can Proceed, Score: 0.50}}\n] sumScores:82.500000, denominator:97.000000, \nFinalDecision: Can Proceed FinalScore: 0.850515}"),
                     CKSample.daemon("dasd", "(DuetActivitySchedulerDaemon) [com.apple.duetactivityscheduler:Scoring]", "5713:com.apple.coredata.cloudkit.activity.import.\(CKSample.store):7C3E2A:[\n{name: Activity Group Policy, policyWeight: 1.000, \nresponse: {Decision: Must Not Proceed, Score: 0.00, \nRationale: [{\"com.apple.coredata.cloudkit.import.\(CKSample.store)\".currentAvailableLimit == 0}]}\n}], FinalDecision: Must Not Proceed}"),
+                    "default\t14:26:01.000112-0700\tdasd\t'com.apple.coredata.cloudkit.activity.export.\(CKSample.store)':[\n\t{name: Low Power Mode Policy, policyWeight: 5.000, response: {Decision: Must Not Proceed, Score: 0.00}}\n ], FinalDecision: Must Not Proceed}",
                     CKSample.daemon("dasd", "(DuetActivitySchedulerDaemon) [com.apple.duetactivityscheduler:Scoring]", "5790:com.apple.coredata.cloudkit.activity.export.\(CKSample.store):9D0E1F:[\n{name: ActivityRateLimitPolicy, policyWeight: 1.000, \nresponse: {Decision: Must Not Proceed, Score: 0.00, \nRationale: [{[ratelimited]: Required:1.00, Observed:0.00},]}}\n], FinalDecision: Must Not Proceed}"),
                  ]) { match in
-                var kind = EventKind.cloudKitActivityAllowed
-                if match["decision"] == "Must Not Proceed" {
-                    kind = match["policy"] == "Activity Group Policy" ? .cloudKitActivityDeferred : .cloudKitActivityRateLimited
-                }
-                return CloudKitEvent.message(kind, match)
+                guard match["decision"] == "Must Not Proceed" else { return CloudKitEvent.message(.cloudKitActivityAllowed, match) }
+                let policy = match["policy"]
+                let kind: EventKind = policy == "Activity Group Policy" ? .cloudKitActivityDeferred : .cloudKitActivityRateLimited
+                // A scheduling fact, told as waiting: the activity runs once the policy allows it.
+                var fields = CloudKitEvent.facts(match, spare: 1)
+                let activity = match["activity"].map { "the \($0) activity" } ?? "a sync activity"
+                fields.add("causeText", "waiting: the system deferred \(activity)" + (policy.map { " (\($0))" } ?? "") + ", it runs once that allows it")
+                return .message(kind, fields.items)
             },
             CloudKitEvent.rule("cloudkit-throttle-429", .cloudKitFramework, .cloudKitThrottled,
                  #"Operation throttled by previous server http (?<status>\d+) reply\. Retry after (?<retryAfter>[\d.]+) seconds"#,
