@@ -9,6 +9,7 @@ public enum CloudKitCause: String, Sendable, CaseIterable {
     case modelOrderedRelationship = "model-ordered-relationship"
     case modelAttributeRequired = "model-attribute-required"
     case modelRelationshipRequired = "model-relationship-required"
+    case modelUnsupported = "model-unsupported"
     case containerNotLinked = "container-not-linked"
     case badContainer = "bad-container"
     case secondInstance = "second-instance"
@@ -51,7 +52,7 @@ public enum CloudKitCause: String, Sendable, CaseIterable {
     public var impact: Impact {
         switch self {
         case .schemaMissingField, .schemaMissingType, .modelOrderedRelationship, .modelAttributeRequired, .modelRelationshipRequired,
-             .containerNotLinked, .badContainer, .secondInstance, .permissionFailure, .missingEntitlement, .daemonUnreachable,
+             .modelUnsupported, .containerNotLinked, .badContainer, .secondInstance, .permissionFailure, .missingEntitlement, .daemonUnreachable,
              .notInitialized, .recordTooLarge, .tooManyItems, .duplicateRecordInRequest, .other:
             .broken
         case .quotaExceeded, .noAccount, .accountTerms, .notAuthenticated, .signingFailure, .zoneNotFound, .userDeletedZone,
@@ -71,6 +72,7 @@ public enum CloudKitCause: String, Sendable, CaseIterable {
         case .modelOrderedRelationship: .cloudKitModelOrderedRelationship
         case .modelAttributeRequired: .cloudKitModelAttributeRequired
         case .modelRelationshipRequired: .cloudKitModelRelationshipRequired
+        case .modelUnsupported: .cloudKitModelUnsupported
         case .containerNotLinked, .badContainer, .permissionFailure, .missingEntitlement: .cloudKitContainerNotLinked
         case .secondInstance: .cloudKitSecondInstance
         case .daemonUnreachable: .cloudKitDaemonUnreachable

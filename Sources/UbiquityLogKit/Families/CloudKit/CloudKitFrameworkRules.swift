@@ -90,20 +90,6 @@ extension CloudKitRules {
                  #"[^\n]{0,300}?SwiftDataError\(_error: SwiftData\.SwiftDataError\._Error\.(?<swiftDataError>\w+)"#,
                  samples: [CKSample.app("Recipes/RecipesApp.swift:24: Fatal error: Could not create ModelContainer: SwiftDataError(_error: SwiftData.SwiftDataError._Error.loadIssueModelContainer, _explanation: nil)")]
                 ),
-            Rule("cloudkit-model-rule", .cloudKitFramework, .cloudKitModelAttributeRequired,
-                 #"[^\n]{0,400}?CloudKit integration (?:requires does not|does not) support ordered relationships|[^\n]{0,400}?CloudKit integration requires that all (?:attributes be optional|relationships be optional)"#,
-                 samples: [
-                    CKSample.app("Unresolved error Error Domain=NSCocoaErrorDomain Code=134060 \"A Core Data error occurred.\" UserInfo={NSLocalizedFailureReason=CloudKit integration requires that all attributes be optional, or have a default value set. The following attributes are marked non-optional but do not have a default value:\nRecipe: title\nRecipe: createdAt}"),
-                    CKSample.app("Store failed to load: CloudKit integration requires does not support ordered relationships. The following relationships are marked ordered:\nCookbook: recipes"),
-                    CKSample.app("Error: CloudKit integration requires that all relationships be optional, the following are not:\nStep: recipe"),
-                 ]) { match in
-                let text = match.message
-                let kind: EventKind = text.firstRange(ofASCII: "ordered relationships") != nil ? .cloudKitModelOrderedRelationship
-                    : text.firstRange(ofASCII: "all relationships be optional") != nil ? .cloudKitModelRelationshipRequired : .cloudKitModelAttributeRequired
-                var fields = FieldList()
-                fields.add(match.error())
-                return .message(kind, fields.items + CloudKitEvent.modelFacts(text))
-            },
             Rule("cloudkit-mirroring-error-text", .cloudKitFramework, .cloudKitCoreDataError,
                  #"[^\n]{0,300}?Error Domain=NSCocoaErrorDomain Code=(?<code>134(?:060(?=[\s\S]*?(?:CloudKit|zones))|301|400|406|410|417))\b"#,
                  samples: [
