@@ -136,12 +136,19 @@ public final class HeaderParser {
 
     /// Where a marked record's text starts when a copy stripped the logged object's description
     /// before it (`<…>` read as markup) and left its separator: `(1242): : Successfully …`,
-    /// `(2290):  - Attempting …`. Only a separator before a capital letter is taken: the text
-    /// of every such message starts with one.
+    /// `(2290):  - Attempting …`. Only a separator right after the method's blank (at most one
+    /// more) and before a capital letter is taken: the text of every such message starts with
+    /// one, and an indented `     - Context   : …` (UbiquityStoreManager's error details) is text.
     static func pastStrippedDescription(_ line: UnsafeRawBufferPointer, _ end: Int) -> Int {
+        // The method's `):`, then at most two blanks (whether the reader took them or not).
+        guard end <= line.count else { return end }
+        var colon = end
+        while colon > 0, line[colon - 1] == 0x20, end - colon < 3 { colon -= 1 }
+        guard colon > 0, line[colon - 1] == UInt8(ascii: ":") else { return end }
         var index = end
-        while index < line.count, line[index] == 0x20 { index += 1 }
-        guard index + 2 < line.count, line[index] == UInt8(ascii: ":") || line[index] == UInt8(ascii: "-"), line[index + 1] == 0x20 else { return end }
+        while index < line.count, line[index] == 0x20, index - colon < 3 { index += 1 }
+        guard index - colon <= 2, index + 2 < line.count, line[index] == UInt8(ascii: ":") || line[index] == UInt8(ascii: "-"),
+              line[index + 1] == 0x20 else { return end }
         var text = index + 1
         while text < line.count, line[text] == 0x20 { text += 1 }
         guard text < line.count, line[text] >= UInt8(ascii: "A"), line[text] <= UInt8(ascii: "Z") else { return end }
