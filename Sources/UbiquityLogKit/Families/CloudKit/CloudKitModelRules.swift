@@ -39,11 +39,11 @@ extension CloudKitRules {
             Rule("cloudkit-model-rule", .cloudKitFramework, .cloudKitModelAttributeRequired, pattern,
                  samples: [
                     CKSample.app("Unresolved error Error Domain=NSCocoaErrorDomain Code=134060 \"A Core Data error occurred.\" UserInfo={NSLocalizedFailureReason=CloudKit integration requires that all attributes be optional, or have a default value set. The following attributes are marked non-optional but do not have a default value:\nRecipe: title\nRecipe: createdAt}"),
-                    // iOS 13's wording, printed by an app's own logger without a timestamp.
-                    "[Store] failed to load: CloudKit integration requires does not support ordered relationships. The following relationships are marked ordered:\nCookbook: recipes",
+                    // iOS 13's wording, printed by an app's own logger.
+                    "2019/10/04 11:20:31:207  [Store] failed to load: CloudKit integration requires does not support ordered relationships. The following relationships are marked ordered:\nCookbook: recipes",
                     CKSample.app("Error: CloudKit integration requires that all relationships be optional, the following are not:\nStep: recipe"),
                     "2024-06-11 14:02:55.310877-0700 Ledger[3310:10a4b] Fatal error: Failed to create ModelContainer: SwiftDataError(_error: SwiftData.SwiftDataError._Error.loadIssueModelContainer, _explanation: Optional(\"CloudKit integration does not support unique constraints. The following entities are constrained:\\nAccount: number\\nCategory: name\"))",
-                    "error: Store load failed: CloudKit integration does not support the Deny deletion rule for relationships. The following relationships use Deny:\n\tFolder: notes",
+                    "2025-09-30 08:12:03.990412+0200  Marias-iPad Journal[77]: (SwiftData) error: Store load failed: CloudKit integration does not support the Deny deletion rule for relationships. The following relationships use Deny:\n\tFolder: notes",
                     "2025-09-30 08:12:04.001 Df Journal[77:4f1] CloudKit integration requires that all relationships have an inverse, the following do not: Entry: mood, Entry: tags",
                  ]) { match in event(match) },
             // Core Data's own record of the failed load, with the same text in its
