@@ -1,5 +1,5 @@
-// Facts cut from ASCII text on its bytes (`Extract.fileName`, `Extract.knowledgeVector`,
-// `CloudKitEvent.modelFacts`) say what the same cut on Characters says: the byte paths are
+// Facts cut from ASCII text on its bytes (`Extract.fileName`, `Extract.knowledgeVector`)
+// say what the same cut on Characters says: the byte paths are
 // only taken where each byte is a Character, and any other text goes the Character way.
 import PCRE2
 import Testing
@@ -34,30 +34,6 @@ import Testing
         }
         #expect(Extract.knowledgeVector("<PFUbiquityKnowledgeVector: 0x1e5c>:{a:1, b:2}") == "{a:1, b:2}")
         #expect(Extract.knowledgeVector("<x>:\t{a:1} ") == "\t{a:1}", "only blanks are trimmed after the description")
-    }
-
-    @Test func modelFactsAreTheSameReadOnBytes() {
-        let texts = [
-            "CloudKit integration requires that all attributes be optional, or have a default value set. The following attributes are marked non-optional but do not have a default value:\nRecipe: title\nRecipe: createdAt}",
-            "first line\n\n  Step: recipe  \n\tCookbook: recipes}}\nnot: a pair here\nalone:\nA: b\tc\n:  x\nA : b",
-            "one line only: x",
-            "",
-            "\n\nsecond: line\nthird: line",
-            "head\r\nRecipe: title\r\nStep: x",
-            "head\nRecipé: title\nStep: x",
-            "head\n" + (0..<60).map { "Entity\($0): attribute" }.joined(separator: "\n"),
-        ]
-        for text in texts {
-            #expect(CloudKitEvent.modelFacts(text) == CloudKitEvent.modelFactsByCharacters(text), "\(text.debugDescription)")
-        }
-        let facts = CloudKitEvent.modelFacts("head\nRecipe: title\n\n  Step: recipe}\nnot a pair: x y")
-        #expect(facts == [Field("properties", .list([.string("Recipe: title"), .string("Step: recipe")]))])
-        let many = CloudKitEvent.modelFacts("head\n" + (0..<60).map { "E\($0): a" }.joined(separator: "\n"))
-        guard case .list(let properties)? = many.first?.value else {
-            Issue.record("no properties: \(many)")
-            return
-        }
-        #expect(properties.count == 50, "at most 50 properties")
     }
 }
 

@@ -14,6 +14,7 @@ public struct Catalog: Sendable {
     public static let families: [Family] = [
         .ubiquity,
         .cloudKit,
+        .ckError,
     ]
 
     /// Every rule the project ships, in the order they are tried at one position (earlier wins).

@@ -131,19 +131,52 @@ public final class HeaderParser {
         made.level = TextPlace(read.level)
         made.method = method
         head = made
-        return end
+        return marker != nil && method.exists ? HeaderParser.pastStrippedDescription(line, end) : end
+    }
+
+    /// Where a marked record's text starts when a copy stripped the logged object's description
+    /// before it (`<…>` read as markup) and left its separator: `(1242): : Successfully …`,
+    /// `(2290):  - Attempting …`. Only a separator right after the method's blank (at most one
+    /// more) and before a capital letter is taken: the text of every such message starts with
+    /// one, and an indented `     - Context   : …` (UbiquityStoreManager's error details) is text.
+    static func pastStrippedDescription(_ line: UnsafeRawBufferPointer, _ end: Int) -> Int {
+        // The method's `):`, then at most two blanks (whether the reader took them or not).
+        guard end <= line.count else { return end }
+        var colon = end
+        while colon > 0, line[colon - 1] == 0x20, end - colon < 3 { colon -= 1 }
+        guard colon > 0, line[colon - 1] == UInt8(ascii: ":") else { return end }
+        var index = end
+        while index < line.count, line[index] == 0x20, index - colon < 3 { index += 1 }
+        guard index - colon <= 2, index + 2 < line.count, line[index] == UInt8(ascii: ":") || line[index] == UInt8(ascii: "-"),
+              line[index + 1] == 0x20 else { return end }
+        var text = index + 1
+        while text < line.count, line[text] == 0x20 { text += 1 }
+        guard text < line.count, line[text] >= UInt8(ascii: "A"), line[text] <= UInt8(ascii: "Z") else { return end }
+        return text
     }
 
     /// A line in no header style that holds a family's marker near its start: a record pasted
     /// without its header, or behind a logger's own prefix.
     @inline(__always)
     private func parseHeaderless(_ line: UnsafeRawBufferPointer, into head: inout RecordHead?) -> Int? {
-        guard allowedStyles?.contains(.bare) ?? true, let loose = LooseMarkers.headerless(line, markers) else { return nil }
+        guard allowedStyles?.contains(.bare) ?? true else { return nil }
+        guard let loose = LooseMarkers.headerless(line, markers) else {
+            guard let condensed = CondensedLogShow.header(line) else { return nil }
+            var read = RecordHead(style: .bare, marker: nil, clock: condensed.clock, pid: nil, sourceLine: nil)
+            read.process = TextPlace(condensed.process)
+            head = read
+            return condensed.end
+        }
         var read = RecordHead(style: .bare, marker: loose.marker, clock: PackedTime(), pid: nil,
                               sourceLine: HeaderParser.number(line, loose.sourceLine))
         read.method = TextPlace(loose.method)
+        // A condensed `log show` line before the marker names the process.
+        if let condensed = CondensedLogShow.header(line), condensed.process.upperBound <= loose.end {
+            read.process = TextPlace(condensed.process)
+            read.clock = condensed.clock
+        }
         head = read
-        return loose.end
+        return loose.method != nil ? HeaderParser.pastStrippedDescription(line, loose.end) : loose.end
     }
 
     /// `HeaderStyle` from the C readers' number for it.
@@ -352,5 +385,99 @@ extension cbytescan_place {
     init(_ range: Range<Int>?) {
         let place = TextPlace(range)
         self.init(lower: place.lower, upper: place.upper)
+    }
+}
+
+/// The `log show` lines Apple's technotes print and people paste: the message type, the time
+/// (with or without its date and offset), the process, the text, separated by tabs or runs of
+/// blanks, with `…` (or `...`) where columns were left out:
+/// `default\t14:14:16.621530-0700\tdasd\t…`, `default … 14:14:16.621530 … YourCoolApp  …`.
+/// A line with a family's marker is read by the loose reading; this reads the others (a
+/// daemon's decision, a framework's line) so that each starts a record of its own.
+enum CondensedLogShow {
+    static func header(_ line: UnsafeRawBufferPointer) -> (process: Range<Int>, end: Int, clock: PackedTime)? {
+        guard let first = line.first else { return nil }
+        switch first | 0x20 {
+        case UInt8(ascii: "d"), UInt8(ascii: "i"), UInt8(ascii: "e"), UInt8(ascii: "f"): break
+        default: return nil
+        }
+        var index = 0
+        while index < line.count, index < 8, (line[index] | 0x20) >= UInt8(ascii: "a"), (line[index] | 0x20) <= UInt8(ascii: "z") { index += 1 }
+        let word = String(decoding: UnsafeRawBufferPointer(rebasing: line[0..<index]), as: UTF8.self).lowercased()
+        guard ["default", "info", "debug", "error", "fault"].contains(word), skipGap(line, &index) else { return nil }
+        // [date ]time[.fraction][ offset]
+        var date: (year: Int, month: Int, day: Int)?
+        if digits(line, index, 4), index + 10 < line.count, line[index + 4] == UInt8(ascii: "-"), line[index + 7] == UInt8(ascii: "-"),
+           digits(line, index + 5, 2), digits(line, index + 8, 2) {
+            date = (number(line, index, 4), number(line, index + 5, 2), number(line, index + 8, 2))
+            index += 10
+            guard index < line.count, line[index] == 0x20 || line[index] == UInt8(ascii: "T") else { return nil }
+            index += 1
+        }
+        guard digits(line, index, 2), index + 8 <= line.count, line[index + 2] == UInt8(ascii: ":"), digits(line, index + 3, 2),
+              line[index + 5] == UInt8(ascii: ":"), digits(line, index + 6, 2) else { return nil }
+        let (hour, minute, second) = (number(line, index, 2), number(line, index + 3, 2), number(line, index + 6, 2))
+        index += 8
+        var microsecond = 0
+        var fractionDigits = 0
+        if index < line.count, line[index] == UInt8(ascii: ".") {
+            index += 1
+            while index < line.count, line[index] &- UInt8(ascii: "0") < 10 {
+                if fractionDigits < 6 { microsecond = microsecond * 10 + Int(line[index] &- UInt8(ascii: "0")); fractionDigits += 1 }
+                index += 1
+            }
+        }
+        for _ in fractionDigits..<6 { microsecond *= 10 }
+        var offset: Int?
+        var zone = index
+        if zone < line.count, line[zone] == 0x20 { zone += 1 }
+        if zone < line.count, line[zone] == UInt8(ascii: "+") || line[zone] == UInt8(ascii: "-"), digits(line, zone + 1, 2) {
+            let east = line[zone] == UInt8(ascii: "+")
+            var minutes = number(line, zone + 1, 2) * 60
+            index = zone + 3
+            if index < line.count, line[index] == UInt8(ascii: ":") { index += 1 }
+            if digits(line, index, 2) { minutes += number(line, index, 2) }
+            while index < line.count, line[index] &- UInt8(ascii: "0") < 10 { index += 1 }
+            offset = east ? minutes : -minutes
+        }
+        // A time that cannot be is no time (the line still starts a record).
+        let valid = hour < 24 && minute < 60 && second < 61 && date.map { (1...12).contains($0.month) && (1...31).contains($0.day) } != false
+        let clock = valid ? PackedTime(year: date?.year, month: date?.month ?? 1, day: date?.day ?? 1, hour: hour, minute: minute, second: second,
+                                       microsecond: microsecond, fractionDigits: fractionDigits, utcOffsetMinutes: offset) : PackedTime()
+        let tabbed = index < line.count && line[index] == 0x09
+        guard skipGap(line, &index), index < line.count else { return nil }
+        // The process: up to the next tab (tab-separated columns), else the next blank.
+        let start = index
+        while index < line.count, line[index] != 0x09, tabbed || line[index] != 0x20, index - start < 200 { index += 1 }
+        guard index > start else { return nil }
+        let process = start..<index
+        // The text follows, or starts on the next line (an excerpt that wraps after the process).
+        _ = skipGap(line, &index)
+        return (process, index, clock)
+    }
+
+    /// Skips blanks, tabs and `…`/`...` between columns; false when there was none.
+    private static func skipGap(_ line: UnsafeRawBufferPointer, _ index: inout Int) -> Bool {
+        let start = index
+        while index < line.count {
+            if line[index] == 0x20 || line[index] == 0x09 { index += 1 }
+            else if index + 2 < line.count, line[index] == 0xE2, line[index + 1] == 0x80, line[index + 2] == 0xA6 { index += 3 }
+            else if index + 2 < line.count, line[index] == UInt8(ascii: "."), line[index + 1] == UInt8(ascii: "."), line[index + 2] == UInt8(ascii: ".") { index += 3 }
+            else { break }
+        }
+        return index > start && (line[start] == 0x20 || line[start] == 0x09)
+    }
+
+    /// The decimal number of `count` digits at `at` (checked by `digits`).
+    private static func number(_ line: UnsafeRawBufferPointer, _ at: Int, _ count: Int) -> Int {
+        var value = 0
+        for index in at..<at + count { value = value * 10 + Int(line[index] &- UInt8(ascii: "0")) }
+        return value
+    }
+
+    private static func digits(_ line: UnsafeRawBufferPointer, _ at: Int, _ count: Int) -> Bool {
+        guard at >= 0, at + count <= line.count else { return false }
+        for index in at..<at + count where line[index] &- UInt8(ascii: "0") >= 10 { return false }
+        return true
     }
 }

@@ -97,6 +97,7 @@ public final class RecordAssembler {
     /// bytes stay alive until the next call (`closedChunk`).
     func appendLine(_ line: Line) -> Closed? {
         if let start = parser.parse(line.bytes, into: &nextHeader) {
+            if let next = nextHeader, continuesWrapped(by: next) { return wrap(line, next, bodyStart: start) }
             let closed = close()
             header = nextHeader
             open(line, bodyStart: start)
@@ -108,6 +109,45 @@ public final class RecordAssembler {
             open(line, bodyStart: 0)
             return nil
         }
+        return continueRecord(line)
+    }
+
+    /// Whether a line that reads as a record of its own, `next`, is the rest of the open record
+    /// wrapped onto the lines after its first, as Apple's technotes print records and people
+    /// paste them: the open record has no text yet and no logging method, and the line is a
+    /// bare one (no header) that brings the method (`-[…](3633):` on a line of its own, or with
+    /// the text after it) or, after a header alone, the marker.
+    private func continuesWrapped(by next: RecordHead) -> Bool {
+        guard lineCount > 0, next.style == .bare, let open = header, !open.method.exists else { return false }
+        if open.marker != nil {
+            guard next.marker == nil, next.method.exists else { return false }
+        } else {
+            guard open.style != .bare || open.process.exists, next.marker != nil || next.method.exists else { return false }
+        }
+        guard bodyStart <= openCount, openCount < limits.maxBytes else { return false }
+        for offset in bodyStart..<openCount {
+            let byte = chunk.base[openStart + offset]
+            if byte != 0x20, byte != 0x09, byte != 0x0A, byte != 0x0D { return false }
+        }
+        return true
+    }
+
+    /// Continues the open record with `line`, the wrapped rest of it (`continuesWrapped`): its
+    /// method, source line and marker become the record's, and its text starts after them.
+    private func wrap(_ line: Line, _ next: RecordHead, bodyStart start: Int) -> Closed? {
+        let offset = openCount + 1
+        _ = continueRecord(line)
+        guard var head = header, openCount >= offset + start else { return nil }
+        if let method = next.method.range { head.method = TextPlace(method.lowerBound + offset..<method.upperBound + offset) }
+        head.sourceLine = next.sourceLine ?? head.sourceLine
+        head.marker = head.marker ?? next.marker
+        header = head
+        bodyStart = offset + start
+        return nil
+    }
+
+    /// Adds `line` to the open record as a continuation line.
+    private func continueRecord(_ line: Line) -> Closed? {
         lineCount += 1
         truncated = truncated || line.isTruncated
         guard keptLines < limits.maxLines, openCount < limits.maxBytes else {

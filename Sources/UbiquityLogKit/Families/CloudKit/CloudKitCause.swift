@@ -9,6 +9,7 @@ public enum CloudKitCause: String, Sendable, CaseIterable {
     case modelOrderedRelationship = "model-ordered-relationship"
     case modelAttributeRequired = "model-attribute-required"
     case modelRelationshipRequired = "model-relationship-required"
+    case modelUnsupported = "model-unsupported"
     case containerNotLinked = "container-not-linked"
     case badContainer = "bad-container"
     case secondInstance = "second-instance"
@@ -53,7 +54,7 @@ public enum CloudKitCause: String, Sendable, CaseIterable {
     public var impact: Impact {
         switch self {
         case .schemaMissingField, .schemaMissingType, .modelOrderedRelationship, .modelAttributeRequired, .modelRelationshipRequired,
-             .containerNotLinked, .badContainer, .secondInstance, .permissionFailure, .missingEntitlement, .daemonUnreachable,
+             .modelUnsupported, .containerNotLinked, .badContainer, .secondInstance, .permissionFailure, .missingEntitlement, .daemonUnreachable,
              .notInitialized, .recordTooLarge, .tooManyItems, .duplicateRecordInRequest, .other:
             .broken
         case .quotaExceeded, .noAccount, .accountTerms, .notAuthenticated, .signingFailure, .zoneNotFound, .userDeletedZone,
@@ -75,6 +76,7 @@ public enum CloudKitCause: String, Sendable, CaseIterable {
         case .modelRelationshipRequired: .cloudKitModelRelationshipRequired
         case .containerNotLinked, .badContainer, .permissionFailure: .cloudKitContainerNotLinked
         case .missingEntitlement: .cloudKitMissingEntitlement
+        case .modelUnsupported: .cloudKitModelUnsupported
         case .secondInstance: .cloudKitSecondInstance
         case .daemonUnreachable: .cloudKitDaemonUnreachable
         case .notInitialized: .cloudKitNotInitialized

@@ -54,6 +54,7 @@ enum CloudKitErrors {
             tried += 1
             if tried >= maxDescriptions { break }
         }
+        if found.isEmpty { found = strippedDescriptions(in: bytes, &scans) }
         // A bare `CKErrorDomain Code=N` or `(CKErrorDomain error N.)` when no description is printed.
         if found.isEmpty {
             for code in codes(after: ckErrorDomainCode, in: bytes) + codes(after: ckErrorDomainError, in: bytes) {
@@ -71,6 +72,38 @@ enum CloudKitErrors {
         guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
         index += 1
         skipBlanks(bytes, &index)
+        return description(in: bytes, nameAt: index, &scans)
+    }
+
+    private static let strippedOpening = Array("\" (".utf8)
+
+    /// Descriptions whose `<CKError 0x…` a copy stripped (read as markup): what is left,
+    /// `"Zone Not Found" (26/2036); server message = "…"`, is read by its name, a capitalised
+    /// quoted text of words, and the codes after it. At most `maxDescriptions` are tried.
+    static func strippedDescriptions(in bytes: UnsafeRawBufferPointer, _ scans: inout Scans) -> [CKErrorDescription] {
+        var found: [CKErrorDescription] = []
+        var from = 0
+        var tried = 0
+        while let close = find(strippedOpening, in: bytes, from: from), tried < maxDescriptions {
+            from = close + strippedOpening.count
+            tried += 1
+            // The codes: digits, then `/` or `)` (`(26/2036)`, `(12)`), not words (`(3 items)`).
+            var digitsEnd = from
+            while digitsEnd < bytes.count, bytes[digitsEnd] &- UInt8(ascii: "0") < 10 { digitsEnd += 1 }
+            guard digitsEnd > from, digitsEnd < bytes.count, bytes[digitsEnd] == UInt8(ascii: "/") || bytes[digitsEnd] == UInt8(ascii: ")") else { continue }
+            var open = close - 1
+            while open >= 0, close - open <= 60, bytes[open] != UInt8(ascii: "\""), bytes[open] != 0x0A,
+                  bytes[open] == 0x20 || (bytes[open] | 0x20) >= UInt8(ascii: "a") && (bytes[open] | 0x20) <= UInt8(ascii: "z") { open -= 1 }
+            guard open >= 0, bytes[open] == UInt8(ascii: "\""), open + 1 < close,
+                  bytes[open + 1] >= UInt8(ascii: "A"), bytes[open + 1] <= UInt8(ascii: "Z") else { continue }
+            if let error = description(in: bytes, nameAt: open, &scans) { found.append(error) }
+        }
+        return found
+    }
+
+    /// `"Name" (A/B); "message"; …` from the name's opening quote at `start`.
+    private static func description(in bytes: UnsafeRawBufferPointer, nameAt start: Int, _ scans: inout Scans) -> CKErrorDescription? {
+        var index = start
         guard let name = quoted(bytes, &index, &scans) else { return nil }
         var error = CKErrorDescription(name: name)
         skipBlanks(bytes, &index)

@@ -33,9 +33,11 @@ extension CloudKitTracker {
             return "\(what): field \(field ?? "?") of record type \(type ?? "?") is not in the production schema"
         case .schemaMissingType:
             return "\(what): record type \(type ?? "?") is not in the production schema"
-        case .modelOrderedRelationship: return "the model cannot be mirrored: it has an ordered relationship"
-        case .modelAttributeRequired: return "the model cannot be mirrored: an attribute is non-optional without a default"
-        case .modelRelationshipRequired: return "the model cannot be mirrored: a relationship is non-optional"
+        case .modelOrderedRelationship: return "the model cannot be mirrored: it has an ordered relationship" + facts.entityList
+        case .modelAttributeRequired: return "the model cannot be mirrored: an attribute is non-optional without a default" + facts.entityList
+        case .modelRelationshipRequired: return "the model cannot be mirrored: a relationship is non-optional" + facts.entityList
+        case .modelUnsupported:
+            return "the model cannot be mirrored: it uses \(facts.string("modelRule") ?? "a feature CloudKit does not support")" + facts.entityList
         case .containerNotLinked: return "\(what): the iCloud container is not assigned to the app's ID (Invalid bundle ID for container)" + named
         case .badContainer: return "\(what): CloudKit does not know the container" + (named.isEmpty ? " (Bad Container)" : named)
         case .permissionFailure: return "\(what): CloudKit refused permission" + (named.isEmpty ? " (Permission Failure)" : named)
@@ -218,5 +220,14 @@ extension String {
             return String(decoding: out, as: UTF8.self)
         }
         return (replaced ?? nil) ?? replacing("%20", with: " ")
+    }
+}
+
+extension Facts {
+    /// ` (Recipe: title, Recipe: createdAt)`: the `Entity: property` list of a model
+    /// validation message (`entities`), or nothing.
+    var entityList: String {
+        guard case .list(let entities)? = value("entities"), !entities.isEmpty else { return "" }
+        return " (" + entities.compactMap(\.text).joined(separator: ", ") + ")"
     }
 }

@@ -27,7 +27,8 @@ extension Channel {
 extension Family {
     public static let cloudKit = Family(
         id: .cloudKit, recordNoun: "CloudKit mirroring", markers: [MarkerSpelling(.cloudKit, "CoreData+CloudKit:")],
-        channels: [.cloudKit, .cloudKitFramework], rules: CloudKitRules.all, guidance: CloudKitGuidance.byKind,
+        channels: [.cloudKit, .cloudKitFramework], rules: CloudKitRules.all,
+        guidance: CloudKitGuidance.byKind.merging(CloudKitRules.ModelRules.guidance) { own, _ in own },
         ownKinds: [.cloudKitEcho], factKinds: CloudKitTracker.factKinds, errorCodes: CKErrorCode.errorCodes,
         makeTracker: { CloudKitFamilyTracker() }, makeReviewer: { CloudKitEchoReviewer() })
 }

@@ -53,17 +53,22 @@ extension CloudKitRules {
                  samples: [CKSample.daemon("apsd", "[com.apple.apsd:connection]", "<APSCourier: 0x7b8c2e010>: Received message for enabled topic 'com.apple.icloud-container.com.example.recipes' onInterface: NonCellular with payload '{\"aps\":{\"content-available\":1},\"ck\":{\"ce\":2}}' with priority 5 for device token: NO isProxyMessage: NO")]
                 ),
             Rule("cloudkit-activity-decision", .cloudKitFramework, .cloudKitActivityAllowed,
-                 #"\d+:com\.apple\.coredata\.cloudkit\.activity\.(?<activity>\w+)\.(?<store>[0-9A-Fa-f-]+)(?:[\s\S]*?name:[ ](?<policy>[^,\n]+),[^\n]*\n?[^\n]*?Decision:[ ]Must Not Proceed)?[\s\S]*?FinalDecision:[ ](?<decision>Can Proceed|Must Not Proceed)"#,
+                 // The activity's number and quotes are left out by some copies (TN3163 prints it bare).
+                 #"['"]?(?:\d+:)?com\.apple\.coredata\.cloudkit\.activity\.(?<activity>\w+)\.(?<store>[0-9A-Fa-f-]+)(?:[\s\S]*?name:[ ](?<policy>[^,\n]+),[^{}]*\{Decision:[ ]Must Not Proceed)?[\s\S]*?FinalDecision:[ ](?<decision>Can Proceed|Must Not Proceed)"#,
                  samples: [
                     CKSample.daemon("dasd", "(DuetActivitySchedulerDaemon) [com.apple.duetactivityscheduler:Scoring]", "5712:com.apple.coredata.cloudkit.activity.export.\(CKSample.store):4A2F1B:[\n{name: Application Policy, policyWeight: 50.000, \nresponse: {Decision: Can Proceed, Score: 0.50}}\n] sumScores:82.500000, denominator:97.000000, \nFinalDecision: Can Proceed FinalScore: 0.850515}"),
                     CKSample.daemon("dasd", "(DuetActivitySchedulerDaemon) [com.apple.duetactivityscheduler:Scoring]", "5713:com.apple.coredata.cloudkit.activity.import.\(CKSample.store):7C3E2A:[\n{name: Activity Group Policy, policyWeight: 1.000, \nresponse: {Decision: Must Not Proceed, Score: 0.00, \nRationale: [{\"com.apple.coredata.cloudkit.import.\(CKSample.store)\".currentAvailableLimit == 0}]}\n}], FinalDecision: Must Not Proceed}"),
+                    "default\t14:26:01.000112-0700\tdasd\t'com.apple.coredata.cloudkit.activity.export.\(CKSample.store)':[\n\t{name: Low Power Mode Policy, policyWeight: 5.000, response: {Decision: Must Not Proceed, Score: 0.00}}\n ], FinalDecision: Must Not Proceed}",
                     CKSample.daemon("dasd", "(DuetActivitySchedulerDaemon) [com.apple.duetactivityscheduler:Scoring]", "5790:com.apple.coredata.cloudkit.activity.export.\(CKSample.store):9D0E1F:[\n{name: ActivityRateLimitPolicy, policyWeight: 1.000, \nresponse: {Decision: Must Not Proceed, Score: 0.00, \nRationale: [{[ratelimited]: Required:1.00, Observed:0.00},]}}\n], FinalDecision: Must Not Proceed}"),
                  ]) { match in
-                var kind = EventKind.cloudKitActivityAllowed
-                if match["decision"] == "Must Not Proceed" {
-                    kind = match["policy"] == "Activity Group Policy" ? .cloudKitActivityDeferred : .cloudKitActivityRateLimited
-                }
-                return CloudKitEvent.message(kind, match)
+                guard match["decision"] == "Must Not Proceed" else { return CloudKitEvent.message(.cloudKitActivityAllowed, match) }
+                let policy = match["policy"]
+                let kind: EventKind = policy == "Activity Group Policy" ? .cloudKitActivityDeferred : .cloudKitActivityRateLimited
+                // A scheduling fact, told as waiting: the activity runs once the policy allows it.
+                var fields = CloudKitEvent.facts(match, spare: 1)
+                let activity = match["activity"].map { "the \($0) activity" } ?? "a sync activity"
+                fields.add("causeText", "waiting: the system deferred \(activity)" + (policy.map { " (\($0))" } ?? "") + ", it runs once that allows it")
+                return .message(kind, fields.items)
             },
             CloudKitEvent.rule("cloudkit-throttle-429", .cloudKitFramework, .cloudKitThrottled,
                  #"Operation throttled by previous server http (?<status>\d+) reply\. Retry after (?<retryAfter>[\d.]+) seconds"#,
@@ -85,20 +90,6 @@ extension CloudKitRules {
                  #"[^\n]{0,300}?SwiftDataError\(_error: SwiftData\.SwiftDataError\._Error\.(?<swiftDataError>\w+)"#,
                  samples: [CKSample.app("Recipes/RecipesApp.swift:24: Fatal error: Could not create ModelContainer: SwiftDataError(_error: SwiftData.SwiftDataError._Error.loadIssueModelContainer, _explanation: nil)")]
                 ),
-            Rule("cloudkit-model-rule", .cloudKitFramework, .cloudKitModelAttributeRequired,
-                 #"[^\n]{0,400}?CloudKit integration (?:requires does not|does not) support ordered relationships|[^\n]{0,400}?CloudKit integration requires that all (?:attributes be optional|relationships be optional)"#,
-                 samples: [
-                    CKSample.app("Unresolved error Error Domain=NSCocoaErrorDomain Code=134060 \"A Core Data error occurred.\" UserInfo={NSLocalizedFailureReason=CloudKit integration requires that all attributes be optional, or have a default value set. The following attributes are marked non-optional but do not have a default value:\nRecipe: title\nRecipe: createdAt}"),
-                    CKSample.app("Store failed to load: CloudKit integration requires does not support ordered relationships. The following relationships are marked ordered:\nCookbook: recipes"),
-                    CKSample.app("Error: CloudKit integration requires that all relationships be optional, the following are not:\nStep: recipe"),
-                 ]) { match in
-                let text = match.message
-                let kind: EventKind = text.firstRange(ofASCII: "ordered relationships") != nil ? .cloudKitModelOrderedRelationship
-                    : text.firstRange(ofASCII: "all relationships be optional") != nil ? .cloudKitModelRelationshipRequired : .cloudKitModelAttributeRequired
-                var fields = FieldList()
-                fields.add(match.error())
-                return .message(kind, fields.items + CloudKitEvent.modelFacts(text))
-            },
             Rule("cloudkit-mirroring-error-text", .cloudKitFramework, .cloudKitCoreDataError,
                  #"[^\n]{0,300}?Error Domain=NSCocoaErrorDomain Code=(?<code>134(?:060(?=[\s\S]*?(?:CloudKit|zones))|301|400|406|410|417))\b"#,
                  samples: [
@@ -114,11 +105,13 @@ extension CloudKitRules {
                 return .message(kind, fields.items)
             },
             Rule("cloudkit-ckerror-text", .cloudKitFramework, .cloudKitPartialFailureHidden,
-                 #"[^\n]{0,300}?(?:\(CKErrorDomain error (?<code>\d+)\.\)|Error Domain=CKErrorDomain Code=(?<code>\d+)|<CKError[ ]0x[0-9A-Fa-f]+:[ ]\\?")"#,
+                 // An NSPersistentCloudKitContainer event's error as the app prints it: code 2 and
+                 // nothing more (its entries are in the mirroring records). Other CKErrors outside
+                 // the mirroring records are the `ckerror` family's.
+                 #"[^\n]{0,300}?\b[Ee]vent\b[^\n]{0,200}?(?:\(CKErrorDomain error (?<code>2)\.\)|Error Domain=CKErrorDomain Code=(?<code>2)\b)"#,
                  samples: [
                     CKSample.app("Export event failed: The operation couldn’t be completed. (CKErrorDomain error 2.)"),
                     CKSample.app("CloudKit event error: Error Domain=CKErrorDomain Code=2 \"(null)\""),
-                    CKSample.app("<CKError 0x600000c5f0a0: \"Quota Exceeded\" (25/2035); server message = \"Quota exceeded\"; op = 3E4F5A6B7C8D9E0F; uuid = 7A8B9C0D-1E2F-4A3B-8C4D-5E6F7A8B9C0D; Retry after 342.0 seconds>"),
                  ]) { match in
                 let report = CloudKitErrors.report(in: match.messageBytes)
                 var fields = CloudKitEvent.facts(match)
@@ -131,10 +124,6 @@ extension CloudKitRules {
             CloudKitEvent.rule("cloudkit-objects-in-several-zones", .cloudKitFramework, .cloudKitObjectsInSeveralZones,
                  #"[^\n]{0,300}?Objects related to '(?<entity>[^'\n]+)' are assigned to multiple zones"#,
                  samples: [CKSample.app("Share failed: Objects related to 'Recipe' are assigned to multiple zones: {<CKRecordZoneID: 0x600000c0c0e0; zoneName=com.apple.coredata.cloudkit.zone, ownerName=__defaultOwner__>, <CKRecordZoneID: 0x600000c0c100; zoneName=com.apple.coredata.cloudkit.share.3F2E, ownerName=_a1b2c3>}")]
-                ),
-            CloudKitEvent.rule("cloudkit-user-deleted-zone", .cloudKitFramework, .cloudKitZoneMissing,
-                 #"User Deleted Zone: the user has deleted this zone"#,
-                 samples: [CKSample.app("User Deleted Zone: the user has deleted this zone from the settings UI.CKError.Code: 28")]
                 ),
         ]
     }

@@ -128,7 +128,7 @@ extension EventKind {
         "The system let a sync activity run now (dasd: Can Proceed).")
     public static let cloudKitActivityDeferred = EventKind(cloudKit: "cloudkit-activity-deferred", .scheduler, .info, .detail,
         "The system deferred a sync activity because the app already runs as many as allowed (Activity Group Policy); it clears in seconds.")
-    public static let cloudKitActivityRateLimited = EventKind(cloudKit: "cloudkit-activity-rate-limited", .scheduler, .warning, .notable,
+    public static let cloudKitActivityRateLimited = EventKind(cloudKit: "cloudkit-activity-rate-limited", .scheduler, .info, .notable,
         "The system deferred a sync activity by its rate limit or power policy; it can last hours and clears by itself.")
     public static let cloudKitThrottled = EventKind(cloudKit: "cloudkit-throttled", .scheduler, .warning, .notable,
         "CloudKit throttled the app (HTTP 503 or 429, Request Rate Limited): requests wait for the retry-after.")

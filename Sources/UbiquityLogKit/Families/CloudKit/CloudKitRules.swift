@@ -5,12 +5,11 @@
 
 enum CloudKitRules {
     static let all: [Rule] = (CloudKitSetupRules.all + AccountRules.all + RequestRules.all + ExportImportRules.all
-        + RecoveryRules.all + FrameworkRules.all + LifecycleRules.all).map { rule in
+        + RecoveryRules.all + ModelRules.all + FrameworkRules.all + LifecycleRules.all).map { rule in
         switch rule.id {
         case "cloudkit-account-fetched": rule.producing([.cloudKitAccountUnavailable])
         case "cloudkit-activity-decision": rule.producing([.cloudKitActivityDeferred, .cloudKitActivityRateLimited])
         case "cloudkit-modify-records-finished": rule.producing([.cloudKitExportFailed] + causeKinds)
-        case "cloudkit-model-rule": rule.producing([.cloudKitModelOrderedRelationship, .cloudKitModelRelationshipRequired])
         case "cloudkit-setup-failed", "cloudkit-not-initialized", "cloudkit-reset-after-error", "cloudkit-request-finished",
              "cloudkit-export-failed", "cloudkit-automatic-export-finished", "cloudkit-fatal-partial-errors",
              "cloudkit-unknown-partial-error", "cloudkit-mirroring-error-text", "cloudkit-ckerror-text", "cloudkit-recovery-failed":
