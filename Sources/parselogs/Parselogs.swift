@@ -12,7 +12,7 @@ import CMimalloc
 #endif
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, jsonl, json, markdown, github, junit
+    case text, jsonl, json, markdown, github, junit, html
 }
 
 enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
@@ -39,7 +39,7 @@ struct OutputOptions: ParsableArguments {
     var hideUnhandled = false
 
     @Option(help: ArgumentHelp(
-        "Output format: text (timeline and summary), jsonl (a JSON object per record, then the summary), json (the summary object), markdown (the summary), github (Actions annotations), junit (JUnit XML).",
+        "Output format: text (timeline and summary), jsonl (a JSON object per record, then the summary), json (the summary object), markdown (the summary), github (Actions annotations), junit (JUnit XML), html (a page with the timeline).",
         valueName: "format"))
     var format: OutputFormat = .text
 
@@ -188,7 +188,7 @@ struct Parselogs: ParsableCommand {
         switch output.format {
         case .text: out.workflowCommands = .inertText
         case .jsonl, .json: out.workflowCommands = .inertJSON
-        case .markdown, .junit, .github: break
+        case .markdown, .junit, .github, .html: break
         }
         let chosenReporter = reporter(out, isTerminal: isTerminal)
         let run = LogRun(catalog: catalog, reporters: [chosenReporter])
@@ -279,6 +279,7 @@ struct Parselogs: ParsableCommand {
         case .json: return JSONSummaryReporter(output: out)
         case .markdown: return MarkdownReporter(output: out)
         case .junit: return JUnitReporter(output: out)
+        case .html: return HTMLReporter(output: out, tool: "parselogs \(parselogsVersion)")
         case .github:
             var plain = text
             plain.color = false
