@@ -66,6 +66,7 @@ extension HTMLPage {
         out.write("<section id=\"timeline\"><h2>Timeline</h2>\n")
         guard !lanes.isEmpty else {
             out.write("<p>No sync records to draw.</p></section>\n")
+            writeData([], lanes: [], severalInputs: false, totals: Array(repeating: 0, count: MarkClass.allCases.count), to: out)
             return
         }
         let axis = axis()
