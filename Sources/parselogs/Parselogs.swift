@@ -51,6 +51,9 @@ struct OutputOptions: ParsableArguments {
 
     @Flag(help: "Flush the output after every line, also when it is not a terminal.")
     var lineBuffered = false
+
+    @Flag(help: "Do not show the progress of reading a large file on standard error (shown only on a terminal).")
+    var noProgress = false
 }
 
 extension InputFormat: ExpressibleByArgument {}
@@ -219,7 +222,13 @@ struct Parselogs: ParsableCommand {
                     source = try opened(run) { () throws(InputError) in try LogInput(path: path.bytes, name: path.display) }
                 }
                 defer { source.close() }
-                try run.process(&source, name: source.name)
+                if let progress = progress(for: source, stdoutIsTerminal: isTerminal) {
+                    defer { progress.erase() }
+                    var watched = ProgressSource(source, progress: progress)
+                    try run.process(&watched, name: source.name)
+                } else {
+                    try run.process(&source, name: source.name)
+                }
             } catch {
                 printError("parselogs: \(error)")
                 troubled = true

@@ -21,7 +21,7 @@ enum HTMLAssets {
     table{border-collapse:collapse;margin:6px 0}td,th{border:1px solid var(--line);padding:3px 8px;vertical-align:top;text-align:left}
     th{background:#f3f3f3}td ul{margin:2px 0;padding-left:18px}
     .timeline-wrap{overflow-x:auto;border:1px solid var(--line);border-radius:4px}
-    svg.timeline{display:block;font:11px system-ui,"DejaVu Sans",sans-serif}
+    svg.timeline{display:block;width:100%;min-width:900px;height:auto;font:11px system-ui,"DejaVu Sans",sans-serif}
     .lane-bg{fill:#fafafa}.lane-bg.odd{fill:#f0f0f0}.lane-label{fill:var(--ink)}.axis{stroke:#bbb}.axis-label{fill:var(--muted)}
     .mk:focus{outline:none;stroke:#000;stroke-width:2}.flash{stroke:#000;stroke-width:3}
     .c-load.o-succeeded{fill:#43a047}.c-load.o-failed{fill:var(--err)}.c-load.o-unavailable{fill:var(--warn)}.c-load.o-unfinished,.c-load.o-cancelled{fill:#9e9e9e}
