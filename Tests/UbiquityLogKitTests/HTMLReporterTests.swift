@@ -86,6 +86,33 @@ import TestSupport
         #expect(try #require(Self.data(html)["marks"] as? [Any]).count == drawn)
     }
 
+    /// Each family's records become the bars, ticks and waits their roles say.
+    @Test func lanesDrawLoadsRequestsTransfersWaitsAndIncidents() throws {
+        func classes(_ fixture: String) throws -> [String: [String]] {
+            let bytes = try Data(contentsOf: Binary.packageRoot.appendingPathComponent("fixtures/" + fixture))
+            let (_, reporter) = try Self.page(Array(bytes), name: fixture)
+            var drawn: [String: [String]] = [:]
+            for lane in reporter.lanes {
+                drawn[lane.process ?? "", default: []] += lane.marks.map { $0.markClass.rawValue + ($0.detail.map { ":" + HTMLPage.outcomeClass($0) } ?? "") }
+            }
+            return drawn
+        }
+        let example = try #require(try classes("example.log")["Journal"])
+        #expect(example.contains("load:succeeded"))
+        #expect(example.contains("transfer:export") && example.contains("transfer:import"))
+        #expect(example.contains("incident:not"), "the corruption waits at the end of the log")
+        #expect(example.filter { $0 == "error" }.count == 3 && example.contains("warning") && example.contains("unhandled"))
+        let console = try #require(try classes("device-console.log")["Journal"])
+        #expect(console.contains("load:failed") && console.contains("load:unavailable"))
+        #expect(console.contains("incident:recovered"))
+        let throttled = try classes("cloudkit/throttled-then-healthy.log")
+        let app = try #require(throttled["Notes Plus"])
+        #expect(app.contains("load:succeeded"), "the mirroring set-up")
+        #expect(app.contains { $0.hasPrefix("request:") })
+        #expect(app.contains { $0.hasPrefix("wait:") })
+        #expect(try #require(throttled["dasd"]).contains { $0.hasPrefix("wait:") }, "the scheduler's deferral")
+    }
+
     @Test func marksPastTheBudgetAreGatheredWithExactCounts() throws {
         var log = ""
         for index in 0..<3_000 {
