@@ -158,6 +158,16 @@ public final class HTMLReporter: Reporter {
 
     public func flush() {}
 
+    /// Those of the kinds the page draws with their text: warnings and errors, and the kinds
+    /// with a timeline role or of exports and imports (whose facts give a tick's count, a
+    /// request's id, a throttle's retry-after). Other records are only counted.
+    public func readsFacts(of kind: EventKind) -> Bool {
+        kind.severity >= .warning || TimelineRole.byKindID[kind.id] != nil || kind.category == .export || kind.category == .import
+            || kind.category == .store
+    }
+
+    public func readsDetails(of kind: EventKind) -> Bool { readsFacts(of: kind) }
+
     // MARK: gathering
 
     private func lane(for record: Record) -> TimelineLane {
