@@ -12,7 +12,7 @@ import CMimalloc
 #endif
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, jsonl, json, markdown, github, junit, xcode, sarif
+    case text, jsonl, json, markdown, github, junit, xcode, sarif, html
 }
 
 /// `--report FORMAT:PATH`: a report written to a file beside standard output's format.
@@ -56,7 +56,7 @@ struct OutputOptions: ParsableArguments {
     var hideUnhandled = false
 
     @Option(help: ArgumentHelp(
-        "Output format: text (timeline and summary), jsonl (a JSON object per record, then the summary), json (the summary object), markdown (the summary), github (Actions annotations), junit (JUnit XML), xcode (path:line: error: message diagnostics), sarif (SARIF 2.1.0, for code scanning).",
+        "Output format: text (timeline and summary), jsonl (a JSON object per record, then the summary), json (the summary object), markdown (the summary), github (Actions annotations), junit (JUnit XML), xcode (path:line: error: message diagnostics), sarif (SARIF 2.1.0, for code scanning), html (a page with the timeline).",
         valueName: "format"))
     var format: OutputFormat = .text
 
@@ -73,6 +73,9 @@ struct OutputOptions: ParsableArguments {
 
     @Flag(help: "Flush the output after every line, also when it is not a terminal.")
     var lineBuffered = false
+
+    @Flag(help: "Do not show the progress of reading a large file on standard error (shown only on a terminal).")
+    var noProgress = false
 }
 
 extension InputFormat: ExpressibleByArgument {}
@@ -239,7 +242,7 @@ struct Parselogs: ParsableCommand {
         switch output.format {
         case .text, .xcode: out.workflowCommands = .inertText
         case .jsonl, .json, .sarif: out.workflowCommands = .inertJSON
-        case .markdown, .junit, .github: break
+        case .markdown, .junit, .github, .html: break
         }
         let chosenReporter = output.unhandled ? UnhandledReporter(output: out) : reporter(output.format, out, catalog: catalog, isTerminal: isTerminal)
         // Each --report file is opened (and emptied) before anything is read: a path that
@@ -289,7 +292,13 @@ struct Parselogs: ParsableCommand {
                     source = try opened(run) { () throws(InputError) in try LogInput(path: path.bytes, name: path.display) }
                 }
                 defer { source.close() }
-                try run.process(&source, name: source.name)
+                if let progress = progress(for: source, stdoutIsTerminal: isTerminal) {
+                    defer { progress.erase() }
+                    var watched = ProgressSource(source, progress: progress)
+                    try run.process(&watched, name: source.name)
+                } else {
+                    try run.process(&source, name: source.name)
+                }
             } catch {
                 printError("parselogs: \(error)")
                 troubled = true
@@ -372,6 +381,7 @@ struct Parselogs: ParsableCommand {
         case .junit: return JUnitReporter(output: out)
         case .xcode: return XcodeReporter(output: out)
         case .sarif: return SARIFReporter(output: out, catalog: catalog, version: parselogsVersion)
+        case .html: return HTMLReporter(output: out, tool: "parselogs \(parselogsVersion)")
         case .github:
             var plain = text
             plain.color = false

@@ -95,7 +95,7 @@ import TestSupport
     /// Each report is what `--format` prints for the same run, and stdout keeps its format.
     @Test func reportsAreWrittenBesideStandardOutput() throws {
         let folder = try ScratchFolder("parselogs-report")
-        let formats = ["junit", "json", "markdown", "xcode", "sarif", "jsonl", "text"]
+        let formats = ["junit", "json", "markdown", "xcode", "sarif", "jsonl", "text", "html"]
         let reports = formats.flatMap { ["--report", "\($0):\(folder.path("report.\($0)"))"] }
         let both = try Binary.run(reports + ["fixtures/example.log"])
         #expect(both.status == 1)

@@ -157,6 +157,7 @@ import TestSupport
             ("json", { JSONSummaryReporter(output: $0) }),
             ("markdown", { MarkdownReporter(output: $0) }),
             ("junit", { JUnitReporter(output: $0) }),
+            ("html", { HTMLReporter(output: $0, tool: "test") }),
             ("github -v1", { GitHubReporter(output: $0, options: TextOptions(verbosity: 1), stopToken: "t", stepSummaryPath: nil) }),
         ]
         let root = Binary.packageRoot.appendingPathComponent("fixtures")

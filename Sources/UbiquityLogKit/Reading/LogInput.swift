@@ -49,6 +49,9 @@ public struct LogInput: ByteSource {
         }
     }
 
+    /// The descriptor read: its position is how far the input has been read.
+    public var descriptor: Int32 { file.descriptor }
+
     /// Closes the descriptor when this input opened it (not standard input).
     public func close() { file.close() }
 

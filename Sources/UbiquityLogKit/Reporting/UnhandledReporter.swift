@@ -1,7 +1,6 @@
 // `--unhandled`: the ubiquity records no rule recognised, grouped into templates (addresses,
 // UUIDs, paths and numbers folded), most frequent first, with a count and one example each,
 // so that a user can see what the catalogue lacks.
-import PCRE2
 
 public final class UnhandledReporter: Reporter {
     /// What the report keeps, so that memory stays bounded on any input: a log of distinct
@@ -19,21 +18,12 @@ public final class UnhandledReporter: Reporter {
 
     private let out: OutputWriter
     private let limits: Limits
-    private var templates: [String: Template] = [:]
-    private var order: [String] = []
-    private let folder = TemplateFolder()
-    /// Records whose template was new after `limits.templates` were kept.
-    private var recordsLeftOut = 0
-
-    struct Template {
-        var count: Int
-        var example: String
-        var location: String
-    }
+    private var templates: UnhandledTemplates
 
     public init(output: OutputWriter, limits: Limits = Limits()) {
         out = output
         self.limits = limits
+        templates = UnhandledTemplates(limits: .init(templates: limits.templates, messageBytes: limits.messageBytes))
     }
 
     /// Unhandled records have no rule and so no facts; it reads no other record.
@@ -42,31 +32,18 @@ public final class UnhandledReporter: Reporter {
 
     public func report(_ item: ClassifiedRecord) {
         guard case .unhandled = item.event else { return }
-        let message = UnhandledReporter.capped(Headline.unhandledMessage(item.record), bytes: limits.messageBytes)
-        let key = folder.fold(message)
-        if templates[key] == nil {
-            guard templates.count < limits.templates else {
-                recordsLeftOut += 1
-                return
-            }
-            templates[key] = Template(count: 0, example: message, location: "\(item.record.input):\(item.record.firstLine)")
-            order.append(key)
-        }
-        templates[key]?.count += 1
+        templates.add(item)
     }
 
     public func finish(_ summary: RunSummary) {
-        let ranked = order.enumerated().sorted { lhs, rhs in
-            let (left, right) = (templates[lhs.element]?.count ?? 0, templates[rhs.element]?.count ?? 0)
-            return left != right ? left > right : lhs.offset < rhs.offset
-        }
+        let ranked = templates.ranked
         out.line("\(summary.unhandled) unhandled record\(summary.unhandled == 1 ? "" : "s") of \(summary.syncRecords) sync records, in \(ranked.count) template\(ranked.count == 1 ? "" : "s")")
-        for (_, key) in ranked {
-            guard let template = templates[key] else { continue }  // every key in `order` has one
+        for template in ranked {
             out.line()
-            out.line("\(template.count)×  \(ByteText.terminalSafe(key))")
+            out.line("\(template.count)×  \(ByteText.terminalSafe(template.text))")
             out.line("    e.g. \(template.location): \(ByteText.terminalSafe(template.example))")
         }
+        let recordsLeftOut = templates.recordsLeftOut
         if recordsLeftOut > 0 {
             out.line()
             out.line("\(recordsLeftOut) more record\(recordsLeftOut == 1 ? "" : "s") in templates beyond the first \(limits.templates), not grouped (memory is bounded)")
@@ -75,15 +52,5 @@ public final class UnhandledReporter: Reporter {
     }
 
     /// `text` cut to at most `bytes` bytes of UTF-8 on a character's boundary, with `…` when cut.
-    static func capped(_ text: String, bytes: Int) -> String {
-        guard text.utf8.count > bytes else { return text }
-        var result = ""
-        var count = 0
-        for scalar in text.unicodeScalars {
-            count += scalar.utf8.count
-            if count > bytes { break }
-            result.unicodeScalars.append(scalar)
-        }
-        return result + "…"
-    }
+    static func capped(_ text: String, bytes: Int) -> String { UnhandledTemplates.capped(text, bytes: bytes) }
 }
