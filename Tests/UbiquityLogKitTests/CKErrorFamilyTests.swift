@@ -14,7 +14,7 @@ import TestSupport
     static let judged: [(String, EventKind, Int?, Int?)] = [
         (syncEngine(#"<CKSyncEngine 0x600002c1d0e0> Failed to send changes: <CKError 0x600000c1e2c0: "Zone Not Found" (26/2036); server message = "Zone 'Pantry' does not exist">"#), .ckErrorZoneMissing, 26, 2036),
         (nslog(#"Upload failed: "<CKError 0x600000c1e2a0: \"Network Failure\" (4/-1001); \"The request timed out.\">""#), .ckErrorNetwork, 4, nil),
-        (nslog(#"fetch failed <CKError 0x6000011a4e70: "Service Unavailable" (6/NSCocoaErrorDomain:4099); "Error connecting to CloudKit daemon."; Retry after 1.0 seconds>"#), .ckErrorDaemonUnreachable, 6, nil),
+        (nslog(#"fetch failed <CKError 0x6000011a4e70: "Service Unavailable" (6/NSCocoaErrorDomain:4099); "Error connecting to CloudKit daemon."; Retry after 1.0 seconds>"#), .ckErrorDaemonUnreachable, 6, 4099),
         (framework(#"<CKFetchRecordZoneChangesOperation: 0x10481c200; operationID=1A2B> failed: <CKError 0x281f4c2a0: "Service Unavailable" (6/2022); "Request failed with http status code 503"; Retry after 30.0 seconds>"#), .ckErrorThrottled, 6, 2022),
         (framework(#"<CKError 0x281f4c2b0: "Request Rate Limited" (7/2008); "This operation has been rate limited due to an earlier error"; Retry after 12.5 seconds>"#), .ckErrorThrottled, 7, 2008),
         ("[Sync] zone fetch: <CKError 0x0: \"Change Token Expired\" (21/2026); server message = \"client knowledge differs from server knowledge\">", .ckErrorChangeTokenExpired, 21, 2026),

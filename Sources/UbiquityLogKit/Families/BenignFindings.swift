@@ -1,7 +1,8 @@
 // What a run may hold and still be `healthy`: the one list of records that are never a failure
-// on their own, each with its reason. `SummaryBuilder` holds every process to it (a warning or
-// error it does not excuse makes the process at least `degraded`), and docs/verdicts.md prints
-// it (`BenignFindings.markdownTable`; a test holds the page equal to it).
+// on their own, each with its reason, made of what each family declares (`Family.benign`).
+// `SummaryBuilder` holds every process to it (a warning or error it does not excuse makes the
+// process at least `degraded`), and docs/verdicts.md prints it (`BenignFindings.markdownTable`;
+// a test holds the page equal to it).
 
 /// One kind of record that does not stop a process from being `healthy`.
 public struct BenignFinding: Sendable {
@@ -29,29 +30,8 @@ public struct BenignFinding: Sendable {
 }
 
 public enum BenignFindings {
-    public static let all: [BenignFinding] = [
-        BenignFinding(.cloudKitRequestCancelled, .always,
-                      "a request dropped because one of its type is already pending (134417), or a CloudKit operation the container cancelled (CKError 20)",
-                      "the pending request of that type, or the container's rescheduled operation, does the work; never a failure on its own, whether a later request succeeds or not"),
-        BenignFinding(.cloudKitActivityDeferred, .always,
-                      "an `Activity Group Policy` deferral",
-                      "the app already runs as many sync activities as allowed; the deferred one runs when the earlier one ends"),
-        BenignFinding(.cloudKitThrottled, .cleared,
-                      "a CloudKit throttle (HTTP 503 or 429, `Request Rate Limited`) that clears",
-                      "the container waits for the retry-after and retries; a success after it shows the wait ended"),
-        BenignFinding(.cloudKitActivityRateLimited, .cleared,
-                      "a rate-limit or power-policy deferral of the system's scheduler that clears",
-                      "the system runs the activity once the policy allows it; a success after it shows it did"),
-        BenignFinding(.cloudKitQueueIdle, .always,
-                      "`No more requests to execute` (or `Deferring additional work`)",
-                      "the mirroring delegate's queue is drained or busy with the request before: it is idle, not stuck"),
-        BenignFinding(.cloudKitMetadataMigrationSkipped, .always,
-                      "a skipped migration of the mirroring metadata (`Skipping migration for 'ANSCK…'`)",
-                      "the metadata tables are already up to date"),
-        BenignFinding(.cloudKitHistoryCaughtUp, .always,
-                      "an ignored remote change (`Ignoring remote change notification because the exporter has already caught up`)",
-                      "the exporter already handled that history"),
-    ]
+    /// The families' entries, in the families' order.
+    public static let all: [BenignFinding] = Catalog.families.flatMap(\.benign)
 
     /// The entry that excuses records of `kind`, if any.
     public static func entry(for kind: EventKind) -> BenignFinding? {

@@ -43,10 +43,15 @@ public struct Family: Sendable {
     public let makeReviewer: (@Sendable () -> any RecordReviewer)?
     /// The error codes `explain` knows from its records.
     public let errorCodes: [ErrorCode]
+    /// Its warnings that leave a process `healthy` (`BenignFindings`), each with its reason.
+    public let benign: [BenignFinding]
+    /// How the HTML report's timeline draws its kinds, by kind id.
+    public let timelineRoles: [String: TimelineRole]
 
     public init(id: FamilyID, recordNoun: String, markers: [MarkerSpelling], markerMethods: [MarkerMethod] = [], channels: [Channel],
                 rules: [Rule], guidance: [String: Guidance] = [:], categoryGuidance: [Category: String] = [:], ownKinds: [EventKind] = [], factKinds: [EventKind] = [],
-                errorCodes: [ErrorCode] = [], makeTracker: @escaping @Sendable () -> any FamilyTracker,
+                errorCodes: [ErrorCode] = [], benign: [BenignFinding] = [], timelineRoles: [String: TimelineRole] = [:],
+                makeTracker: @escaping @Sendable () -> any FamilyTracker,
                 makeReviewer: (@Sendable () -> any RecordReviewer)? = nil) {
         self.id = id
         self.recordNoun = recordNoun
@@ -59,6 +64,8 @@ public struct Family: Sendable {
         self.ownKinds = ownKinds
         self.factKinds = factKinds
         self.errorCodes = errorCodes
+        self.benign = benign
+        self.timelineRoles = timelineRoles
         self.makeTracker = makeTracker
         self.makeReviewer = makeReviewer
     }

@@ -30,6 +30,7 @@ extension Family {
         channels: [.cloudKit, .cloudKitFramework], rules: CloudKitRules.all,
         guidance: CloudKitGuidance.byKind.merging(CloudKitRules.ModelRules.guidance) { own, _ in own },
         ownKinds: [.cloudKitEcho], factKinds: CloudKitTracker.factKinds, errorCodes: CKErrorCode.errorCodes,
+        benign: CloudKitBenign.all, timelineRoles: CloudKitTimeline.roles,
         makeTracker: { CloudKitFamilyTracker() }, makeReviewer: { CloudKitEchoReviewer() })
 }
 

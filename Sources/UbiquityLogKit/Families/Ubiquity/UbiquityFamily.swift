@@ -74,6 +74,7 @@ extension Family {
         ownKinds: [.coreDataError, .systemStore],
         factKinds: StoreLoadTracker.factKinds + TransactionLogTracker.factKinds + IncidentTracker.factKinds,
         errorCodes: ErrorCode.ubiquityCodes,
+        timelineRoles: UbiquityTimeline.roles,
         makeTracker: { UbiquityTracker() },
         makeReviewer: { UbiquityRecordReviewer() })
 }
