@@ -91,13 +91,27 @@ extension String {
 }
 
 extension SystemStores {
+    /// Every path `place(of:)` calls a system one holds one of these: each system root has
+    /// `/Library/`, and Apple's iCloud containers are `com~apple~` ones.
+    private static let systemMarks: [StaticString] = ["/Library/", "com~apple~"]
+
+    /// Whether `text` may name a system store: false when it holds none of `systemMarks`, found
+    /// on its bytes, so that most warnings are let go without reading their text as a String.
+    static func mayNameASystemStore(_ text: RecordText) -> Bool {
+        text.withUnsafeBytes { bytes in
+            systemMarks.contains { mark in
+                ByteSearch.firstOffset(of: UnsafeRawBufferPointer(start: mark.utf8Start, count: mark.utf8CodeUnitCount), in: bytes) != nil
+            }
+        }
+    }
+
     /// `event` of a record as a `system-store` event when the record is a warning or error
     /// about a system framework's store, in a process that is not a system daemon (whose
     /// records are judged apart already); nil otherwise.
     static func recast(_ record: Record, _ classification: Classification) -> Event? {
         let kind = classification.event.kind
         guard kind.severity >= .warning, kind != .unhandled, kind != .systemStore,
-              !SystemProcesses.isDaemon(record.string(.process)) else { return nil }
+              !SystemProcesses.isDaemon(record.string(.process)), mayNameASystemStore(record.text) else { return nil }
         guard let store = location(in: ByteText.string(record.text[...])) else { return nil }
         let headline = Headline.of(ClassifiedRecord(record: record, classification: classification))
         let process = record.string(.process).map { " in \($0)'s process" } ?? ""
