@@ -91,17 +91,27 @@ extension String {
 }
 
 extension SystemStores {
-    /// Every path `place(of:)` calls a system one holds one of these: each system root has
-    /// `/Library/`, and Apple's iCloud containers are `com~apple~` ones.
-    private static let systemMarks: [StaticString] = ["/Library/", "com~apple~"]
-
-    /// Whether `text` may name a system store: false when it holds none of `systemMarks`, found
-    /// on its bytes, so that most warnings are let go without reading their text as a String.
+    /// Whether `text` may name a system store, by `location(in:)`'s own tests done on its
+    /// bytes, so that most warnings are let go without reading their text as a String: it
+    /// names no app container (`/Applications/`, `/Containers/`, an iCloud container that is
+    /// not Apple's), and holds `/Library/` (every system root has it) or `com~apple~` (Apple's
+    /// iCloud containers).
     static func mayNameASystemStore(_ text: RecordText) -> Bool {
         text.withUnsafeBytes { bytes in
-            systemMarks.contains { mark in
-                ByteSearch.firstOffset(of: UnsafeRawBufferPointer(start: mark.utf8Start, count: mark.utf8CodeUnitCount), in: bytes) != nil
+            func offset(_ mark: StaticString, from start: Int = 0) -> Int? {
+                guard start <= bytes.count else { return nil }
+                let rest = UnsafeRawBufferPointer(rebasing: bytes[start...])
+                return ByteSearch.firstOffset(of: UnsafeRawBufferPointer(start: mark.utf8Start, count: mark.utf8CodeUnitCount), in: rest)
+                    .map { start + $0 }
             }
+            if offset("/Applications/") != nil || offset("/Containers/") != nil { return false }
+            let documents: StaticString = "Mobile Documents/", apple: StaticString = "com~apple~"
+            var from = 0
+            while let found = offset(documents, from: from) {
+                from = found + documents.utf8CodeUnitCount
+                if offset(apple, from: from) != from { return false }
+            }
+            return offset("/Library/") != nil || offset(apple) != nil
         }
     }
 
