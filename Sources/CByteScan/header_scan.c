@@ -246,27 +246,34 @@ static int log_show_syslog(line_t l, int64_t at, cbytescan_header *h) {
 }
 
 /// Whether `line[start..<end]` (one or two letters) is a type code of `log`'s compact style:
-/// default, info, debug, error, fault, activity.
+/// default `Df`, info `I`, debug `Db`, error `E` (or `Er`), fault `Fa` (or `F`, `Ft`),
+/// activity `A`.
 STEP int is_compact_type(line_t l, int64_t start, int64_t end) {
     uint8_t first = l.b[start];
     if (end - start == 1) return first == 'I' || first == 'E' || first == 'F' || first == 'A';
     if (end - start != 2) return 0;
     uint8_t second = l.b[start + 1];
-    return (first == 'D' && (second == 'f' || second == 'b')) || (first == 'E' && second == 'r') || (first == 'F' && second == 't');
+    return (first == 'D' && (second == 'f' || second == 'b')) || (first == 'E' && second == 'r') ||
+           (first == 'F' && (second == 't' || second == 'a'));
 }
 
-/// `log stream --style compact` prints the entry's type between the time and the process
-/// (`2025-06-03 10:15:42.118 Df Recipes[2210:8e41f] `), which NSLog's branch takes as the
-/// process's first word: the type is the header's level, the rest its process. A process with
-/// no blank second or third (nearly every one) is left at once.
+/// `log stream --style compact` (and `log show --style compact`) prints the entry's type
+/// between the time and the process in a column two wide (`2025-06-03 10:15:42.118 Df
+/// Recipes[2210:8e41f] `, `… E  Recipes[2210:8e41f] `: a one-letter type is padded with a
+/// blank), which NSLog's branch takes as the process's first word: the type is the header's
+/// level, the rest after the column's one or two blanks its process. A process with no blank
+/// second or third (nearly every one) is left at once.
 STEP void drop_compact_type(line_t l, cbytescan_header *h) {
     int64_t start = h->process.lower, process_end = h->process.upper;
     if (start < 0 || process_end - start <= 3 || !(l.b[start + 1] == ' ' || l.b[start + 2] == ' ')) return;
     int64_t end = start;
     while (end < process_end && end - start < 2 && l.b[end] >= 'A' && l.b[end] <= 'z') end++;
     if (end < process_end && l.b[end] == ' ' && is_compact_type(l, start, end)) {
+        int64_t rest = end + 1;
+        if (rest < process_end && l.b[rest] == ' ') rest++;
+        if (rest == process_end) return;
         place(&h->level, start, end);
-        place(&h->process, end + 1, process_end);
+        place(&h->process, rest, process_end);
     }
 }
 

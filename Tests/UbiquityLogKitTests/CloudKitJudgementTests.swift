@@ -239,4 +239,19 @@ extension EventKind {
         #expect(summary.unhandled == 0 && summary.warnings == 0)
         #expect(summary.verdict == .healthy)
     }
+
+    /// The abort for a missing iCloud entitlement is read in the CloudKit framework's wordings,
+    /// which name the entitlement's key; an app's own fatal error that mentions an entitlement
+    /// is not taken for it.
+    @Test func theEntitlementAbortIsReadInCloudKitsWordsAlone() throws {
+        let framework = [
+            CKSample.app("*** Terminating app due to uncaught exception 'CKException', reason: 'The application is missing required entitlement com.apple.developer.icloud-services'"),
+            "2025-09-12 18:40:03.771 Fa Pantry[8812:2a44d] [com.apple.cloudkit:CK] Significant issue at CKContainer.m:748: In order to use CloudKit, your process must have a com.apple.developer.icloud-services entitlement.",
+        ]
+        for line in framework {
+            #expect(try Self.run([line]).countsByKind["cloudkit-missing-entitlement"] == 1, "\(line)")
+        }
+        let own = CKSample.app("Pantry/PantryApp.swift:31: Fatal error: Could not create ModelContainer: check the iCloud entitlement of the CloudKit container")
+        #expect(try Self.run([own]).countsByKind["cloudkit-missing-entitlement"] == nil)
+    }
 }

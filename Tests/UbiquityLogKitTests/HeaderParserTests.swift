@@ -47,6 +47,10 @@ import TestSupport
             "2014/03/02 09:14:07:318 CoreData: Ubiquity:  x",
             "2014/03/02 09:14:07 UbiquityStoreManager: y",
             "2014-03-02 09:14:07.318-05:00 Journal[412:60b] z",
+            // `log stream --style compact`: the type before the process, padded to two.
+            "2024-05-01 10:11:12.345 E  MyApp[123:4567] [com.apple.coredata:cloudkit] CoreData+CloudKit: x",
+            "2024-05-01 10:11:12.345 Df Trail Notes[123:4567] y",
+            "2024-05-01 10:11:12.345 A Tideline[10112:19172] (libsystem_containermanager.dylib) z",
             // Headerless lines (a marker or a method first) and continuation lines that only
             // start like a header.
             "UbiquityStoreManager: Will load cloud store.",
@@ -249,6 +253,31 @@ import TestSupport
         #expect(parsed.header.pid == 412)
         #expect(parsed.header.process == "Journal")
         #expect(parsed.header.marker == .ubiquity)
+    }
+
+    /// `log stream --style compact` and `log show --style compact`: the type in a column two
+    /// wide, a one-letter type padded with a blank (`E  `), before `process[pid:thread]`; with
+    /// one blank or two after it, the process and pid are the header's and the type its level.
+    @Test(arguments: ["Df ", "I  ", "I ", "Db ", "E  ", "E ", "Er ", "Fa ", "F  ", "Ft ", "A  ", "A "])
+    func compactStyle(type: String) throws {
+        let code = type.trimmingCharacters(in: .whitespaces)
+        for process in ["MyApp", "Trail Notes"] {
+            let line = "2024-05-01 10:11:12.345 \(type)\(process)[123:4567] [com.apple.coredata:cloudkit] CoreData+CloudKit: x"
+            let parsed = try #require(header(line))
+            #expect(parsed.header.style == .nslog, "\(line)")
+            #expect(parsed.header.process == process, "\(line)")
+            #expect(parsed.header.pid == 123, "\(line)")
+            #expect(parsed.header.thread == "4567", "\(line)")
+            #expect(parsed.header.level == code, "\(line)")
+            #expect(parsed.header.time?.microsecond == 345_000, "\(line)")
+        }
+    }
+
+    /// A process whose first word only looks like a type keeps it when no process follows.
+    @Test func compactTypeWithNothingAfterIt() throws {
+        let parsed = try #require(header("2024-05-01 10:11:12.345 Df  [123:4567] x"))
+        #expect(parsed.header.process == "Df  ")
+        #expect(parsed.header.level == nil)
     }
 
     @Test func logShowSyslogStyle() throws {

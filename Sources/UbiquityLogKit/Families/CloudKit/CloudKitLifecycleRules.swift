@@ -54,13 +54,21 @@ extension CloudKitRules {
                  samples: [CKSample.stderr("CloudKit", "-[PFCloudKitImporter databaseFetchFinishWithContext:error:completion:]_block_invoke", 431,
                                            "<PFCloudKitImporter: 0x600000c2d2a0>: Import request finished with no work to do: <NSCloudKitMirroringImportRequest: 0x600002a49d00> \(CKSample.otherRequest)")]
                 ),
-            // The CloudKit framework aborts a process that uses it without the entitlement.
+            // The CloudKit framework aborts a process that uses it without the iCloud entitlement:
+            // `CKException`'s reasons (`The application is missing required entitlement …`, `In
+            // order to use CloudKit, your process must have a … entitlement`) and, in recent
+            // releases, the fault `Significant issue at CKContainer.m:<line>: In order to use
+            // CloudKit, …` (category `CK`, subsystem `com.apple.cloudkit.sim` in the simulator),
+            // which SwiftData's and NSPersistentCloudKitContainer's set-up reach through Core Data.
+            // Each names the entitlement's key; a message that names none is not read as this.
             CloudKitEvent.rule("cloudkit-missing-entitlement", .cloudKitFramework, .cloudKitMissingEntitlement,
-                 #"[^\n]{0,300}?(?:missing required entitlement com\.apple\.developer\.icloud-services|must have a com\.apple\.developer\.icloud-services entitlement|Fatal error:[^\n]{0,300}?(?:iCloud|CloudKit)[^\n]{0,120}?entitlement)"#,
+                 #"[^\n]{0,300}?(?:missing[ ]required[ ]entitlement[ ]com\.apple\.developer\.icloud-services|must[ ]have[ ]a[ ]com\.apple\.developer\.icloud-services[ ]entitlement)"#,
                  samples: [
                     CKSample.app("*** Terminating app due to uncaught exception 'CKException', reason: 'The application is missing required entitlement com.apple.developer.icloud-services'"),
                     CKSample.app("*** Terminating app due to uncaught exception 'CKException', reason: 'In order to use CloudKit, your process must have a com.apple.developer.icloud-services entitlement. The value of this entitlement must be an array that includes the string \"CloudKit\" or \"CloudKit-Anonymous\".'"),
-                    CKSample.app("Pantry/PantryApp.swift:31: Fatal error: Could not create ModelContainer: the process has no iCloud entitlement for CloudKit"),
+                    "2025-09-12 18:40:03.771 E  Pantry[8812:2a41c] [com.apple.cloudkit:CK] Significant issue at CKContainer.m:748: In order to use CloudKit, your process must have a com.apple.developer.icloud-services entitlement. The value of this entitlement must be an array that includes the string \"CloudKit\" or \"CloudKit-Anonymous\".",
+                    CKSample.framework("Significant issue at CKContainer.m:760: In order to use CloudKit, your process must have a com.apple.developer.icloud-services entitlement. The value of this entitlement must be an array that includes the string \"CloudKit\" or \"CloudKit-Anonymous\".",
+                                       process: "Notes Plus", subsystem: "[com.apple.cloudkit.sim:CK]"),
                  ]),
         ]
     }

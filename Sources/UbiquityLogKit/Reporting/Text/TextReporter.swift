@@ -30,6 +30,7 @@ public final class TextReporter: Reporter {
     @exclusivity(unchecked) private var gapSinceShown: Int64 = 0
     /// Whether this input has shown a line yet (no gap rule above the first one).
     @exclusivity(unchecked) private var shownInInput = false
+    @exclusivity(unchecked) private var modelEchoes = CloudKitModelEchoes()
     /// The timeline line being written, reused from line to line.
     @exclusivity(unchecked) private var lineText = ByteBuffer()
     /// The first process the headers named, and whether another has been seen since: from
@@ -74,6 +75,10 @@ public final class TextReporter: Reporter {
         trackGap(record.time)
         if !namesProcesses { noteProcess(record) }
         guard isShown(item.event) else { return }
+        // A store-load failure printed again is the same incident: told once by default, and
+        // from `-v` as a line that points to the first telling.
+        let repeats = modelEchoes.storeLoadLine(repeatedBy: item)
+        if repeats != nil, options.verbosity < 1 { return }
 
         if shownInInput, gapSinceShown > TextReporter.gapThreshold { gapRule(gapSinceShown) }
         gapSinceShown = 0
@@ -87,7 +92,7 @@ public final class TextReporter: Reporter {
 
         // The line is written as bytes, with no String per part or per concatenation: time,
         // tag, the headline in its colour, the place.
-        let severity = item.event.severity
+        let severity = repeats == nil ? item.event.severity : .info
         lineText.removeAll()
         var width = 0
         record.time?.withClock(maxFractionDigits: 3) { clock in
@@ -116,9 +121,16 @@ public final class TextReporter: Reporter {
         }
         let colour = style.code(for: severity)
         if let colour { lineText.append(string: style.opening(colour)) }
-        Headline.withUTF8(item) { ByteText.appendTerminalSafe($0, to: &lineText) }
+        if let repeats {
+            lineText.append("printed again: the same incident as ")
+            appendInput(record.input)
+            lineText.append(UInt8(ascii: ":"))
+            Self.appendDecimal(repeats, to: &lineText)
+        } else {
+            Headline.withUTF8(item) { ByteText.appendTerminalSafe($0, to: &lineText) }
+        }
         if colour != nil { lineText.append(string: style.closing) }
-        if severity >= .warning { appendPlace(record) }
+        if severity >= .warning || repeats != nil { appendPlace(record) }
         lineText.withBytes { out.line(bytes: $0) }
         if severity == .error, let hint = Explanation.hint(for: item.event) { hintLine(hint) }
 
@@ -154,17 +166,21 @@ public final class TextReporter: Reporter {
         }
     }
 
-    /// `  (input:line)` dimmed, after a warning's or an error's headline.
+    /// `  (input:line)` dimmed, after a warning's or an error's headline and a print said again.
     private func appendPlace(_ record: Record) {
-        let input = record.input
-        if shownInput?.name != input { shownInput = (input, Array(safe(input).utf8)) }
         if style.enabled { lineText.append("\u{1B}[2m") }
         lineText.append("  (")
-        if let shownInput { lineText.append(shownInput.bytes) }
+        appendInput(record.input)
         lineText.append(UInt8(ascii: ":"))
         Self.appendDecimal(record.firstLine, to: &lineText)
         lineText.append(UInt8(ascii: ")"))
         if style.enabled { lineText.append(string: style.closing) }
+    }
+
+    /// The input's name, made terminal-safe once for its records.
+    private func appendInput(_ input: String) {
+        if shownInput?.name != input { shownInput = (input, Array(safe(input).utf8)) }
+        if let shownInput { lineText.append(shownInput.bytes) }
     }
 
     /// `-- 2.5 s later ---…`, dimmed: the rule across a gap.
