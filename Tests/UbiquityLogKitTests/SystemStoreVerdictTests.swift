@@ -128,6 +128,19 @@ import TestSupport
         #expect(store.evidence.count == 1 && store.evidence[0].hasPrefix("t.log:4 store-add-failed: "))
     }
 
+    /// In `log show --style ndjson` too, a message that starts `Core Data: error:` (with a
+    /// space) is a Core Data record, and a system store's is judged apart.
+    @Test func aCoreDataErrorWithASpaceInNDJSONIsACoreDataRecord() throws {
+        let path = "/Users/joe/Library/Application Support/com.apple.sharedfilelist/RecentDocuments.sqlite"
+        let message = "Core Data: error: (14) I/O error for database at \(path).  SQLite error code:14, 'unable to open database file'"
+        let event = #"{"eventMessage":"\#(message.replacingOccurrences(of: "/", with: "\\/"))","processImagePath":"\/Applications\/Ledger.app\/Contents\/MacOS\/Ledger","timestamp":"2016-09-30 10:01:05.400000+0200","messageType":"Error","processID":512}"#
+        let (text, summary) = try Self.run(event + "\n")
+        #expect(summary.syncRecords == 1, "\(text)")
+        let store = try #require(summary.systemStores.first, "\(text)")
+        #expect(store.store == path && store.kinds == ["core-data-error": 1])
+        #expect(summary.verdict == .noEvidence)
+    }
+
     /// The summary's JSON names each store with its verdict, apart from the processes.
     @Test func theJSONSummaryJudgesEachStore() throws {
         let (_, summary) = try Self.run(Self.appSetUp + Self.console + Self.ioError("/var/db/analyticsd/Analytics.sqlite"))
