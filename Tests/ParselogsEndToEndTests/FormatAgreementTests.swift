@@ -21,6 +21,8 @@ import TestSupport
         ["fixtures/scenarios/clean-cloud-load.log", "fixtures/scenarios/empty.log"],
         ["fixtures/scenarios/clean-cloud-load.log", "no-such.log"],
         ["fixtures/cloudkit/quota.log"],
+        // A system framework's store judged apart: `error` fails the run by its error alone.
+        ["fixtures/scenarios/system-stores-logshow.log"],
     ]
     /// A gate of each kind: every verdict, severities, a category, an error kind, an info
     /// kind, none, and a verdict with `--allow-no-evidence`.

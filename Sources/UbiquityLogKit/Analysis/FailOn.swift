@@ -102,6 +102,18 @@ public struct FailOn: Sendable, Equatable {
         for kind in catalog.kinds where matches(kind) {
             if let count = summary.countsByKind[kind.id], count > 0 { outcome.failingKinds[kind.id] = count }
         }
+        // A system framework's store is judged apart, as a daemon's process is: the verdict term
+        // never looks at it, but a severity, category or kind matches its records by what they
+        // are (the kind and severity each has) or by their own kind, `system-store`.
+        if !summary.systemStores.isEmpty {
+            let kinds = Dictionary(catalog.kinds.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            let matchesStores = matches(.systemStore)
+            outcome.failingSystemStores = summary.systemStores.indices.filter { index in
+                matchesStores || summary.systemStores[index].kinds.keys.contains { kinds[$0].map(matches) ?? false }
+            }
+            outcome.failingSystemStoreNames = outcome.failingKinds[EventKind.systemStore.id] != nil ? []
+                : outcome.failingSystemStores.map { summary.systemStores[$0].name }
+        }
         // Each input's verdict by name, looked up once per finding (a run may read many inputs).
         let verdicts = Dictionary(summary.verdicts.map { ($0.input, $0) }, uniquingKeysWith: { first, _ in first })
         outcome.failingFindings = Set(summary.findings.indices.filter { failsTheRun(summary.findings[$0], verdict: verdicts[summary.findings[$0].input], outcome: outcome) })
@@ -144,10 +156,15 @@ public struct RunOutcome: Sendable, Equatable {
     public var verdictCoversNoEvidence = false
     /// Indices in the summary's findings of those that are part of what fails the run.
     public var failingFindings: Set<Int> = []
+    /// Indices in the summary's system stores of those whose records `--fail-on` names, and
+    /// their names when no other reason says so (`system-store` itself named).
+    public var failingSystemStores: [Int] = []
+    public var failingSystemStoreNames: [String] = []
 
     public init(failOn: String) { self.failOn = failOn }
 
-    public var fails: Bool { !unreadableInputs.isEmpty || verdictFails || !failingKinds.isEmpty || !noEvidenceInputs.isEmpty }
+    public var fails: Bool { !unreadableInputs.isEmpty || verdictFails || !failingKinds.isEmpty || !noEvidenceInputs.isEmpty
+        || !failingSystemStores.isEmpty }
 
     /// `fail` or `pass`.
     public var word: String { fails ? "fail" : "pass" }
@@ -161,6 +178,11 @@ public struct RunOutcome: Sendable, Equatable {
         if !failingKinds.isEmpty {
             let kinds = failingKinds.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
             reasons.append(kinds + " (--fail-on \(failOn))")
+        }
+        if !failingSystemStoreNames.isEmpty {
+            let shown = failingSystemStoreNames.prefix(3).joined(separator: ", ")
+                + (failingSystemStoreNames.count > 3 ? " and \(failingSystemStoreNames.count - 3) more" : "")
+            reasons.append("system stores' records: \(shown) (--fail-on \(failOn))")
         }
         return reasons
     }

@@ -42,12 +42,16 @@ public struct FamilyEnding {
     /// (nil: none, or a family that does not say): what a finding excused only when it clears
     /// (`BenignFinding.Condition.cleared`) must come before.
     public var lastSuccess: (_ group: Int) -> Int?
+    /// Stores of system frameworks that the family's records named in the app's processes,
+    /// each with its own verdict: judged apart, never the app's (`SystemStore`).
+    public var systemStores: [SystemStore]
 
     public init(story: any FamilyStory, verdict: @escaping (Int, Bool) -> (verdict: Verdict, evidence: [String])?,
-                lastSuccess: @escaping (Int) -> Int? = { _ in nil }) {
+                lastSuccess: @escaping (Int) -> Int? = { _ in nil }, systemStores: [SystemStore] = []) {
         self.story = story
         self.verdict = verdict
         self.lastSuccess = lastSuccess
+        self.systemStores = systemStores
     }
 }
 
@@ -57,10 +61,17 @@ public struct FamilyEnding {
 public protocol RecordReviewer: AnyObject {
     /// The marker of the records it reviews.
     var marker: Marker { get }
+    /// Markers of other records it reviews too (its `interrupt` is then called also between
+    /// records of its markers).
+    var otherMarkers: [Marker] { get }
     func review(_ record: Record, _ classification: inout Classification)
     /// A new input begins, or a record of another marker came after one it reviewed: the
     /// records it reviews next follow nothing it has seen.
     func interrupt()
+}
+
+extension RecordReviewer {
+    public var otherMarkers: [Marker] { [] }
 }
 
 /// What one family told in a run: the rows of the text and Markdown summaries, and the members

@@ -8,6 +8,8 @@ public struct InputVerdict: Sendable, Equatable {
     public var reason: String?
     /// The processes with sync records in it, when there are more than one.
     public var processes: [ProcessSummary] = []
+    /// The stores of system frameworks its app processes' records named, each judged apart.
+    public var systemStores: [SystemStore] = []
 
     public init(input: String, verdict: Verdict, evidence: [String], reason: String? = nil, processes: [ProcessSummary] = []) {
         self.input = input

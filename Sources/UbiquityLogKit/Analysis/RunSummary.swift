@@ -46,6 +46,9 @@ public struct RunSummary: Sendable {
     public var linesPerInput: [String: Int] = [:]
     /// Each process with sync records, per input in order of first appearance.
     public var processes: [ProcessSummary] = []
+    /// Stores of system frameworks named in the app's processes, per input in order of first
+    /// appearance, each with its own verdict: judged apart, never counted in the run's.
+    public var systemStores: [SystemStore] = []
     /// How many processes the headers named (app lines too): above one, the timeline and the
     /// evidence name the process of each line.
     public var processCount = 0

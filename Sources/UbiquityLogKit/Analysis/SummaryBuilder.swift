@@ -444,8 +444,17 @@ public struct SummaryBuilder {
     /// - the run's is the worst of its inputs'.
     private func judge(_ summary: inout RunSummary, _ endings: [FamilyEnding]) {
         let selected = Set(summary.selectedProcesses)
+        let stores = endings.flatMap(\.systemStores)
+        summary.systemStores = stores
+        // Records about system frameworks' stores, by input and process: not a process's own
+        // evidence.
+        var storeRecords: [String: Int] = [:]
+        for store in stores { storeRecords[store.input + "\u{1}" + (store.process ?? ""), default: 0].saturatingAdd(store.records) }
         var processes: [ProcessSummary] = []
         for (index, var group) in countedGroups.enumerated() where group.syncRecords > 0 {
+            // A process whose only sync records are about system frameworks' stores has none of
+            // its own to judge.
+            if let apart = storeRecords[group.input + "\u{1}" + (group.process ?? "")], apart >= group.syncRecords { continue }
             var decided: (verdict: Verdict, evidence: [String]) = (.healthy, [])
             for ending in endings {
                 if let own = ending.verdict(index, summary.namesProcesses) { decided = SummaryBuilder.merge(decided, own) }
@@ -469,10 +478,12 @@ public struct SummaryBuilder {
         for input in summary.inputs {
             let own = processes.filter { $0.input == input }
             let judged = own.filter(\.isJudged)
+            let ownStores = stores.filter { $0.input == input }
             let lines = summary.linesPerInput[input] ?? 0
             var verdict: InputVerdict
             if judged.isEmpty {
-                verdict = InputVerdict(input: input, verdict: .noEvidence, evidence: [], reason: SummaryBuilder.noEvidence(lines: lines, selected: summary.selectedProcesses, daemons: own))
+                verdict = InputVerdict(input: input, verdict: .noEvidence, evidence: [],
+                                       reason: SummaryBuilder.noEvidence(lines: lines, selected: summary.selectedProcesses, daemons: own, stores: ownStores))
             } else if judged.count == 1, own.count == 1 {
                 verdict = InputVerdict(input: input, verdict: judged[0].verdict, evidence: judged[0].evidence, reason: judged[0].reason)
             } else {
@@ -484,6 +495,7 @@ public struct SummaryBuilder {
             // A daemon's evidence is shown also when it is the input's only process with sync
             // records: the input's verdict (no evidence) does not tell what it met.
             if own.count > 1 || (judged.isEmpty && !own.isEmpty) { verdict.processes = own }
+            verdict.systemStores = ownStores
             if let failure = unreadable[input] {
                 verdict.verdict = max(verdict.verdict, .noEvidence)
                 if verdict.verdict == .noEvidence { verdict.reason = "read failed after \(lines) line\(lines == 1 ? "" : "s"): \(failure.reason)" }
@@ -499,7 +511,7 @@ public struct SummaryBuilder {
             summary.verdictReason = "no input was read"
         } else if verdicts.count == 1 {
             summary.verdictReason = verdicts[0].reason
-        } else if summary.verdict == .noEvidence, verdicts.allSatisfy({ $0.verdict == .noEvidence && $0.processes.isEmpty }),
+        } else if summary.verdict == .noEvidence, verdicts.allSatisfy({ $0.verdict == .noEvidence && $0.processes.isEmpty && $0.systemStores.isEmpty }),
                   summary.unreadableInputs.isEmpty {
             summary.verdictReason = SummaryBuilder.noEvidence(lines: summary.lines, selected: summary.selectedProcesses, daemons: [])
         } else if let deciding = verdicts.first(where: { $0.verdict == summary.verdict }), let reason = deciding.reason {
@@ -522,14 +534,19 @@ public struct SummaryBuilder {
     }
 
     /// `no Core Data sync records in 412 lines`, `… from Journal in 412 lines`, or `no Core
-    /// Data sync records from an app in 412 lines; system daemons' not judged: kbd[87] (6)`.
-    static func noEvidence(lines: Int, selected: [String], daemons: [ProcessSummary]) -> String {
+    /// Data sync records from an app in 412 lines; system daemons' not judged: kbd[87] (6)`
+    /// (and `system stores', not judged: Journal[210] store /var/…/UserDictionary.sqlite (2)`).
+    static func noEvidence(lines: Int, selected: [String], daemons: [ProcessSummary], stores: [SystemStore] = []) -> String {
         let linesText = "\(lines) line\(lines == 1 ? "" : "s")"
         if !selected.isEmpty { return "no Core Data sync records from \(selected.joined(separator: ", ")) in \(linesText)" }
-        if daemons.isEmpty { return "no Core Data sync records in \(linesText)" }
+        if daemons.isEmpty && stores.isEmpty { return "no Core Data sync records in \(linesText)" }
         let shown = SummaryText.maxVerdictProcesses
-        let listed = daemons.prefix(shown).map { "\($0.name) (\($0.syncRecords))" }.joined(separator: ", ")
-            + (daemons.count > shown ? " and \(daemons.count - shown) more" : "")
-        return "no Core Data sync records from an app in \(linesText); system daemons', not judged: \(listed)"
+        func listed(_ names: [String]) -> String {
+            names.prefix(shown).joined(separator: ", ") + (names.count > shown ? " and \(names.count - shown) more" : "")
+        }
+        var text = "no Core Data sync records from an app in \(linesText)"
+        if !daemons.isEmpty { text += "; system daemons', not judged: " + listed(daemons.map { "\($0.name) (\($0.syncRecords))" }) }
+        if !stores.isEmpty { text += "; system stores', not judged: " + listed(stores.map { "\($0.name) (\($0.records))" }) }
+        return text
     }
 }

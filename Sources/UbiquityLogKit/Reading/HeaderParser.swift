@@ -229,7 +229,14 @@ public final class HeaderParser {
     /// source line, then the marker; and where the message body starts.
     public func parsePrefix(_ bytes: UnsafeRawBufferPointer, from start: Int)
         -> (method: String?, sourceLine: Int?, marker: Marker?, bodyStart: Int) {
-        let prefix = MessagePrefix(prefixRanges(bytes, from: start, oneLine: false))
+        var prefix = MessagePrefix(prefixRanges(bytes, from: start, oneLine: false))
+        // A marker further on (`Core Data: error:`, spelt with a space), as after a header's.
+        if prefix.marker == nil, let loose = LooseMarkers.afterHeader(bytes, style: .logShow, prefix: prefix, markers), loose.marker != nil {
+            prefix.marker = loose.marker
+            prefix.method = loose.method
+            prefix.sourceLine = loose.sourceLine
+            prefix.end = loose.end
+        }
         return (prefix.method.map { methodTexts.text(bytes, $0) }, prefix.sourceLine.flatMap { decimal(bytes, $0) }, prefix.marker, prefix.end)
     }
 

@@ -66,8 +66,9 @@ public final class LogRun {
     @exclusivity(unchecked) private var lastSyncProcess: String?
     /// `--fail-on`: whether the run fails, worked out when it ends and told to every reporter.
     public var failOn = FailOn.standard
-    /// The families' reviewers of classified records (see `RecordReviewer`), each with its
-    /// marker and whether it reviewed the record before. Used by the classifying stage alone.
+    /// The families' reviewers of classified records (see `RecordReviewer`), each with a
+    /// marker it reviews (a reviewer of several markers comes once for each) and whether it
+    /// reviewed the record before. Used by the classifying stage alone.
     @exclusivity(unchecked) private var reviewers: [(reviewer: any RecordReviewer, marker: Marker, reviewedLast: Bool)]
 
     public init(catalog: Catalog, reporters: [Reporter], limits: Limits = Limits()) {
@@ -80,7 +81,9 @@ public final class LogRun {
         self.reporters = reporters
         builder = SummaryBuilder(families: catalog.families)
         markers = MarkerTable(families: catalog.families)
-        reviewers = catalog.families.compactMap { $0.makeReviewer?() }.map { ($0, $0.marker, false) }
+        reviewers = catalog.families.compactMap { $0.makeReviewer?() }.flatMap { reviewer in
+            ([reviewer.marker] + reviewer.otherMarkers).map { (reviewer, $0, false) }
+        }
         recordReaders = reporters.filter(\.readsRecords)
         self.limits = limits
         self.reader = LineReader(limits: limits.lines)

@@ -1,12 +1,13 @@
 // Stores that system frameworks open inside an app's process: the keyboard's user dictionary,
-// Passbook's ubiquitous store and others log their ubiquity and Core Data errors under the
-// app's process name, but they live outside the app's container and are not the app's to
-// fix. Their warnings and errors become `system-store` events, told apart by location, that
-// name the store and do not count toward the app's verdict (as system daemons' do not).
+// Passbook's ubiquitous store, Photos' library, Suggestions and others log their ubiquity and
+// Core Data errors under the app's process name, but they live outside the app's container
+// and are not the app's to fix. Their warnings and errors become `system-store` events, told
+// apart by location, that name the store and what the record is (its kind and severity); each store is
+// judged apart with a verdict of its own (`SystemStore`), as a system daemon's process is.
 
 extension EventKind {
     public static let systemStore = EventKind("system-store", .store, .info, .notable,
-        "A warning or error about a Core Data store that a system framework opened inside the app's process (the keyboard's user dictionary, an Apple app's ubiquitous store): the store lies outside the app's container, so it is not the app's problem and does not count toward its verdict. `kind` and `severity` say what it would have been.")
+        "A warning or error about a Core Data store that a system framework opened inside the app's process (the keyboard's user dictionary, Photos' library, an Apple app's ubiquitous store): the store lies outside the app's container, so it is not the app's problem and does not count toward its verdict. `kind` and `severity` say what it is; the store is judged apart with a verdict of its own (docs/verdicts.md).")
 }
 
 enum SystemStores {
@@ -42,9 +43,22 @@ enum SystemStores {
         if let documents = path.firstRange(of: "/Mobile Documents/") {
             return path[documents.upperBound...].hasPrefix("com~apple~") ? .system : .app
         }
-        let systemRoots = ["/var/mobile/Library/", "/private/var/mobile/Library/", "/System/Library/", "/var/root/Library/"]
-        return systemRoots.contains(where: { path.hasPrefix($0) }) ? .system : .unknown
+        if systemRoots.contains(where: { path.hasPrefix($0) }) || path.contains(".photoslibrary/") { return .system }
+        // A Mac user's Library: Apple's own folders in it (an app's own folder there is the app's).
+        if path.hasPrefix("/Users/"), let library = path.firstRange(of: "/Library/"),
+           appleUserFolders.contains(where: { path[library.upperBound...].hasPrefix($0) }) {
+            return .system
+        }
+        return .unknown
     }
+
+    /// Where the system keeps its own stores: the mobile user's Library and media, the
+    /// system's folders and databases.
+    static let systemRoots = ["/var/mobile/Library/", "/private/var/mobile/Library/", "/var/mobile/Media/", "/private/var/mobile/Media/",
+                              "/System/Library/", "/var/root/Library/", "/var/db/", "/private/var/db/", "/Library/Application Support/com.apple."]
+    /// Apple's folders in a Mac user's `~/Library/`.
+    static let appleUserFolders = ["Application Support/com.apple.", "Application Support/CloudDocs/", "Caches/com.apple.",
+                                   "Suggestions/", "Keyboard/", "Photos/", "Calendars/", "Mail/", "Messages/"]
 
     /// The absolute paths a text prints, as paths or `file://` URLs (without `localhost`).
     static func paths(in text: String) -> [String] {
@@ -94,8 +108,8 @@ extension SystemStores {
     /// Whether `text` may name a system store, by `location(in:)`'s own tests done on its
     /// bytes, so that most warnings are let go without reading their text as a String: it
     /// names no app container (`/Applications/`, `/Containers/`, an iCloud container that is
-    /// not Apple's), and holds `/Library/` (every system root has it) or `com~apple~` (Apple's
-    /// iCloud containers).
+    /// not Apple's), and holds `/Library/` (most system roots have it), `/var/db/`, `/Media/`,
+    /// `.photoslibrary/` or `com~apple~` (Apple's iCloud containers).
     static func mayNameASystemStore(_ text: RecordText) -> Bool {
         text.withUnsafeBytes { bytes in
             func offset(_ mark: StaticString, from start: Int = 0) -> Int? {
@@ -111,7 +125,8 @@ extension SystemStores {
                 from = found + documents.utf8CodeUnitCount
                 if offset(apple, from: from) != from { return false }
             }
-            return offset("/Library/") != nil || offset(apple) != nil
+            return offset("/Library/") != nil || offset(apple) != nil || offset("/var/db/") != nil || offset("/Media/") != nil
+                || offset(".photoslibrary/") != nil
         }
     }
 
@@ -120,8 +135,9 @@ extension SystemStores {
     /// records are judged apart already); nil otherwise.
     static func recast(_ record: Record, _ classification: Classification) -> Event? {
         let kind = classification.event.kind
-        guard kind.severity >= .warning, kind != .unhandled, kind != .systemStore,
-              !SystemProcesses.isDaemon(record.string(.process)), mayNameASystemStore(record.text) else { return nil }
+        // The bytes first: most warnings name no system store, and are let go without a String.
+        guard kind.severity >= .warning, kind != .unhandled, kind != .systemStore, mayNameASystemStore(record.text),
+              !SystemProcesses.isDaemon(record.string(.process)) else { return nil }
         guard let store = location(in: ByteText.string(record.text[...])) else { return nil }
         let headline = Headline.of(ClassifiedRecord(record: record, classification: classification))
         let process = record.string(.process).map { " in \($0)'s process" } ?? ""
@@ -132,5 +148,17 @@ extension SystemStores {
         fields.add(classification.event.error)
         fields.add("causeText", "Not the app's store: a system framework's store\(process), outside the app's container (\(store)): \(headline)")
         return .message(.systemStore, fields.items)
+    }
+
+    /// What a `system-store` event's message says of the record itself: its text after the
+    /// store it names (see `recast`).
+    static func ownMessage(_ message: String, store: String) -> String {
+        guard let named = message.firstRange(of: "(\(store)): ") else { return message }
+        return String(message[named.upperBound...])
+    }
+
+    /// Whether an entry of `BenignFindings` excuses records of the kind `id` whatever follows.
+    static func isAlwaysBenign(_ id: String) -> Bool {
+        BenignFindings.all.contains { $0.kind.id == id && $0.condition == .always }
     }
 }

@@ -112,29 +112,6 @@ public struct UbiquityStory: Sendable {
     public init() {}
 }
 
-/// A store of a system framework that the run's records name, outside the app's container.
-public struct SystemStore: Sendable, Equatable {
-    public var store: String
-    public var input: String
-    public var process: String?
-    /// Where it was first met, and how many of its warnings and errors the run holds.
-    public var line: Int
-    public var records: Int
-    /// The worst severity its records would have had as the app's.
-    public var severity: Severity
-
-    public var fields: [Field] {
-        var fields = FieldList()
-        fields.add("store", store)
-        fields.add("input", input)
-        fields.add("process", process)
-        fields.add("line", line)
-        fields.add("records", records)
-        fields.add("severity", severity.rawValue)
-        return fields.items
-    }
-}
-
 extension RunSummary {
     /// The ubiquity family's story; empty when the run holds none of its records.
     public var ubiquity: UbiquityStory { story(UbiquityStory.self) ?? UbiquityStory() }
@@ -192,7 +169,7 @@ final class UbiquityTracker: FamilyTracker {
         if TransactionLogTracker.kinds.contains(kind), !repeatsFailure { logs.add(record, event) }
         switch event {
         case .message(.systemStore, let fields):
-            noteSystemStore(record, fields)
+            noteSystemStore(record, fields, finding: finding)
         case .transactionLogWritten:
             told.transactionsExported.saturatingAdd(1)
         case .objectsExported(let changes):
@@ -240,17 +217,32 @@ final class UbiquityTracker: FamilyTracker {
         }
     }
 
-    /// A system framework's store: counted under its path, its first place kept.
-    private func noteSystemStore(_ record: Record, _ fields: [Field]) {
+    /// A system framework's store: counted under its path (per input and process) and by the
+    /// kind each record has, its first place kept, and its first record of the worst severity no entry of
+    /// `BenignFindings` always excuses, as the evidence of its own verdict.
+    private func noteSystemStore(_ record: Record, _ fields: [Field], finding: () -> Finding) {
         guard let store = fields.first(where: { $0.name == "store" })?.value.text else { return }
         let severity = fields.first { $0.name == "severity" }?.value.text.flatMap(Severity.init(rawValue:)) ?? .warning
-        if let index = told.systemStores.firstIndex(where: { $0.store == store && $0.input == record.input }) {
+        let kind = fields.first { $0.name == "kind" }?.value.text ?? EventKind.systemStore.id
+        let process = record.string(.process)
+        let index: Int
+        if let found = told.systemStores.firstIndex(where: { $0.store == store && $0.input == record.input && $0.process == process }) {
+            index = found
             told.systemStores[index].records.saturatingAdd(1)
             told.systemStores[index].severity = max(told.systemStores[index].severity, severity)
         } else if told.systemStores.count < RunSummary.maxKeptFindings {
-            told.systemStores.append(SystemStore(store: store, input: record.input, process: record.string(.process),
+            index = told.systemStores.count
+            told.systemStores.append(SystemStore(store: store, input: record.input, process: process, pid: record.pid,
                                                  line: record.firstLine, records: 1, severity: severity))
+        } else {
+            return
         }
+        told.systemStores[index].kinds[kind, default: 0].saturatingAdd(1)
+        guard !SystemStores.isAlwaysBenign(kind), severity > told.systemStores[index].unexcused ?? .info else { return }
+        told.systemStores[index].unexcused = severity
+        told.systemStores[index].worstLine = record.firstLine
+        told.systemStores[index].worstKind = kind
+        told.systemStores[index].worstMessage = SystemStores.ownMessage(finding().message, store: store)
     }
 
     func ending(inputs: [String]) -> FamilyEnding {
@@ -281,6 +273,7 @@ final class UbiquityTracker: FamilyTracker {
             story.importFailureCount.saturatingAdd(standIns.count)
         }
         let closed = incidents
-        return FamilyEnding(story: story) { group, namesProcesses in closed.verdict(ofGroup: group, namesProcesses: namesProcesses) }
+        return FamilyEnding(story: story, verdict: { group, namesProcesses in closed.verdict(ofGroup: group, namesProcesses: namesProcesses) },
+                            systemStores: story.systemStores)
     }
 }

@@ -10,6 +10,9 @@
 /// app's (`SystemStores`).
 final class UbiquityRecordReviewer: RecordReviewer {
     let marker = Marker.ubiquity
+    /// `CoreData: error:` records name stores too (a framework's store that cannot be added):
+    /// they are told apart as well. (Its interrupts change nothing: links are held by thread.)
+    let otherMarkers = [Marker.coreDataError]
     /// The log each thread's last exception-stopped import named, for the current input, keyed
     /// by process and thread. Used by the classifying stage alone, one record at a time.
     @exclusivity(unchecked) private var stopped: [String: String] = [:]

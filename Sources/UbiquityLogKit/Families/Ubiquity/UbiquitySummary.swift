@@ -40,7 +40,7 @@ extension UbiquityStory: FamilyStory {
             rows.append(SummaryText.Row(label: "system stores", value: "\(systemStores.count) in the app's process, outside its container: not judged",
                             details: systemStores.map { store in
                                 let process = store.process.map { " \($0)" } ?? ""
-                                return "\(store.input):\(store.line)\(process) \(store.store): \(store.records) \(store.severity.rawValue)\(store.records == 1 ? "" : "s")"
+                                return "\(store.input):\(store.line)\(process) \(store.store): \(store.records) \(store.severity.rawValue)\(store.records == 1 ? "" : "s"); \(store.verdict.words)"
                             }))
         }
         if !incidents.isEmpty {

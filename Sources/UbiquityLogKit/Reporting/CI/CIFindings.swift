@@ -96,9 +96,19 @@ public enum CIFindings {
                                    rule: finding.kind.id, title: finding.kind.id + process, message: finding.message,
                                    failsTheRun: fails, kind: finding.kind))
         }
+        // Each system framework's store, judged apart: at its level by the worst of its records
+        // that no benign entry excuses (a note when none is left), `error` when `--fail-on`
+        // names its records.
+        let failingStores = Set(outcome.failingSystemStores)
+        for (index, store) in summary.systemStores.enumerated() {
+            let fails = failingStores.contains(index)
+            items.append(CIFinding(level: fails ? .error : AnnotationLevel(store.unexcused ?? .info), file: store.input, line: store.worstLine ?? store.line,
+                                   rule: EventKind.systemStore.id, title: EventKind.systemStore.id + " (" + ProcessSummary.name(store.process, pids: store.pid.map { [$0] } ?? []) + ")",
+                                   message: store.report, failsTheRun: fails, kind: .systemStore))
+        }
         // Kinds `--fail-on` names that keep no findings (info and debug events) fail the run
         // too: one item each, at the first such record, with how many there were.
-        let listed = Set(summary.findings.map(\.kind.id))
+        let listed = Set(summary.findings.map(\.kind.id) + (summary.systemStores.isEmpty ? [] : [EventKind.systemStore.id]))
         for (id, count) in outcome.failingKinds.sorted(by: { $0.key < $1.key }) where !listed.contains(id) {
             var item = CIFinding(level: .error, rule: id, title: id, message: "\(count) \(id) (--fail-on \(outcome.failOn))", failsTheRun: true)
             if let first = firstRecords.byKind[id] {

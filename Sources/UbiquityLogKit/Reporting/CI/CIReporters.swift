@@ -164,6 +164,8 @@ public final class JUnitReporter: Reporter {
                                           failure: outcome.verdictFails ? ("verdict", "Verdict: \(summary.verdictSentence) (--fail-on \(outcome.failOn))") : nil,
                                           body: verdictText)]))
         let byInput = Dictionary(grouping: summary.findings.indices, by: { summary.findings[$0].input })
+        let storesByInput = Dictionary(grouping: summary.systemStores.indices, by: { summary.systemStores[$0].input })
+        let failingStores = Set(outcome.failingSystemStores)
         // By name: a run may read tens of thousands of inputs.
         let read = Set(summary.inputs)
         let inputs = summary.inputs + summary.unreadableInputs.map(\.input).filter { !read.contains($0) }
@@ -191,10 +193,20 @@ public final class JUnitReporter: Reporter {
                 cases.append(Case(classname: "parselogs.\(finding.kind.category.rawValue)", name: name,
                                   failure: outcome.failingFindings.contains(index) ? (id, finding.message) : nil, body: body))
             }
+            // Each system framework's store, judged apart: failing when `--fail-on` names its records.
+            var storeCount = 0
+            for index in storesByInput[input] ?? [] {
+                let store = summary.systemStores[index]
+                storeCount += 1
+                let id = EventKind.systemStore.id
+                cases.append(Case(classname: "parselogs.\(EventKind.systemStore.category.rawValue)", name: storeCount == 1 ? id : "\(id) #\(storeCount)",
+                                  failure: failingStores.contains(index) ? (id, store.sentence) : nil,
+                                  body: store.report))
+            }
             suites.append((input, cases))
         }
         // Kinds `--fail-on` names that keep no findings (info and debug events) still fail.
-        let listed = Set(summary.findings.map(\.kind.id))
+        let listed = Set(summary.findings.map(\.kind.id) + (summary.systemStores.isEmpty ? [] : [EventKind.systemStore.id]))
         let unlisted = outcome.failingKinds.filter { !listed.contains($0.key) }.sorted { $0.key < $1.key }
         if !unlisted.isEmpty {
             suites[0].cases += unlisted.map { Case(classname: "parselogs.events", name: $0.key, failure: ($0.key, "\($0.value) \($0.key) (--fail-on \(outcome.failOn))"), body: "") }

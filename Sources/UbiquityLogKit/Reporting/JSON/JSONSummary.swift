@@ -12,6 +12,7 @@ public enum JSONSummary {
         object.add("outsideTimeWindow", summary.outsideTimeWindow)
         object.add("otherProcesses", summary.otherProcesses)
         object.addRaw("processes", "[" + summary.processes.map { JSON.object($0.fields) }.joined(separator: ",") + "]")
+        object.addRaw("systemStores", "[" + summary.systemStores.map { JSON.object($0.judgementFields) }.joined(separator: ",") + "]")
         object.addRaw("families", JSON.object(summary.families.map { Field($0.id.rawValue, .object($0.fields)) }))
         object.add("verdict", summary.verdict.rawValue)
         if let reason = summary.verdictReason { object.add("verdictReason", reason) }

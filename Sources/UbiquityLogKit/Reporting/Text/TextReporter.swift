@@ -397,8 +397,22 @@ public enum SummaryText {
         return lines
     }
 
-    /// An input's evidence, or with several processes each one's verdict and evidence.
+    /// An input's evidence, or with several processes each one's verdict and evidence; then
+    /// each system framework's store, judged apart, with its verdict and evidence.
     static func verdictDetails(_ input: InputVerdict, indent: String) -> [String] {
+        var lines = processDetails(input, indent: indent)
+        let stores = input.systemStores.prefix(maxVerdictProcesses)
+        for store in stores {
+            lines.append(indent + store.sentence)
+            lines += store.evidence.map { indent + "  " + $0 }
+        }
+        if input.systemStores.count > stores.count {
+            lines.append(indent + "… and \(input.systemStores.count - stores.count) more system stores (all are in --format json)")
+        }
+        return lines
+    }
+
+    static func processDetails(_ input: InputVerdict, indent: String) -> [String] {
         guard !input.processes.isEmpty else { return input.evidence.map { indent + $0 } }
         var lines: [String] = []
         let listed = listedProcesses(input.processes)
