@@ -43,14 +43,22 @@ public struct Family: Sendable {
     public let makeReviewer: (@Sendable () -> any RecordReviewer)?
     /// The error codes `explain` knows from its records.
     public let errorCodes: [ErrorCode]
+    /// Advice it adds to another family's catch-all codes, by the reason inside them.
+    public let reasonHints: [ReasonHint]
+    /// What to say of a code its table does not list, for the domains it knows.
+    public let errorCodeFallback: (@Sendable (_ domain: String, _ code: Int) -> ErrorCode?)?
     /// Its warnings that leave a process `healthy` (`BenignFindings`), each with its reason.
     public let benign: [BenignFinding]
     /// How the HTML report's timeline draws its kinds, by kind id.
     public let timelineRoles: [String: TimelineRole]
+    /// A finder of its records that tell an earlier one's incident again, for one timeline.
+    public let makeRepeatFinder: (@Sendable () -> any RepeatFinder)?
 
     public init(id: FamilyID, recordNoun: String, markers: [MarkerSpelling], markerMethods: [MarkerMethod] = [], channels: [Channel],
                 rules: [Rule], guidance: [String: Guidance] = [:], categoryGuidance: [Category: String] = [:], ownKinds: [EventKind] = [], factKinds: [EventKind] = [],
-                errorCodes: [ErrorCode] = [], benign: [BenignFinding] = [], timelineRoles: [String: TimelineRole] = [:],
+                errorCodes: [ErrorCode] = [], reasonHints: [ReasonHint] = [],
+                errorCodeFallback: (@Sendable (_ domain: String, _ code: Int) -> ErrorCode?)? = nil, benign: [BenignFinding] = [], timelineRoles: [String: TimelineRole] = [:],
+                makeRepeatFinder: (@Sendable () -> any RepeatFinder)? = nil,
                 makeTracker: @escaping @Sendable () -> any FamilyTracker,
                 makeReviewer: (@Sendable () -> any RecordReviewer)? = nil) {
         self.id = id
@@ -64,8 +72,11 @@ public struct Family: Sendable {
         self.ownKinds = ownKinds
         self.factKinds = factKinds
         self.errorCodes = errorCodes
+        self.reasonHints = reasonHints
+        self.errorCodeFallback = errorCodeFallback
         self.benign = benign
         self.timelineRoles = timelineRoles
+        self.makeRepeatFinder = makeRepeatFinder
         self.makeTracker = makeTracker
         self.makeReviewer = makeReviewer
     }

@@ -30,7 +30,8 @@ extension Family {
         channels: [.cloudKit, .cloudKitFramework], rules: CloudKitRules.all,
         guidance: CloudKitGuidance.byKind.merging(CloudKitRules.ModelRules.guidance) { own, _ in own },
         ownKinds: [.cloudKitEcho], factKinds: CloudKitTracker.factKinds, errorCodes: CKErrorCode.errorCodes,
-        benign: CloudKitBenign.all, timelineRoles: CloudKitTimeline.roles,
+        reasonHints: CKErrorCode.mirroringReasonHints,
+        benign: CloudKitBenign.all, timelineRoles: CloudKitTimeline.roles, makeRepeatFinder: { CloudKitModelEchoes() },
         makeTracker: { CloudKitFamilyTracker() }, makeReviewer: { CloudKitEchoReviewer() })
 }
 

@@ -6,9 +6,8 @@
 // its kind (counted, listed by `--format jsonl`, never unhandled); only its line in a timeline
 // changes.
 
-/// Which records repeat the store-load failure before them in their input; a reporter keeps
-/// one and asks it of each record it shows, in order.
-struct CloudKitModelEchoes {
+/// Which records repeat the store-load failure before them in their input.
+struct CloudKitModelEchoes: RepeatFinder {
     /// The last store-load failure: its input, its line and what it told.
     private var storeLoad: (input: String, line: Int, key: [Field])?
 
@@ -16,7 +15,7 @@ struct CloudKitModelEchoes {
     /// of its own. A store-load record is remembered (and repeats nothing: a second one is a
     /// second load); a record of another model kind repeats it when it tells the same cause and
     /// entities, and is the one repeat it has.
-    mutating func storeLoadLine(repeatedBy item: ClassifiedRecord) -> Int? {
+    mutating func earlierLine(repeatedBy item: ClassifiedRecord) -> Int? {
         let kind = item.event.kind
         guard kind.severity == .error, Self.kinds.contains(kind.id), case .message(_, let fields) = item.event else { return nil }
         let key = fields.filter { Self.keyFields.contains($0.name) }

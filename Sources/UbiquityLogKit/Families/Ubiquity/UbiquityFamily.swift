@@ -74,6 +74,7 @@ extension Family {
         ownKinds: [.coreDataError, .systemStore],
         factKinds: StoreLoadTracker.factKinds + TransactionLogTracker.factKinds + IncidentTracker.factKinds,
         errorCodes: ErrorCode.ubiquityCodes,
+        errorCodeFallback: { ErrorCode.ubiquityFallback(domain: $0, code: $1) },
         timelineRoles: UbiquityTimeline.roles,
         makeTracker: { UbiquityTracker() },
         makeReviewer: { UbiquityRecordReviewer() })

@@ -39,7 +39,7 @@ public final class HTMLReporter: Reporter {
     /// The explanation of each error code a hint names, by its topic.
     var codeExplanations: [String: String] = [:]
     var templates = UnhandledTemplates(limits: .init(templates: 500, messageBytes: 300))
-    var modelEchoes = CloudKitModelEchoes()
+    var repeats = TimelineRepeats()
 
     public init(output: OutputWriter, tool: String = "parselogs", limits: Limits = Limits()) {
         self.out = output
@@ -65,8 +65,8 @@ public final class HTMLReporter: Reporter {
             add(TimelineMark(markClass: .unhandled, start: place, kind: event.kind.id, message: message(item)), to: lane, place: place)
             return
         }
-        // A store-load failure printed again is the same incident: one mark, the first.
-        if modelEchoes.storeLoadLine(repeatedBy: item) != nil { return }
+        // An incident told again is one mark, the first.
+        if repeats.earlierLine(repeatedBy: item) != nil { return }
         let severity = event.severity
         let role = TimelineRole.of(event)
         guard role != nil || severity >= .warning || event.fields.contains(where: { $0.name == "objects" }) else { return }

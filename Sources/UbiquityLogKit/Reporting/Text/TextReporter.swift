@@ -30,7 +30,7 @@ public final class TextReporter: Reporter {
     @exclusivity(unchecked) private var gapSinceShown: Int64 = 0
     /// Whether this input has shown a line yet (no gap rule above the first one).
     @exclusivity(unchecked) private var shownInInput = false
-    @exclusivity(unchecked) private var modelEchoes = CloudKitModelEchoes()
+    @exclusivity(unchecked) private var repeats = TimelineRepeats()
     /// The timeline line being written, reused from line to line.
     @exclusivity(unchecked) private var lineText = ByteBuffer()
     /// The first process the headers named, and whether another has been seen since: from
@@ -75,10 +75,10 @@ public final class TextReporter: Reporter {
         trackGap(record.time)
         if !namesProcesses { noteProcess(record) }
         guard isShown(item.event) else { return }
-        // A store-load failure printed again is the same incident: told once by default, and
-        // from `-v` as a line that points to the first telling.
-        let repeats = modelEchoes.storeLoadLine(repeatedBy: item)
-        if repeats != nil, options.verbosity < 1 { return }
+        // An incident told again is told once by default, and from `-v` as a line that points
+        // to the first telling.
+        let repeated = repeats.earlierLine(repeatedBy: item)
+        if repeated != nil, options.verbosity < 1 { return }
 
         if shownInInput, gapSinceShown > TextReporter.gapThreshold { gapRule(gapSinceShown) }
         gapSinceShown = 0
@@ -92,7 +92,7 @@ public final class TextReporter: Reporter {
 
         // The line is written as bytes, with no String per part or per concatenation: time,
         // tag, the headline in its colour, the place.
-        let severity = repeats == nil ? item.event.severity : .info
+        let severity = repeated == nil ? item.event.severity : .info
         lineText.removeAll()
         var width = 0
         record.time?.withClock(maxFractionDigits: 3) { clock in
@@ -121,16 +121,16 @@ public final class TextReporter: Reporter {
         }
         let colour = style.code(for: severity)
         if let colour { lineText.append(string: style.opening(colour)) }
-        if let repeats {
+        if let repeated {
             lineText.append("printed again: the same incident as ")
             appendInput(record.input)
             lineText.append(UInt8(ascii: ":"))
-            Self.appendDecimal(repeats, to: &lineText)
+            Self.appendDecimal(repeated, to: &lineText)
         } else {
             Headline.withUTF8(item) { ByteText.appendTerminalSafe($0, to: &lineText) }
         }
         if colour != nil { lineText.append(string: style.closing) }
-        if severity >= .warning || repeats != nil { appendPlace(record) }
+        if severity >= .warning || repeated != nil { appendPlace(record) }
         lineText.withBytes { out.line(bytes: $0) }
         if severity == .error, let hint = Explanation.hint(for: item.event) { hintLine(hint) }
 

@@ -1,49 +1,12 @@
-// The error codes the catalogue's events carry, for `parselogs explain CODE` and for the hint
-// under an error in the timeline: Cocoa's file errors, Core Data's own and its iCloud
+// The ubiquity family's error codes: Cocoa's file errors, Core Data's own and its iCloud
 // (ubiquity) codes, the POSIX and SQLite errors found under them, and iCloud Drive's
 // (CloudDocs) errors of iOS 8 and later. Each says what it means in a ubiquity log and what
-// to do; the texts are the project's own.
+// to do.
 
-/// A known error code of one domain.
-public struct ErrorCode: Sendable {
-    public let domain: String
-    public let code: Int
-    public let name: String
-    public let meaning: String
-    public let action: String
-    /// For a catch-all code, which says nothing alone of what failed: the advice for each
-    /// reason Core Data puts inside it (a phrase of the reason, lowercased, and the advice). A
-    /// reason none names gets `action`, which makes no guess.
-    public let reasonHints: [(phrase: String, action: String)]
-
-    init(_ domain: String, _ code: Int, _ name: String, _ meaning: String, _ action: String,
-         reasonHints: [(phrase: String, action: String)] = []) {
-        self.domain = domain
-        self.code = code
-        self.name = name
-        self.meaning = meaning
-        self.action = action
-        self.reasonHints = reasonHints
-    }
-
-    /// The advice for this code carrying `reason`: the first reason hint whose phrase the
-    /// reason holds, else `action`.
-    public func action(forReason reason: String?) -> String {
-        guard !reasonHints.isEmpty, let reason = reason?.lowercased() else { return action }
-        return reasonHints.first { reason.contains($0.phrase) }?.action ?? action
-    }
-
-    static let cocoa = "NSCocoaErrorDomain"
+extension ErrorCode {
     static let posix = "NSPOSIXErrorDomain"
     static let sqlite = "NSSQLiteErrorDomain"
     static let cloudDocs = "BRCloudDocsErrorDomain"
-
-    /// How `parselogs explain` names it: the code alone for Cocoa's (Core Data's) codes,
-    /// `DOMAIN:CODE` for the others (their small numbers are shared between domains).
-    public var topic: String { domain == ErrorCode.cocoa ? String(code) : "\(domain):\(code)" }
-
-    /// Every code `explain` knows: each family's, in the catalogue's order.
-    public static let all: [ErrorCode] = Catalog.families.flatMap(\.errorCodes)
 
     static let ubiquityCodes: [ErrorCode] = [
         // Cocoa's file errors: what reading, writing and moving the container's files fail with.
@@ -95,17 +58,9 @@ public struct ErrorCode: Sendable {
               "Copying an external data reference (a large attribute stored outside the store) failed.",
               "Check free space; the attribute's data may be missing on this device until it downloads."),
         .init(cocoa, 134060, "NSCoreDataError",
-              "Core Data's catch-all error: the code alone says nothing of what failed, only the reason inside it does. In ubiquity logs: an import whose stack was lost or that an exception stopped, a model without a version hash, an importer without a file coordinator, a baseline that could not be migrated; with CloudKit mirroring, a model that breaks CloudKit's rules or related objects in several zones.",
+              "Core Data's catch-all error: the code alone says nothing of what failed, only the reason inside it does. `parselogs explain 134060` lists the reasons it is known to carry, with advice for each.",
               "Read the reason inside the error (NSLocalizedFailureReason, or `reason` in older logs): it is the only account of what failed.",
               reasonHints: [
-                ("cloudkit integration requires", "Make the model mirrorable: the reason lists each `Entity: property` CloudKit refuses (make attributes optional or give them defaults, relationships optional and unordered, drop unique constraints and the Deny delete rule)."),
-                ("cloudkit integration does not support", "Make the model mirrorable: the reason lists each `Entity: property` CloudKit refuses (make attributes optional or give them defaults, relationships optional and unordered, drop unique constraints and the Deny delete rule)."),
-                ("does not support ordered relationships", "Make the model mirrorable: the reason lists each `Entity: property` CloudKit refuses (make attributes optional or give them defaults, relationships optional and unordered, drop unique constraints and the Deny delete rule)."),
-                ("requires that all attributes", "Make the model mirrorable: the reason lists each `Entity: property` CloudKit refuses (make attributes optional or give them defaults, relationships optional and unordered, drop unique constraints and the Deny delete rule)."),
-                ("requires that all relationships", "Make the model mirrorable: the reason lists each `Entity: property` CloudKit refuses (make attributes optional or give them defaults, relationships optional and unordered, drop unique constraints and the Deny delete rule)."),
-                ("unique constraints", "Make the model mirrorable: the reason lists each `Entity: property` CloudKit refuses (make attributes optional or give them defaults, relationships optional and unordered, drop unique constraints and the Deny delete rule)."),
-                ("deny delete rule", "Make the model mirrorable: the reason lists each `Entity: property` CloudKit refuses (make attributes optional or give them defaults, relationships optional and unordered, drop unique constraints and the Deny delete rule)."),
-                ("assigned to multiple zones", "Share whole object graphs: related objects must sit in one zone, so move them into the share's zone together or relate them only within one zone."),
                 ("store was removed", "The store left its coordinator while the operation ran: expected after the app removes or replaces it, otherwise find the code that removes it."),
                 ("removed from the coordinator", "The store left its coordinator while the operation ran: expected after the app removes or replaces it, otherwise find the code that removes it."),
                 ("lost its stack", "The store was removed from its coordinator while a transaction log was imported: remove or reset the store only after the import has finished (on NSPersistentStoreCoordinatorStoresWillChangeNotification)."),
@@ -189,23 +144,8 @@ public struct ErrorCode: Sendable {
               "Check the app's iCloud entitlements (iCloud Documents and the container identifier)."),
     ]
 
-    /// Every known entry with this code, Cocoa's first.
-    public static func entries(for code: Int) -> [ErrorCode] { all.filter { $0.code == code } }
-
-    /// The entry of one domain and code: the first in `all`, found among those of its code, not
-    /// by a search through `all` that copies each entry: the timeline's hint under an error
-    /// looks up each code of the error and those under it.
-    public static func named(domain: String, code: Int) -> ErrorCode? {
-        guard let indices = indicesByCode[code] else { return nil }
-        for index in indices where all[index].domain == domain { return all[index] }
-        return nil
-    }
-
-    /// Places in `all` by code, in order.
-    private static let indicesByCode: [Int: [Int]] = Dictionary(grouping: all.indices, by: { all[$0].code })
-
-    /// What to say about an error no entry knows: by its domain, or nothing.
-    static func fallback(domain: String, code: Int) -> ErrorCode? {
+    /// What to say about a code of these domains that the table does not list.
+    static func ubiquityFallback(domain: String, code: Int) -> ErrorCode? {
         switch domain {
         case cloudDocs:
             ErrorCode(domain, code, "iCloud Drive error",
