@@ -45,9 +45,12 @@ struct UnhandledTemplates {
 
     /// The templates, most frequent first (first seen first among equals).
     var ranked: [Template] {
-        order.enumerated().compactMap { offset, key in templates[key].map { (offset, $0) } }
-            .sorted { $0.1.count != $1.1.count ? $0.1.count > $1.1.count : $0.0 < $1.0 }
-            .map(\.1)
+        // Spelt out with its types: inferred, this one expression took the compiler seconds.
+        let seen: [Template] = order.compactMap { templates[$0] }
+        let indexed: [(offset: Int, template: Template)] = seen.enumerated().map { ($0.offset, $0.element) }
+        return indexed.sorted { (a: (offset: Int, template: Template), b: (offset: Int, template: Template)) -> Bool in
+            a.template.count != b.template.count ? a.template.count > b.template.count : a.offset < b.offset
+        }.map { $0.template }
     }
 
     /// `text` cut to at most `bytes` bytes of UTF-8 on a character's boundary, with `…` when cut.

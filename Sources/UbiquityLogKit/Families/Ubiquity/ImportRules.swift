@@ -167,7 +167,9 @@ enum ImportRules {
         fields.add("log", log)
         let error = Extract.error(in: bytes, after: match.matchEnd)
         fields.add(error)
-        fields.add("causeText", (log.map { "Transaction log \($0)" } ?? "A transaction log") + ": \(words)" + (error.map { ": \($0.oneLine)" } ?? ""))
+        let subject: String = log.map { "Transaction log \($0)" } ?? "A transaction log"
+        let printed: String = error.map { ": \($0.oneLine)" } ?? ""
+        fields.add("causeText", "\(subject): \(words)\(printed)")
         return .message(kind, fields.items)
     }
 
