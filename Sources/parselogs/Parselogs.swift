@@ -96,7 +96,7 @@ struct FilterOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Read only records at or before this time.", valueName: "time"))
     var until: String?
 
-    @Option(help: ArgumentHelp("Read only records within this span before each input's last time: 30m, 2h, 90s, 1d, 1h30m.", valueName: "duration"))
+    @Option(help: ArgumentHelp("Read only records within this span before each input's last record (30m, 2h, 90s, 1d, 1h30m; not with --since or --until).", valueName: "duration"))
     var last: String?
 
     @Option(name: .customLong("process"), help: ArgumentHelp(
@@ -150,6 +150,7 @@ struct Parselogs: ParsableCommand {
           idevicesyslog | parselogs -U --process Journal
           parselogs --format jsonl device.log | jq 'select(.severity == "error")'
           parselogs --fail-on corruption,import-failed --format github device.log
+          parselogs --last 30m device.log     # the 30 minutes up to the log's last record
           parselogs --report junit:parselogs.xml --report sarif:parselogs.sarif device.log
           parselogs explain import-failed     # what an event kind means and what to do
           parselogs explain 134302            # a Core Data error code
