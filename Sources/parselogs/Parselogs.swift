@@ -139,6 +139,10 @@ struct Parselogs: ParsableCommand {
         Colour: on when standard output is a terminal and NO_COLOR is not set; --color always \
         or never overrides both.
 
+        Shell completion: parselogs --generate-completion-script bash|zsh|fish prints a \
+        completion script (file names, explain and its kinds, the values of --format, --kind, \
+        --category and --fail-on); scripts/install puts them under PREFIX/share.
+
         Environment:
           NO_COLOR   set and not empty: no colour with --color auto (nor with TERM=dumb)
           GITHUB_STEP_SUMMARY   --format github appends the Markdown summary to it
