@@ -51,6 +51,21 @@ import TestSupport
         #expect(try outside(["fixtures/example.log"]) == 23)
     }
 
+    /// A live pipe: the records are held until its end (the span's end is not known before),
+    /// then shown once each, whole, not as previews.
+    @Test func aLivePipeShowsItsRecordsAtItsEnd() throws {
+        let live = try LiveBinary(["--format", "jsonl", "--last", "1m"])
+        live.write("2014-03-02 09:14:05.121 Journal[412:60b] UbiquityStoreManager: Will load cloud store.\n")
+        live.write("2014-03-02 09:16:05.121 Journal[412:60b] UbiquityStoreManager: Successfully loaded cloud store.\n")
+        #expect(live.waitForInputToBeRead(timeout: 10))
+        Thread.sleep(forTimeInterval: 0.6)  // three times the idle time after which a record is shown
+        #expect(!live.collected.text.contains("\"type\":\"record\""), "shown before the end: \(live.collected.text)")
+        live.finish()
+        let records = live.collected.text.split(separator: "\n").filter { $0.contains("\"type\":\"record\"") }
+        #expect(records.count == 1 && records[0].contains("\"line\":2") && !records[0].contains("amended"), "\(records)")
+        #expect(live.collected.text.contains("\"outsideTimeWindow\":1"))
+    }
+
     @Test func aSpanThatIsNoDurationOrWithABoundIsAUsageError() throws {
         for bad in ["30", "0m", "1.5h", "30m1h", "yesterday"] {
             let result = try Binary.run(["--last", bad, "fixtures/logshow.log"])

@@ -137,6 +137,39 @@ import TestSupport
         #expect(fileFailure == nil && file.outside == 1)
     }
 
+    /// A file's end read in blocks of any size finds the same time, also when its last line is
+    /// longer than the reader keeps: a text header at its start, an NDJSON event's timestamp in
+    /// its tail.
+    @Test func aFilesEndIsFoundWhateverTheBlocksAndLines() throws {
+        let long = String(repeating: "x", count: 300)
+        let header = "2014-03-02 09:14:07.318 Journal[412:60b] UbiquityStoreManager: "
+        let event = { (time: String, message: String) in
+            "{\"eventMessage\":\"UbiquityStoreManager: \(message)\",\"timestamp\":\"2016-09-30 10:01:\(time)+0200\"}"
+        }
+        let cases: [(text: String, format: InputFormat, second: Int?)] = [
+            ("\(header)one\n\(header.replacing("07.318", with: "09.000"))two\nmore\r\n", .auto, 9),
+            ("\(header)\(long)", .auto, 7),
+            ("no time\nat all\n", .auto, nil),
+            ("", .auto, nil),
+            ([event("02.500000", "a"), event("03.500000", long), ""].joined(separator: "\n"), .auto, 3),
+            // The latest of the last block (of 64 KiB) that has a time, not the last line's.
+            ([event("02.500000", "a"), event("01.500000", "b")].joined(separator: "\n"), .ndjson, 2),
+        ]
+        let folder = try ScratchFolder("last-end")
+        let parser = HeaderParser()
+        for (index, test) in cases.enumerated() {
+            let path = try folder.write("\(index).log", Data(test.text.utf8))
+            let file = try FileDescriptorSource(path: path)
+            defer { file.close() }
+            for block in test.second == 2 ? [1 << 16] : [1, 2, 7, 64, 1 << 16] {
+                let found = InputEnd.latestTime(descriptor: file.descriptor, format: test.format, parser: parser,
+                                                limits: LineReader.Limits(maxLineLength: 100, tailLength: 120), blockSize: block)
+                let time = try #require(found, "a regular file")
+                #expect(time?.second == test.second, "case \(index), blocks of \(block)")
+            }
+        }
+    }
+
     /// Syslog headers have no year: a log across New Year keeps its last minutes of December.
     @Test func aSyslogLogAcrossNewYear() throws {
         let text = ["Dec 31 23:45:00", "Dec 31 23:55:00", "Jan  1 00:05:00"].map {

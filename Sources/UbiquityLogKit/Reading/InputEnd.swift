@@ -14,44 +14,70 @@ enum InputEnd {
 
     /// The latest valid time among the lines of the last block that holds a record with a time,
     /// read with pread(2) (the descriptor's position, where the input is read, does not move),
-    /// or nil when no line has one. `.regularFile(nil)` is a file without any time; `nil` is a
-    /// descriptor that is not a regular file, whose end cannot be read first. Memory stays
-    /// within two blocks and a line's first `maxLineLength` bytes (where its header is).
-    static func latestTime(descriptor: Int32, format: InputFormat, parser: HeaderParser, maxLineLength: Int) -> LogTime?? {
+    /// or nil when no line has one. `.some(nil)` is a file without any time; `nil` is a
+    /// descriptor that is not a regular file, whose end cannot be read first. A line longer
+    /// than the reader keeps is read as the reader reads it: its start and its tail (where an
+    /// NDJSON event's timestamp is). Memory stays within a block and a line's kept parts.
+    static func latestTime(descriptor: Int32, format: InputFormat, parser: HeaderParser, limits: LineReader.Limits,
+                           blockSize: Int = InputEnd.blockSize) -> LogTime?? {
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         let size = Int(info.st_size)
-        let format = format == .auto ? detectedFormat(descriptor: descriptor, size: size, maxLineLength: maxLineLength) : format
+        let format = format == .auto ? detectedFormat(descriptor: descriptor, size: size, maxLineLength: limits.maxLineLength) : format
         let events = NDJSONRecords(input: "", parser: parser)
-        func time(of line: ArraySlice<UInt8>) -> LogTime? {
-            var bytes = line
-            if bytes.last == UInt8(ascii: "\r") { bytes = bytes.dropLast() }
-            return bytes.withUnsafeBytes { raw -> LogTime? in
-                if format == .ndjson { return events.record(Line(bytes: raw, number: 0, isTruncated: false)).time }
-                return parser.parse(raw)?.header.time
+        /// A line as the reader keeps it: its first bytes, and its last when it is longer.
+        struct Kept {
+            var head: [UInt8] = []
+            var tail: [UInt8] = []
+            var length = 0
+
+            /// `bytes` before this line's kept parts.
+            func after(_ bytes: ArraySlice<UInt8>, limits: LineReader.Limits) -> Kept {
+                let joined = Array(bytes) + head
+                return Kept(head: Array(joined.prefix(limits.maxLineLength)),
+                            tail: length >= limits.tailLength ? tail : Array((Array(bytes) + tail).suffix(limits.tailLength)),
+                            length: bytes.count + length)
             }
         }
+        func time(of line: Kept) -> LogTime? {
+            let truncated = line.length > limits.maxLineLength
+            var head = line.head[...]
+            if !truncated, head.last == UInt8(ascii: "\r") { head = head.dropLast() }
+            let found = head.withUnsafeBytes { raw -> LogTime? in
+                if format == .ndjson {
+                    // As the reader gives it: the end of the part not kept.
+                    return line.tail.suffix(max(0, line.length - limits.maxLineLength)).withUnsafeBytes { tail in
+                        events.record(Line(bytes: raw, number: 0, isTruncated: truncated, tail: truncated ? tail : nil)).time
+                    }
+                }
+                return parser.parse(raw)?.header.time
+            }
+            return found.flatMap { $0.isValid ? $0 : nil }
+        }
         var end = size
-        // The start of the line the blocks read so far begin inside (its first bytes only).
-        var carried: [UInt8] = []
+        // The line the blocks read so far begin inside.
+        var carried = Kept()
         while end > 0 {
-            let start = max(0, end - blockSize)
+            let start = max(0, end - max(1, blockSize))
             var bytes = [UInt8](repeating: 0, count: end - start)
             let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(start)) }
             guard count == end - start else { return .some(nil) }
-            bytes += carried
-            // Lines that end in this block, last first; the first one may begin in an earlier block.
-            let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            let segments = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            // The last segment ends the carried line; the first may begin in an earlier block.
+            let whole = segments.indices.dropFirst(start > 0 ? 1 : 0)
             var latest: LogTime?
-            for line in lines.dropFirst(start > 0 ? 1 : 0).reversed() {
-                guard let found = time(of: line.prefix(maxLineLength)), found.isValid else { continue }
+            for index in whole.reversed() {
+                let line = index == segments.count - 1 ? carried.after(segments[index], limits: limits)
+                    : Kept().after(segments[index], limits: limits)
+                guard let found = time(of: line) else { continue }
                 if latest.map({ LastDuration.microseconds(from: $0, to: found) > 0 }) ?? true { latest = found }
             }
             if let latest { return .some(latest) }
-            carried = start > 0 ? Array((lines.first ?? []).prefix(maxLineLength)) : []
+            if start > 0 {
+                carried = segments.count == 1 ? carried.after(segments[0], limits: limits) : Kept().after(segments[0], limits: limits)
+            }
             end = start
         }
-        if !carried.isEmpty, let found = time(of: carried[...]), found.isValid { return .some(found) }
         return .some(nil)
     }
 

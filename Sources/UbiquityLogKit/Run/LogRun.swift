@@ -111,7 +111,7 @@ public final class LogRun {
         var format: InputFormat? = inputFormat == .auto ? nil : inputFormat
         let parser = headerParser(for: inputFormat)
         lastWindow = last.map { span in
-            let end = descriptor.flatMap { InputEnd.latestTime(descriptor: $0, format: inputFormat, parser: parser, maxLineLength: limits.lines.maxLineLength) }
+            let end = descriptor.flatMap { InputEnd.latestTime(descriptor: $0, format: inputFormat, parser: parser, limits: limits.lines) }
             return LastWindow(span: span, mode: end.map { .end($0) } ?? .holding, maxHeldBytes: limits.lastHeldBytes)
         }
         let assembler = RecordAssembler(input: name, parser: parser, limits: limits.records)
@@ -168,7 +168,7 @@ public final class LogRun {
             builder.countOutsideWindow(lastWindow.letGo)
             if lastWindow.overflowed, failure == nil {
                 let limit = limits.lastHeldBytes >= 1 << 20 ? "\(limits.lastHeldBytes >> 20) MiB" : "\(limits.lastHeldBytes) bytes"
-                failure = InputError(input: name, reason: "--last \(lastWindow.span.text): its records within \(lastWindow.span.text) of each other take more than \(limit), the most --last holds of an input read once (a pipe, a compressed file); its records were passed over. Save it to a file, whose end is read first, or give --since")
+                failure = InputError(input: name, reason: "--last \(lastWindow.span.text): its records within \(lastWindow.span.text) of each other take more than \(limit), the most --last holds of an input read once (a pipe, a compressed file); its records were passed over. Save it uncompressed to a file, whose end is read first, or give --since")
             }
         }
         builder.countLines(reader.linesRead)
