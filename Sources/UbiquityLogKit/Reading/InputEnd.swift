@@ -12,12 +12,12 @@ enum InputEnd {
     /// Bytes read at a time from the end.
     static let blockSize = 64 << 10
 
-    /// The latest valid time among the lines of the last block that holds a record with a time,
-    /// read with pread(2) (the descriptor's position, where the input is read, does not move),
-    /// or nil when no line has one. `.some(nil)` is a file without any time; `nil` is a
-    /// descriptor that is not a regular file, whose end cannot be read first. A line longer
-    /// than the reader keeps is read as the reader reads it: its start and its tail (where an
-    /// NDJSON event's timestamp is). Memory stays within a block and a line's kept parts.
+    /// The latest valid time among the lines of the last block that holds a record with a
+    /// time, read with pread(2) (the descriptor's position, where the input is read, does not
+    /// move). `.some(nil)`: a file without any time. `nil`: a descriptor that is not a regular
+    /// file, or whose end could not be read, which is then read once (see `LastWindow`). A line
+    /// longer than the reader keeps is read as the reader reads it: its start and its tail
+    /// (where an NDJSON event's timestamp is). Memory stays within a block and a line's kept parts.
     static func latestTime(descriptor: Int32, format: InputFormat, parser: HeaderParser, limits: LineReader.Limits,
                            blockSize: Int = InputEnd.blockSize) -> LogTime?? {
         var info = stat()
@@ -61,7 +61,7 @@ enum InputEnd {
             let start = max(0, end - max(1, blockSize))
             var bytes = [UInt8](repeating: 0, count: end - start)
             let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(start)) }
-            guard count == end - start else { return .some(nil) }
+            guard count == end - start else { return nil }
             let segments = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
             // The last segment ends the carried line; the first may begin in an earlier block.
             let whole = segments.indices.dropFirst(start > 0 ? 1 : 0)
