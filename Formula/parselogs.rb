@@ -20,8 +20,8 @@ class Parselogs < Formula
     system "swift", "build", "--disable-sandbox", "-c", "release", "--product", "parselogs"
     # The binary, the man page and the shell completions, as scripts/install makes them: the
     # page comes from the argument parser's generate-manual plugin (run with
-    # --disable-sandbox) and is fixed up for this tool (its operands, `parselogs explain`,
-    # the version, the exit statuses); the completions from
+    # --disable-sandbox), with what the plugin cannot write added (the version, the synopsis's
+    # operands, the exit statuses); the completions from
     # `parselogs --generate-completion-script bash|zsh|fish`.
     system "scripts/install", "--prefix", prefix
     pkgshare.install "fixtures/example.log"

@@ -8,7 +8,10 @@ import UbiquityLogKit
 struct ExplainCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "explain",
-        abstract: "Explain an event kind or an error code, or list every kind by category.")
+        abstract: "Explain an event kind or an error code, or list every kind by category.",
+        // Shown by the man page (generate-manual) under the subcommand; `parselogs explain
+        // --help` prints `Explain.usage`, which ends with the same text.
+        discussion: Explain.description)
 
     enum ListFormat: String, ExpressibleByArgument, CaseIterable { case text, markdown }
 
@@ -46,6 +49,10 @@ enum Explain {
         USAGE: parselogs explain [KIND | CODE]
                parselogs explain --list [--format text|markdown]
 
+        \(description)
+        """
+
+    static let description = """
         Explains an event kind (what it means, what normally happens next, what to do), a Core
         Data error code (134302, 134080, ...), or with no argument (or --list) lists every kind
         by category. --format markdown prints the list as the Markdown page docs/event-kinds.md.

@@ -96,6 +96,9 @@ struct FilterOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Read only records at or before this time.", valueName: "time"))
     var until: String?
 
+    @Option(help: ArgumentHelp("Read only records within this span before each input's last record (30m, 2h, 90s, 1d, 1h30m; not with --since or --until).", valueName: "duration"))
+    var last: String?
+
     @Option(name: .customLong("process"), help: ArgumentHelp(
         "Read only records of this process (repeatable); a record whose header names none belongs to the one before it. Named system daemons are judged too.",
         valueName: "name"))
@@ -136,6 +139,10 @@ struct Parselogs: ParsableCommand {
         Colour: on when standard output is a terminal and NO_COLOR is not set; --color always \
         or never overrides both.
 
+        Shell completion: parselogs --generate-completion-script bash|zsh|fish prints a \
+        completion script (file names, explain and its kinds, the values of --format, --kind, \
+        --category and --fail-on); scripts/install puts them under PREFIX/share.
+
         Environment:
           NO_COLOR   set and not empty: no colour with --color auto (nor with TERM=dumb)
           GITHUB_STEP_SUMMARY   --format github appends the Markdown summary to it
@@ -147,6 +154,7 @@ struct Parselogs: ParsableCommand {
           idevicesyslog | parselogs -U --process Journal
           parselogs --format jsonl device.log | jq 'select(.severity == "error")'
           parselogs --fail-on corruption,import-failed --format github device.log
+          parselogs --last 30m device.log     # the 30 minutes up to the log's last record
           parselogs --report junit:parselogs.xml --report sarif:parselogs.sarif device.log
           parselogs explain import-failed     # what an event kind means and what to do
           parselogs explain 134302            # a Core Data error code
@@ -206,17 +214,7 @@ struct Parselogs: ParsableCommand {
         if filters.processes.contains(where: { $0.allSatisfy { $0 == " " || $0 == "\t" } }) {
             throw ValidationError("--process: the name is empty; give a process as the headers name it (--process Journal)")
         }
-        for (flag, value) in [("--since", filters.since), ("--until", filters.until)] {
-            if let value, TimeBound(parsing: value, end: false) == nil {
-                throw ValidationError("\(flag): '\(value)' is not a time like 2014-03-02, 2014-03-02 09:14, 2014-03-02 09:14:07.318, 2016-09-30 10:01:02.123456+0200 or 09:14 (a day that exists, hours 00-23, minutes 00-59)")
-            }
-        }
-        // Bounds of one kind (two dates, two times of day, the same offset) are compared as written.
-        if let since = filters.since.flatMap({ TimeBound(parsing: $0, end: false) }), let until = filters.until.flatMap({ TimeBound(parsing: $0, end: true) }),
-           since.isTimeOfDay == until.isTimeOfDay, since.time.utcOffsetMinutes == until.time.utcOffsetMinutes, since.time > until.time {
-            // The window would hold nothing: every record would be passed over without a word.
-            throw ValidationError("--since \(filters.since ?? "") is after --until \(filters.until ?? ""): the window is empty; swap them")
-        }
+        try filters.validateTimes()
         if let pattern = filters.grep {
             do { _ = try DisplayFilter(grep: pattern) } catch { throw ValidationError("--grep: \(error)") }
         }
@@ -264,13 +262,7 @@ struct Parselogs: ParsableCommand {
         run.shouldStop = { out.isClosed }
         run.filter = try displayFilter()
         run.inputFormat = inputFormat
-        let since = filters.since.flatMap { TimeBound(parsing: $0, end: false) }
-        let until = filters.until.flatMap { TimeBound(parsing: $0, end: true) }
-        if since?.needsRecord == true || until?.needsRecord == true {
-            run.bounds = (since, until)
-        } else {
-            (run.since, run.until) = (since?.time, until?.time)
-        }
+        filters.setTimes(of: run)
         run.processes = Set(filters.processes)
         run.failOn = failure
 
@@ -295,9 +287,9 @@ struct Parselogs: ParsableCommand {
                 if let progress = progress(for: source, stdoutIsTerminal: isTerminal) {
                     defer { progress.erase() }
                     var watched = ProgressSource(source, progress: progress)
-                    try run.process(&watched, name: source.name)
+                    try run.process(&watched, name: source.name, descriptor: source.isGzip ? nil : source.descriptor)
                 } else {
-                    try run.process(&source, name: source.name)
+                    try run.process(&source, name: source.name, descriptor: source.isGzip ? nil : source.descriptor)
                 }
             } catch {
                 printError("parselogs: \(error)")
@@ -422,7 +414,7 @@ enum FileArguments {
     /// Options that take a value as the next argument (`--format jsonl`); `--format=jsonl` is
     /// one argument. CommandLineTests checks that every option --help shows with a value is here.
     static let valueOptions: Set<String> = [
-        "--format", "--color", "--kind", "--category", "--grep", "--since", "--until", "--process",
+        "--format", "--color", "--kind", "--category", "--grep", "--since", "--until", "--last", "--process",
         "--input-format", "--fail-on", "--generate-completion-script", "--report",
     ]
 

@@ -22,6 +22,8 @@ import TestSupport
         ("parselogs fixture-a.log fix", ["fixture-a.log", "fixture-b.log"], []),
         ("parselogs fixture-a.log ex", [], ["explain"]),
         ("parselogs -q fix", ["fixture-a.log", "fixture-b.log"], []),
+        ("parselogs --la", ["--last"], []),
+        ("parselogs --last 30m fix", ["fixture-a.log", "fixture-b.log"], []),
     ]
 
     /// A folder with two logs to complete, and the script for `shell`.

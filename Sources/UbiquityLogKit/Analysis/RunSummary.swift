@@ -36,8 +36,10 @@ public struct RunSummary: Sendable {
     /// Unhandled records on which a rule hit PCRE2's match limit.
     public var matchLimitHits = 0
     public var truncatedRecords = 0
-    /// Records passed over for lying outside `--since`/`--until` (counted in `records`).
+    /// Records passed over for lying outside `--since`/`--until` or `--last` (counted in `records`).
     public var outsideTimeWindow = 0
+    /// The options that chose the time window, as the summary names them.
+    public var timeWindow = "--since/--until"
     /// Records passed over for coming from a process `--process` did not name (counted in `records`).
     public var otherProcesses = 0
     /// The processes `--process` named (empty: every process was read).

@@ -135,9 +135,9 @@ public struct SummaryBuilder {
     /// `--process`: the processes a run reads.
     public mutating func select(processes: [String]) { counts.selectedProcesses = processes }
 
-    public mutating func countOutsideWindow() {
-        counts.records += 1
-        counts.outsideTimeWindow += 1
+    public mutating func countOutsideWindow(_ records: Int = 1) {
+        counts.records += records
+        counts.outsideTimeWindow += records
     }
 
     public mutating func countOtherProcess() {

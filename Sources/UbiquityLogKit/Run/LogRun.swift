@@ -12,6 +12,9 @@ public final class LogRun {
         /// Records read before they are handed to the classifying thread together (see
         /// `RunStages`; a batch also ends at 1 MB of text and after each read(2)).
         public var batchRecords = 512
+        /// `--last` on an input whose end cannot be read first (a pipe): the most its held
+        /// records may take (see `LastWindow`).
+        public var lastHeldBytes = 64 << 20
         public init() {}
     }
 
@@ -56,6 +59,11 @@ public final class LogRun {
     /// first record with a time. Before that record, a lower bound passes records over.
     @exclusivity(unchecked) public var bounds: (since: TimeBound?, until: TimeBound?)?
     @exclusivity(unchecked) private var boundsResolved = false
+    /// `--last`: only records within this span before each input's latest time are read; the
+    /// others are passed over like records outside `since` and `until` (see `LastWindow`).
+    public var last: LastDuration?
+    /// `--last` for the input being read (classifying stage; at the input's end, the caller's).
+    @exclusivity(unchecked) private var lastWindow: LastWindow?
     /// `--process`: only records of these processes are read (all when empty); the others are
     /// passed over like records outside the time window. A record whose header names no
     /// process belongs to the process of the record before it.
@@ -90,8 +98,9 @@ public final class LogRun {
     }
 
     /// Reads one input to its end. A read error part-way is reported and thrown; the records
-    /// read before it are kept.
-    public func process<Source: ByteSource>(_ source: inout Source, name: String) throws {
+    /// read before it are kept. `descriptor` is the file the bytes come from as they are (not
+    /// decompressed), when there is one: with `last`, a regular file's end is read from it first.
+    public func process<Source: ByteSource>(_ source: inout Source, name: String, descriptor: Int32? = nil) throws {
         builder.beginInput(name)
         lastTime = nil
         boundsResolved = false
@@ -104,6 +113,10 @@ public final class LogRun {
         for reporter in reporters { reporter.beginInput(name) }
         var format: InputFormat? = inputFormat == .auto ? nil : inputFormat
         let parser = headerParser(for: inputFormat)
+        lastWindow = last.map { span in
+            let end = descriptor.flatMap { InputEnd.latestTime(descriptor: $0, format: inputFormat, parser: parser, limits: limits.lines) }
+            return LastWindow(span: span, mode: end.map { .end($0) } ?? .holding, maxHeldBytes: limits.lastHeldBytes)
+        }
         let assembler = RecordAssembler(input: name, parser: parser, limits: limits.records)
         let events = NDJSONRecords(input: name, parser: parser, maxBytes: limits.records.maxBytes)
         let stages = RunStages(run: self, input: name, threads: usesThreads, batchRecords: limits.batchRecords)
@@ -115,7 +128,9 @@ public final class LogRun {
                 if let pending = assembler.preview() { stages.send(pending) }
                 stages.flushReporters()
             }
-            try reader.readLines(from: &source, idle: idle, chunkEnd: stages.passOn) { read in
+            // Held records (`--last` on a pipe) are shown at the input's end, not as previews.
+            let holds = if case .holding? = lastWindow?.mode { true } else { false }
+            try reader.readLines(from: &source, idle: holds ? nil : idle, chunkEnd: stages.passOn) { read in
                 // A UTF-8 byte order mark before the first line is no part of it (its header
                 // would not be found); UTF-16 is told at its first line, and said after the end.
                 var line = read
@@ -148,6 +163,17 @@ public final class LogRun {
         case .object(let record)?: stages.send(record)
         }
         stages.finish()
+        if let lastWindow {
+            for (record, time) in lastWindow.endHolding() where !shouldStop() {
+                lastTime = time
+                throughStages(record)
+            }
+            builder.countOutsideWindow(lastWindow.letGo)
+            if lastWindow.overflowed, failure == nil {
+                let limit = limits.lastHeldBytes >= 1 << 20 ? "\(limits.lastHeldBytes >> 20) MiB" : "\(limits.lastHeldBytes) bytes"
+                failure = InputError(input: name, reason: "--last \(lastWindow.span.text): its records within \(lastWindow.span.text) of each other take more than \(limit), the most --last holds of an input read once (a pipe, a compressed file); its records were passed over. Save it uncompressed to a file, whose end is read first, or give --since")
+            }
+        }
         builder.countLines(reader.linesRead)
         if failure == nil, let utf16 = encoding?.utf16Description {
             // Read as it is (each line counted), but its text is not what parselogs reads.
@@ -169,6 +195,7 @@ public final class LogRun {
     @discardableResult
     public func finish() -> RunSummary {
         var summary = builder.summary
+        if let last { summary.timeWindow = "--last \(last.text)" }
         summary.outcome = failOn.outcome(of: summary, catalog: classifier.catalog)
         for reporter in reporters { reporter.finish(summary) }
         return summary
@@ -181,6 +208,8 @@ public final class LogRun {
     enum Classified {
         case record(Classification)
         case outsideWindow
+        /// Held by `--last` until the input's end, when it comes again (not counted now).
+        case held
         /// From a process `--process` did not name.
         case otherProcess
     }
@@ -188,6 +217,14 @@ public final class LogRun {
     /// The classifying stage: the record's class, unless it lies outside the time window or
     /// comes from a process `--process` did not name.
     func classified(_ record: Record) -> Classified {
+        if let lastWindow {
+            if let time = record.time { lastTime = time }
+            switch lastWindow.judge(record, time: lastTime) {
+            case .inside: break
+            case .outside: return .outsideWindow
+            case .held: return .held
+            }
+        }
         if let bounds, !boundsResolved {
             if let time = record.time {
                 (since, until) = (bounds.since?.resolved(at: time), bounds.until?.resolved(at: time))
@@ -261,6 +298,8 @@ public final class LogRun {
             if !revision.isPreview { builder.countOutsideWindow() }
         case .otherProcess:
             if !revision.isPreview { builder.countOtherProcess() }
+        case .held:
+            break
         }
     }
 

@@ -339,7 +339,7 @@ public enum SummaryText {
         let inputs = summary.inputs.count == 1 ? "1 input" : "\(summary.inputs.count) inputs"
         rows.append(Row(label: "read", value: "\(summary.lines) line\(summary.lines == 1 ? "" : "s"), \(summary.records) record\(summary.records == 1 ? "" : "s") from \(inputs)"
                         + (summary.truncatedRecords > 0 ? " (\(summary.truncatedRecords) truncated)" : "")
-                        + (summary.outsideTimeWindow > 0 ? ", \(summary.outsideTimeWindow) outside --since/--until" : "")
+                        + (summary.outsideTimeWindow > 0 ? ", \(summary.outsideTimeWindow) outside \(summary.timeWindow)" : "")
                         + (summary.otherProcesses > 0 ? ", \(summary.otherProcesses) from processes other than \(summary.selectedProcesses.joined(separator: ", "))" : "")))
         for failure in summary.unreadableInputs {
             rows.append(Row(label: "unreadable", value: failure.description))
