@@ -48,9 +48,9 @@ struct RuleIndex: Sendable {
 
     /// What one message's search knows of the rules tried everywhere: bit n of `absent`
     /// stands for slot n, set when the message lacks its required text, and is known once
-    /// bit n of `checked` is set. Found out the first time a position offers the rule, not for
-    /// every rule up front: a message whose first line matches an earlier rule never needs
-    /// most of them.
+    /// bit n of `checked` is set. Found out, for every slot in one pass, the first time a
+    /// position offers such a rule: a message whose first line matches an earlier rule needs
+    /// no pass.
     struct Absence {
         fileprivate var checked: UInt64 = 0
         fileprivate var absent: UInt64 = 0
@@ -444,24 +444,14 @@ extension RuleIndex {
         private func isPossible(slot: Int, in subject: UnsafeRawBufferPointer, _ absence: inout Absence) -> Bool {
             guard slot < 64 else { return true }
             let bit: UInt64 = 1 << UInt64(slot)
-            if absence.checked & bit == 0 {
-                if subject.count <= Tables.onePassLimit {
-                    absence = absences(in: subject)
-                } else {
-                    absence.checked |= bit
-                    if lacksRequiredTexts(slot: slot, in: subject) { absence.absent |= bit }
-                }
-            }
+            // Every slot's texts at once, the first time any is asked for: one pass costs less
+            // than a search for each text, even on long records.
+            if absence.checked & bit == 0 { absence = absences(in: subject) }
             return absence.absent & bit == 0
         }
 
-        /// Subjects up to this long have every slot's required texts looked for in one pass
-        /// (`absences`) the first time one is asked for; longer ones (dumps, whose first line
-        /// mostly settles their rule) slot by slot, as asked.
-        static let onePassLimit = Int.max
-
         /// What `subject` lacks of every slot under 64, found in one pass over it: the same
-        /// as `lacksRequiredTexts` of each (`RuleIndexTests` holds them equal).
+        /// as `lacksRequiredTexts` of each (`RequiredTextScanTests` holds them equal).
         /// `narrow`: sixteen bytes a step whatever the processor has (for tests).
         func absences(in subject: UnsafeRawBufferPointer, narrow: Bool = false) -> Absence {
             var absence = Absence()
@@ -485,7 +475,7 @@ extension RuleIndex {
         var slotCount: Int { min(64, slotTotal) }
 
         /// Whether `subject` holds none of the required texts of the rule in `slot` (false when
-        /// it has none).
+        /// it has none), slot by slot: the definition `absences` is held to.
         @inline(never)
         private func lacksRequiredTexts(slot: Int, in subject: UnsafeRawBufferPointer) -> Bool {
             let first = Int(textsOfSlot[slot])
