@@ -5,6 +5,7 @@
 // every build (AVX2, SSE2 alone with CBYTESCAN_NO_AVX2, NEON under qemu, the plain loops) to
 // reference loops in its test driver, on random and edge-case inputs.
 #include "CByteScan.h"
+#include <string.h>
 
 #if !defined(CBYTESCAN_PORTABLE) && defined(__SSE2__)
 #define CBYTESCAN_SSE2 1
@@ -398,4 +399,107 @@ size_t cbytescan_marker_colon(const uint8_t *bytes, size_t start, size_t limit) 
         if (bytes[index] == ':' && marker_pair(bytes[index - 8], bytes[index - 1])) return index;
     }
     return limit;
+}
+
+/// The texts at `q` whose anchor byte is `subject[q]`, each of a slot not yet found: their
+/// slots' bits added to `present`.
+static inline uint64_t required_at(const uint8_t *subject, size_t count, size_t q, const cbytescan_required_texts *t,
+                                   uint64_t present) {
+    for (int32_t text = t->first_by_byte[subject[q]]; text >= 0; text = t->next_text[text]) {
+        if (present & t->slot_bit[text]) continue;
+        int64_t offset = (int64_t)q - t->anchor[text];
+        int64_t length = t->length[text];
+        if (offset < 0 || offset + length > (int64_t)count) continue;
+        if (memcmp(subject + offset, t->pool + t->start[text], (size_t)length) == 0) present |= t->slot_bit[text];
+    }
+    return present;
+}
+
+void cbytescan_required_prepare(cbytescan_required_texts *t) {
+    memset(t->nibbles, 0, 32);
+    for (size_t a = 0; a < t->anchor_count; a++) {
+        uint8_t byte = t->anchor_bytes[a];
+        uint8_t bucket = (uint8_t)(1u << ((byte >> 4) & 7));
+        t->nibbles[byte & 0x0F] |= bucket;
+        t->nibbles[16 + (byte >> 4)] |= bucket;
+    }
+}
+
+#if defined(CBYTESCAN_AVX2)
+/// `cbytescan_required_present` thirty-two bytes a step, where the processor has AVX2: each
+/// byte's two nibbles looked up in `nibbles` (a byte is a candidate when both lookups share a
+/// bucket: exactly the anchor bytes, but for bytes that differ from one in the top bit
+/// alone), however many anchor bytes there are.
+__attribute__((target("avx2")))
+static uint64_t required_present_32(const uint8_t *subject, size_t count, const cbytescan_required_texts *t) {
+    const __m256i low_table = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)t->nibbles));
+    const __m256i high_table = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(t->nibbles + 16)));
+    const __m256i nibble = _mm256_set1_epi8(0x0F);
+    uint64_t present = 0;
+    for (size_t index = 0; index < count; index += 32) {
+        __m256i block;
+        if (index + 32 <= count) {
+            block = _mm256_loadu_si256((const __m256i *)(subject + index));
+        } else {
+            uint8_t padded[32];
+            memset(padded, 0, sizeof padded);
+            memcpy(padded, subject + index, count - index);
+            block = _mm256_loadu_si256((const __m256i *)padded);
+        }
+        __m256i low = _mm256_shuffle_epi8(low_table, _mm256_and_si256(block, nibble));
+        __m256i high = _mm256_shuffle_epi8(high_table, _mm256_and_si256(_mm256_srli_epi16(block, 4), nibble));
+        unsigned mask = ~(unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(low, high), _mm256_setzero_si256()));
+        while (mask != 0) {
+            size_t q = index + (size_t)__builtin_ctz(mask);
+            mask &= mask - 1;
+            if (q >= count) break;  // the padding
+            present = required_at(subject, count, q, t, present);
+            if (present == t->all) return present;
+        }
+    }
+    return present;
+}
+#endif
+
+// Every anchor byte looked for at once: a short message (a console's line of another
+// process) costs a few steps where a search for each text took a memchr each.
+uint64_t cbytescan_required_present(const uint8_t *subject, size_t count, const cbytescan_required_texts *t) {
+#if defined(CBYTESCAN_AVX2)
+    static int level = 0;
+    int known = __atomic_load_n(&level, __ATOMIC_RELAXED);
+    if (known == 0) {
+        known = has_avx2() ? 2 : 1;
+        __atomic_store_n(&level, known, __ATOMIC_RELAXED);
+    }
+    if (known == 2) return required_present_32(subject, count, t);
+#endif
+    return cbytescan_required_present_narrow(subject, count, t);
+}
+
+uint64_t cbytescan_required_present_narrow(const uint8_t *subject, size_t count, const cbytescan_required_texts *t) {
+    uint64_t present = 0;
+    size_t index = 0;
+#if defined(CBYTESCAN_BLOCKS)
+    for (; index < count; index += 16) {
+        block_t block = index + 16 <= count ? load_block(subject + index) : short_block(subject + index, count - index);
+        block_t hits = zero_block();
+        for (size_t a = 0; a < t->anchor_count; a++) hits = or_blocks(hits, lanes_equal(block, t->anchor_bytes[a]));
+        lanes_t mask = top_bits(hits);
+        while (mask != 0) {
+            size_t q = index + first_lane(mask);
+            mask &= mask - 1;
+            // The padding of a short block is 'a', which may be an anchor byte.
+            if (q >= count) break;
+            present = required_at(subject, count, q, t, present);
+            if (present == t->all) return present;
+        }
+    }
+#else
+    for (; index < count; index++) {
+        if (t->first_by_byte[subject[index]] < 0) continue;
+        present = required_at(subject, count, index, t, present);
+        if (present == t->all) return present;
+    }
+#endif
+    return present;
 }

@@ -8,7 +8,10 @@
 // a chosen average length the way real sessions do: the same messages and headers, with
 // the longer things real logs carry between them (userInfo dictionaries after errors, object
 // and store dumps, app lines with method names and paths) on some records, drawn from a random
-// stream of their own so that the default stream's draws stay as they are.
+// stream of their own so that the default stream's draws stay as they are. The console mix
+// (`console`) is a device console as a user saves it: short lines of many interleaved system
+// processes, in several header styles, with the synced app's lines (the default mix's) among
+// them, about one line in twenty.
 import UbiquityLogKit
 
 /// SplitMix64: the same log for the same seed on every machine.
@@ -89,7 +92,34 @@ public struct LogGenerator: Sendable {
 
     typealias Message = (text: String, weight: Int, isAppLine: Bool)
 
+    /// The console mix's system processes, each with its pid, and what they log: short lines
+    /// (`%N` a number, `%A` an address), as a device console holds thousands of.
+    public static let consoleProcesses = [("SpringBoard", 57), ("backboardd", 62), ("locationd", 71), ("kernel", 0), ("wifid", 88),
+                                          ("mediaserverd", 43), ("apsd", 91), ("assertiond", 66), ("searchd", 133), ("CommCenter", 80),
+                                          ("lsd", 112), ("UserEventAgent", 25), ("dasd", 119)]
+    public static let consoleLines = [
+        "Received memory pressure notification, level %N",
+        "<SBApplication: 0x%A; com.example.journal> state changed to 3",
+        "WiFi: link quality %N, rssi -%N dBm",
+        "Entering background for app com.example.journal",
+        "assertion 0x%A released for pid %N",
+        "AppleBCMWLANCore: powering on, %N ms",
+        "Location icon should now be in state 'Inactive'",
+        "Forcing display update for brightness %N",
+        "Connection to APNS established, %N topics",
+        "Scheduling activity com.apple.searchd.index in %N s",
+        "CTServerConnection: registration status changed to Home",
+        "-[LSApplicationWorkspace openURL:] opened %N",
+        "Sandbox: deny file-read-data /private/var/mobile/Library/Caches/%N",
+        "task_for_pid(%N) succeeded",
+        "BKSHIDEvent: touch down at (%N, %N)",
+        "Audio session 0x%A became active",
+    ]
+
     private var random: SplitMix64
+    /// The console mix's own draws (nil: another mix), so that its synced app's lines are the
+    /// default stream's.
+    private var consoleRandom: SplitMix64?
     /// The long mix's choices: a stream of their own, so that the default stream is unchanged.
     private var extraRandom: SplitMix64
     private let recordBytes: Int?
@@ -115,8 +145,9 @@ public struct LogGenerator: Sendable {
     /// `recordBytes`: the average length, in bytes, of the records of the long mix; nil for
     /// the default mix. It cannot go below the default mix's own average (about 300 bytes).
     /// Throws only for the long mix, when the catalogue does not compile.
-    public init(seed: UInt64, recordBytes: Int? = nil) throws {
+    public init(seed: UInt64, recordBytes: Int? = nil, console: Bool = false) throws {
         random = SplitMix64(state: seed)
+        consoleRandom = console ? SplitMix64(state: seed ^ 0x434F_4E53_4F4C_4531) : nil  // "CONSOLE1"
         extraRandom = SplitMix64(state: seed ^ 0x4C4F_4E47_5245_4353)  // "LONGRECS"
         self.recordBytes = recordBytes
         var messages: [Message] = []
@@ -198,6 +229,7 @@ public struct LogGenerator: Sendable {
     static func three(_ value: Int) -> String { value < 10 ? "00\(value)" : value < 100 ? "0\(value)" : "\(value)" }
 
     public mutating func next() -> Record {
+        if consoleRandom != nil, let line = nextConsoleLine() { return line }
         // The default stream: its draws, in this order, make the benchmark's log.
         var pick = random.below(total)
         var chosenIndex = 0
@@ -235,6 +267,32 @@ public struct LogGenerator: Sendable {
         bytesSoFar += record.base.utf8.count + record.extra.utf8.count
         recordsSoFar += record.records
         return record
+    }
+
+    /// The console mix's next line when it is a system process's (19 lines in 20): nil when
+    /// it is the synced app's turn (the default stream's next record).
+    private mutating func nextConsoleLine() -> Record? {
+        guard var draws = consoleRandom else { return nil }
+        defer { consoleRandom = draws }
+        guard draws.below(20) != 0 else { return nil }
+        clock += draws.below(6)
+        // Thirteen processes interleaved at random; the addresses and numbers come from
+        // `extraRandom` (see `fill`).
+        let (process, pid) = Self.consoleProcesses[draws.below(Self.consoleProcesses.count)]
+        let text = fill(Self.consoleLines[draws.below(Self.consoleLines.count)])
+        let day = 2 + clock / 86_400_000
+        let ms = clock % 86_400_000
+        let (hour, minute, second, milli) = (ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000)
+        let header: String
+        switch draws.below(10) {
+        case 0..<6:  // idevicesyslog, Console.app
+            header = "\(Self.months[2]) \(day < 10 ? " " : "")\(day) \(Self.two(hour)):\(Self.two(minute)):\(Self.two(second)) Joes-iPad \(process)[\(pid)] <Notice>: "
+        case 6..<8:  // log show, a sysdiagnose
+            header = "2014-03-\(Self.two(day)) \(Self.two(hour)):\(Self.two(minute)):\(Self.two(second)).\(Self.three(milli))000+0100 0x\(String(pid * 31 + 4096, radix: 16))     Default     0x0                  \(pid)    0    \(process): "
+        default:  // NSLog
+            header = "2014-03-\(Self.two(day)) \(Self.two(hour)):\(Self.two(minute)):\(Self.two(second)).\(Self.three(milli)) \(process)[\(pid):\(String(pid * 7 + 0x303, radix: 16))] "
+        }
+        return Record(base: header + text + "\n", extra: "", records: 1, isAppLine: false)
     }
 
     /// A record of the long mix before its continuation lines, and the dumps that may follow

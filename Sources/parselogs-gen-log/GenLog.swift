@@ -1,5 +1,5 @@
 // Writes a large, realistic, deterministic log for benchmarks (see `LogGenerator`).
-//   parselogs-gen-log SIZE_MB SEED [--record-bytes N] > big.log
+//   parselogs-gen-log SIZE_MB SEED [--record-bytes N | --console] > big.log
 // On standard error: the bytes and records written and their average length.
 import ParselogsDevTools
 import UbiquityLogKit
@@ -12,8 +12,9 @@ import Darwin
 let errors = OutputWriter(descriptor: 2)
 @MainActor func usage(_ problem: String) -> Never {
     errors.line("parselogs-gen-log: \(problem)")
-    errors.line("usage: parselogs-gen-log SIZE_MB SEED [--record-bytes N] > out.log")
+    errors.line("usage: parselogs-gen-log SIZE_MB SEED [--record-bytes N | --console] > out.log")
     errors.line("  --record-bytes N: records averaging N bytes (at least 350), with the dumps and long lines real logs carry")
+    errors.line("  --console: a device console: short lines of 13 interleaved system processes, the synced app's one line in 20")
     errors.flush()
     exit(2)
 }
@@ -28,13 +29,19 @@ if let flag = arguments.firstIndex(of: "--record-bytes") {
     recordBytes = value
     arguments.removeSubrange(flag...(flag + 1))
 }
+var console = false
+if let flag = arguments.firstIndex(of: "--console") {
+    guard recordBytes == nil else { usage("--console and --record-bytes are two mixes; give one") }
+    console = true
+    arguments.remove(at: flag)
+}
 guard arguments.count == 2, let megabytes = Int(arguments[0]), megabytes > 0, let seed = UInt64(arguments[1]) else {
     usage("SIZE_MB (a whole number above 0) and SEED (a whole number) are needed")
 }
 
 var generator: LogGenerator
 do {
-    generator = try LogGenerator(seed: seed, recordBytes: recordBytes)
+    generator = try LogGenerator(seed: seed, recordBytes: recordBytes, console: console)
 } catch {
     errors.line("parselogs-gen-log: the catalogue does not compile: \(error)")
     errors.flush()

@@ -53,6 +53,25 @@ import UbiquityLogKit
         #expect(differs)
     }
 
+    /// The console mix: a reader counts the records the generator says, about one in twenty
+    /// is the synced app's (the default mix's), and the system processes' lines come in the
+    /// three header styles.
+    @Test func consoleMixIsMostlyOtherProcessesLines() throws {
+        let generator = try LogGenerator(seed: 1, console: true)
+        let (text, _, records) = Self.text(generator, bytes: 1 << 19)
+        let summary = try summarize([(name: "console.log", text: text)])
+        #expect(summary.records == records)
+        let lines = text.split(separator: "\n")
+        let system = lines.filter { line in LogGenerator.consoleProcesses.contains { line.contains("\($0.0)[\($0.1)") || line.contains(" \($0.0): ") } }
+        // Each system process's line is a record of its own; the rest are the app's.
+        let share = 1 - Double(system.count) / Double(records)
+        #expect(share > 0.03 && share < 0.08, "\(share) of the records not the system processes'")
+        #expect(system.contains { $0.contains("<Notice>: ") } && system.contains { $0.contains("     Default     ") }
+                && system.contains { $0.hasPrefix("2014-") && $0.contains(":") && !$0.contains("Default") })
+        #expect(summary.syncRecords > 0 && summary.syncRecords < records / 10)
+        #expect(Self.text(try LogGenerator(seed: 1, console: true), bytes: 1 << 19).text == text)
+    }
+
     @Test func longMixAveragesTheLengthAskedForAsAReaderCountsRecords() throws {
         let generator = try #require(Self.longMix)
         let (text, _, records) = Self.text(generator, bytes: 1 << 20)

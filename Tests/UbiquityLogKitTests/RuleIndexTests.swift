@@ -390,3 +390,50 @@ import PCRE2
         }
     }
 }
+
+/// The rules tried everywhere run only where one of their required texts stands: looked for
+/// in one pass over a short subject (`RuleIndex.Tables.absences`), slot by slot in a long one.
+/// The two must agree on every slot of every index, texts at the subject's edges included.
+@Suite struct RequiredTextScanTests {
+    func subjects() -> [[UInt8]] {
+        var subjects: [[UInt8]] = [[], Array("x".utf8)]
+        var random = SystemRandomNumberGenerator()
+        for rule in Catalog.standardRules {
+            for sample in rule.samples {
+                let bytes = Array(sample.utf8)
+                subjects.append(bytes)
+                // Cut at both ends, so that texts stand at a subject's first and last bytes and
+                // are cut short there.
+                for _ in 0..<4 where bytes.count > 2 {
+                    let start = Int.random(in: 0..<bytes.count / 2, using: &random)
+                    let end = Int.random(in: max(start + 1, bytes.count / 2)...bytes.count, using: &random)
+                    subjects.append(Array(bytes[start..<end]))
+                }
+            }
+        }
+        return subjects
+    }
+
+    @Test func onePassAgreesWithEachSlotsSearch() throws {
+        let catalog = try Catalog.standard()
+        let subjects = subjects()
+        var checked = 0
+        for channel in catalog.channels {
+            for index in [channel.lineStart, channel.afterObject].compactMap({ $0 }) {
+                let tables = index.tables
+                for subject in subjects {
+                    subject.withUnsafeBytes { bytes in
+                        let absence = tables.absences(in: bytes), narrow = tables.absences(in: bytes, narrow: true)
+                        for slot in 0..<tables.slotCount {
+                            let expected = tables.lacksRequiredTextsOneByOne(slot: slot, in: bytes)
+                            #expect(absence.isAbsent(slot: slot) == expected && narrow.isAbsent(slot: slot) == expected,
+                                    "\(channel.channel.id) slot \(slot): \(String(decoding: subject, as: UTF8.self).prefix(200))")
+                            checked += 1
+                        }
+                    }
+                }
+            }
+        }
+        #expect(checked > 10_000)
+    }
+}

@@ -33,6 +33,36 @@ size_t cbytescan_json_write_narrow(uint8_t *out, const uint8_t *bytes, size_t co
 /// not ASCII); `count` when there is none.
 size_t cbytescan_non_ascii(const uint8_t *bytes, size_t count);
 
+/// A rule index's required texts (`RuleIndex.Tables`), laid out for `cbytescan_required_present`:
+/// text n is `length[n]` bytes of `pool` from `start[n]`, looked for by its byte at `anchor[n]`,
+/// and stands for the slots `slot_bit[n]`. `first_by_byte[b]` is the first text whose anchor
+/// byte is b (-1: none), `next_text[n]` the next after text n; `anchor_bytes` every anchor byte
+/// once; `all` the bits of every slot that has a text.
+typedef struct {
+    const uint8_t *pool;
+    const int32_t *start;
+    const int32_t *length;
+    const int32_t *anchor;
+    const uint64_t *slot_bit;
+    const int32_t *first_by_byte;
+    const int32_t *next_text;
+    const uint8_t *anchor_bytes;
+    size_t anchor_count;
+    uint64_t all;
+    /// 32 bytes that `cbytescan_required_prepare` fills: the anchor bytes by their nibbles.
+    uint8_t *nibbles;
+} cbytescan_required_texts;
+
+/// Fills `texts->nibbles` from its anchor bytes; called once, before any search.
+void cbytescan_required_prepare(cbytescan_required_texts *texts);
+
+/// The slots of `texts` one of whose texts stands in `subject[0..<count]`, in one pass over it
+/// (thirty-two bytes a step where the processor has AVX2).
+uint64_t cbytescan_required_present(const uint8_t *subject, size_t count, const cbytescan_required_texts *texts);
+
+/// `cbytescan_required_present` sixteen bytes a step whatever the processor has: for tests.
+uint64_t cbytescan_required_present_narrow(const uint8_t *subject, size_t count, const cbytescan_required_texts *texts);
+
 /// The offset of the first colon in `bytes[start..<limit]` whose byte eight before it and
 /// byte right before it may end a marker's first word (`LooseMarkers.quickPair`: `C`…`a`,
 /// `C`…`t`, `e`…`r`); `limit` when there is none. `start` is at least 8: the byte eight

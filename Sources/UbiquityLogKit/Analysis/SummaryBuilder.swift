@@ -47,6 +47,10 @@ public struct SummaryBuilder {
     /// bytes, without hashing its name. A few are kept, each replaced in turn, so that a
     /// console of many processes scans no long list.
     private var recentGroups: [(process: String?, bytes: KeptText, group: Int)] = []
+    /// Every group of this input found by its process's bytes (up to 16 of them), with its
+    /// process: a switch to a process met before but not lately is found without making a
+    /// String. The same bytes are always the same String, so the same group.
+    private var groupsByBytes: [KeptText.Key: (group: Int, process: String?)] = [:]
     private var nextRecentGroup = 0
     private static let recentGroupCount = 8
     /// `groups[group].process`, kept apart: read through the array it would copy the group's
@@ -120,6 +124,7 @@ public struct SummaryBuilder {
         group = nil
         groupProcessBytes = KeptText()
         recentGroups.removeAll(keepingCapacity: true)
+        groupsByBytes.removeAll(keepingCapacity: true)
         nextRecentGroup = 0
         groupIndex.removeAll(keepingCapacity: true)
         unnamedGroup = nil
@@ -186,7 +191,17 @@ public struct SummaryBuilder {
             lastPid = nil
             return found
         }
-        return groupNamed(record.string(.process), bytes: groupProcessBytes)
+        let key = groupProcessBytes.key
+        if let key, let known = groupsByBytes[key] {
+            if let group, known.group == group { return group }
+            group = known.group
+            groupProcess = known.process
+            lastPid = nil
+            return known.group
+        }
+        let found = groupNamed(record.string(.process), bytes: groupProcessBytes)
+        if let key { groupsByBytes[key] = (found, groupProcess) }
+        return found
     }
 
     /// The group of `process` (made into a String), when it is not the last record's bytes.
@@ -305,7 +320,6 @@ public struct SummaryBuilder {
         kindCounts[ordinal] += 1
         if record.isTruncated { counts.truncatedRecords += 1 }
         let group = groupOf(record)
-        if group != trackersGroup { switchTrackers(to: group) }
         groupRecords[group] += 1
         if let pid = record.pid, pid != lastPid, group != pastCapGroup {
             lastPid = pid
@@ -323,6 +337,9 @@ public struct SummaryBuilder {
             }
         }
         if acts.isDisjoint(with: .tracked) { return nil }
+        // The trackers learn of a group only from a record they may read: the lines of other
+        // processes between two of one process's sync records switch nothing.
+        if group != trackersGroup { switchTrackers(to: group) }
         let family = kindFamilies[ordinal]
         if !acts.contains(.warning), !acts.contains(.trackEvery), !trackers[family].wants(record, event, ordinal: ordinal) { return nil }
         return Tracked(acts: acts, family: family, group: group)

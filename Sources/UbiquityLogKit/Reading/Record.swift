@@ -312,6 +312,13 @@ struct KeptText: Sendable {
         if count > 16 { long = Array(bytes) } else { (first, last) = KeptText.words(bytes) }
     }
 
+    /// The kept text as a key of a table, when it is 16 bytes or shorter (`words` then tell
+    /// every such text apart); nil for a longer one or none.
+    struct Key: Hashable {
+        let first: UInt64, last: UInt64, count: Int
+    }
+    var key: Key? { count >= 0 && count <= 16 ? Key(first: first, last: last, count: count) : nil }
+
     func matches(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard bytes.count == count else { return false }
         guard count > 16 else { return KeptText.words(bytes) == (first, last) }

@@ -1,5 +1,11 @@
 // Searching and trimming Strings on their UTF-8 bytes, for ASCII needles and trim sets: the
 // generic Character-wise ways walk grapheme clusters, and these run on every record.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CByteScan
 
 extension String {
     /// Whether the ASCII text `needle` stands in the string: `firstRange(ofASCII:)` without the
@@ -12,6 +18,43 @@ extension String {
         }
         return found ?? (firstRange(ofASCII: needle) != nil)
     }
+}
+
+extension String {
+    /// `contains(needle)`, searched as bytes where bytes and Characters agree: both texts
+    /// ASCII with no carriage return (`\r\n` is one Character); else Character by Character.
+    func containsText(_ needle: String) -> Bool {
+        guard let plain = Self.plainBytes(self, needle, { $0.firstOffset(of: $1) != nil }) else { return contains(needle) }
+        return plain
+    }
+
+    /// `hasPrefix(prefix)` as `containsText` is `contains`.
+    func hasPrefixText(_ prefix: String) -> Bool {
+        guard let plain = Self.plainBytes(self, prefix, { $0.starts(with: $1) }) else { return hasPrefix(prefix) }
+        return plain
+    }
+
+    /// `compare` of the two texts' bytes when both are ASCII with no carriage return; nil otherwise.
+    private static func plainBytes(_ text: String, _ needle: String,
+                                   _ compare: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Bool) -> Bool? {
+        var text = text, needle = needle
+        return text.withUTF8 { haystack in
+            needle.withUTF8 { wanted in
+                guard isPlain(haystack), isPlain(wanted) else { return nil }
+                return compare(UnsafeRawBufferPointer(haystack), UnsafeRawBufferPointer(wanted))
+            }
+        }
+    }
+
+    private static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        return cbytescan_non_ascii(base, bytes.count) == bytes.count && memchr(base, 0x0D, bytes.count) == nil
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    /// Where `needle` first starts in these bytes.
+    func firstOffset(of needle: UnsafeRawBufferPointer) -> Int? { RareByteSearch.firstOffset(of: needle, in: self) }
 }
 
 extension StringProtocol {

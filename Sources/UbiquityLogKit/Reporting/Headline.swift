@@ -84,7 +84,7 @@ public enum Headline {
         line = namingLogs(line, log: log)
         // The log a continuation line names is the fact a reader looks for: said when the
         // matched line does not say it.
-        if let log, !line.contains(log) { line += " (log \(log))" }
+        if let log, !line.containsText(log) { line += " (log \(log))" }
         return line
     }
 

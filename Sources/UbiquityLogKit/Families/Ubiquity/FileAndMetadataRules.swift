@@ -224,7 +224,7 @@ extension FileAndMetadataRules {
     /// the metadata store (and its SQLite companions), or a peer's folder.
     static func isCoreDataOwn(path: String, file: String?, confusedBy: String?) -> Bool {
         let folders = ["/.baseline/", "/.cdmetadata/", "/metadata.nosync/"]
-        if folders.contains(where: { path.contains($0) }) { return true }
+        if folders.contains(where: { path.containsText($0) }) { return true }
         for name in [file, confusedBy].compactMap({ $0 }) {
             if name.hasPrefix("baseline.") || name.hasPrefix("metadata.store") || name == ".baseline" || name == ".cdmetadata" { return true }
             if TransactionLogTracker.isPeerID(Substring(name)) { return true }

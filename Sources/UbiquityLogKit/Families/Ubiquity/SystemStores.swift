@@ -4,6 +4,12 @@
 // and are not the app's to fix. Their warnings and errors become `system-store` events, told
 // apart by location, that name the store and what the record is (its kind and severity); each store is
 // judged apart with a verdict of its own (`SystemStore`), as a system daemon's process is.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CByteScan
 
 extension EventKind {
     public static let systemStore = EventKind("system-store", .store, .info, .notable,
@@ -39,11 +45,11 @@ enum SystemStores {
     /// of a developer's team), in a system location (the mobile user's Library, Apple's own
     /// iCloud containers, the system), or neither that can be told.
     static func place(of path: String) -> Place {
-        if path.contains("/Applications/") || path.contains("/Containers/") { return .app }
-        if let documents = path.firstRange(of: "/Mobile Documents/") {
+        if path.containsText("/Applications/") || path.containsText("/Containers/") { return .app }
+        if path.containsText("/Mobile Documents/"), let documents = path.firstRange(of: "/Mobile Documents/") {
             return path[documents.upperBound...].hasPrefix("com~apple~") ? .system : .app
         }
-        if systemRoots.contains(where: { path.hasPrefix($0) }) || path.contains(".photoslibrary/") { return .system }
+        if systemRoots.contains(where: { path.hasPrefixText($0) }) || path.containsText(".photoslibrary/") { return .system }
         // A Mac user's Library: Apple's own folders in it (an app's own folder there is the app's).
         if path.hasPrefix("/Users/"), let library = path.firstRange(of: "/Library/"),
            appleUserFolders.contains(where: { path[library.upperBound...].hasPrefix($0) }) {
@@ -138,7 +144,7 @@ extension SystemStores {
         // The bytes first: most warnings name no system store, and are let go without a String.
         guard kind.severity >= .warning, kind != .unhandled, kind != .systemStore, mayNameASystemStore(record.text),
               !SystemProcesses.isDaemon(record.string(.process)) else { return nil }
-        guard let store = location(in: ByteText.string(record.text[...])) else { return nil }
+        guard let store = record.text.withUnsafeBytes({ locationAfterBytesCheck(in: $0) }) else { return nil }
         let headline = Headline.of(ClassifiedRecord(record: record, classification: classification))
         let process = record.string(.process).map { " in \($0)'s process" } ?? ""
         var fields = FieldList()
@@ -160,5 +166,89 @@ extension SystemStores {
     /// Whether an entry of `BenignFindings` excuses records of the kind `id` whatever follows.
     static func isAlwaysBenign(_ id: String) -> Bool {
         BenignFindings.all.contains { $0.kind.id == id && $0.condition == .always }
+    }
+}
+
+extension SystemStores {
+    /// `location(in:)` of a text `mayNameASystemStore` let through (which found no app
+    /// container named in it, the first of `location(in:)`'s tests). Where every byte the path
+    /// search compares is a Character of its own, the paths are found on the bytes, with a
+    /// String made of each path alone: in valid UTF-8 with no carriage return (`\r\n` is one
+    /// Character), every scalar one Character, and no U+037E (a Character equal to `;`). Any
+    /// other text is read as a String.
+    static func locationAfterBytesCheck(in bytes: UnsafeRawBufferPointer) -> String? {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+        let byteWise: Bool
+        if memchr(base, 0x0D, bytes.count) != nil {
+            byteWise = false
+        } else if cbytescan_non_ascii(base, bytes.count) == bytes.count {
+            byteWise = true
+        } else {
+            let text = ByteText.string(bytes)
+            byteWise = text.utf8.count == bytes.count && !text.unicodeScalars.contains("\u{037E}")
+                && text.count == text.unicodeScalars.count
+            if !byteWise { return location(in: text) }
+        }
+        guard byteWise else { return location(in: ByteText.string(bytes)) }
+        var found: String?
+        for path in asciiPaths(in: bytes) {
+            switch place(of: path) {
+            case .app: return nil
+            case .system: if found == nil { found = path }
+            case .unknown: break
+            }
+        }
+        return found
+    }
+
+    /// Whether `byte` ends a path (`paths(in:)`'s stops).
+    private static func isStop(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x20, 0x09, 0x0A, UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "{"),
+             UInt8(ascii: "}"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "="): true
+        default: false
+        }
+    }
+
+    /// `paths(in:)` of a text whose bytes the search compares are Characters of their own (see
+    /// `locationAfterBytesCheck`), read on its bytes: the same steps.
+    static func asciiPaths(in bytes: UnsafeRawBufferPointer) -> [String] {
+        var paths: [String] = []
+        let count = bytes.count
+        func stop(from start: Int) -> Int {
+            var index = start
+            while index < count, !isStop(bytes[index]) { index += 1 }
+            return index
+        }
+        func has(_ text: StaticString, at offset: Int) -> Bool {
+            let length = text.utf8CodeUnitCount
+            return offset >= 0 && offset + length <= count && memcmp(bytes.baseAddress! + offset, text.utf8Start, length) == 0
+        }
+        var rest = 0
+        while let slash = ByteSearch.firstOffset(of: UInt8(ascii: "/"), in: bytes, from: rest) {
+            let before = slash > rest ? bytes[slash - 1] : 0x20
+            var start = slash
+            if before == UInt8(ascii: ":"), slash - 5 >= rest, has("file:", at: slash - 5) {
+                start = min(slash + 2, count)
+                if has("localhost/", at: start) { start += 9 }
+            } else if !isStop(before) && before != UInt8(ascii: ":") {
+                rest = slash + 1
+                continue
+            }
+            var end = stop(from: start)
+            while end < count, bytes[end] == 0x20 {
+                let wordEnd = stop(from: end + 1)
+                guard memchr(bytes.baseAddress! + end + 1, Int32(UInt8(ascii: "/")), wordEnd - end - 1) != nil else { break }
+                end = wordEnd
+            }
+            var pathEnd = end
+            while pathEnd > start, bytes[pathEnd - 1] == UInt8(ascii: ".") { pathEnd -= 1 }
+            if pathEnd - start > 1, bytes[start] == UInt8(ascii: "/") {
+                paths.append(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<pathEnd]), as: UTF8.self).removingPercentSpaces)
+            }
+            if end == count { break }
+            rest = end
+        }
+        return paths
     }
 }
