@@ -324,7 +324,7 @@ import PCRE2
             }
             var searched = Outcome()
             if let (rule, start) = try search.first(in: message) {
-                let matcher = search.matchers[rule]
+                let matcher = search.matcher(rule)
                 searched = Outcome(rule: rule, start: start, end: matcher.range(ofGroup: 0)?.upperBound,
                                    groups: (0..<compiled.patterns[rule].captureCount).map { matcher.range(ofGroup: $0 + 1) })
             }

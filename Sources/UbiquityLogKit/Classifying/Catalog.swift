@@ -1,14 +1,19 @@
-// The catalogue: every rule and every event kind, compiled per channel.
+// The catalogue: every rule and every event kind, compiled per channel when first read.
 import PCRE2
+import Synchronization
 
 public struct Catalog: Sendable {
     public let rules: [Rule]
-    public let channels: [CompiledChannel]
     /// Every channel of the catalogue's families and rules, in the families' order (the order
     /// records without a marker are tried on them), each once; `channels` holds those with rules.
     public let allChannels: [Channel]
     /// The families the catalogue reads: their trackers tell a run's stories.
     public let families: [Family]
+    /// By `allChannels` position: the channel's rules (none for a channel without), their
+    /// patterns, and the channel compiled once a record of it is read.
+    private let members: [[Rule]]
+    private let patterns: [RulePatterns?]
+    private let compiledChannels: CompiledChannels
 
     /// The families of logs the project reads: one line each.
     public static let families: [Family] = [
@@ -23,7 +28,10 @@ public struct Catalog: Sendable {
     /// Kinds no rule produces: the classifier's own verdicts.
     public static let builtInKinds: [EventKind] = [.unhandled, .app]
 
-    /// The standard catalogue, compiled once per process.
+    /// The standard catalogue, once per process. Making it compiles nothing: its kinds and
+    /// rules are there at once, a channel's index and patterns are made when a run first
+    /// reads a record of it (`compiled(_:)`), so that --help, --version, `explain` and a
+    /// usage error cost no compiling, and a short log only the compiling it needs.
     public static func standard() throws(CatalogError) -> Catalog {
         switch cachedStandard {
         case .success(let catalog): return catalog
@@ -32,7 +40,7 @@ public struct Catalog: Sendable {
     }
 
     private static let cachedStandard: Result<Catalog, CatalogError> = Result { () throws(CatalogError) in
-        try Catalog(rules: standardRules)
+        try Catalog(rules: standardRules, families: families, compilingPatterns: false)
     }
 
     /// The catalogue of `families`' rules.
@@ -40,23 +48,50 @@ public struct Catalog: Sendable {
         try self.init(rules: families.flatMap(\.rules), families: families)
     }
 
-    /// A catalogue of `rules`, whose records are summarised by `families`' trackers.
+    /// A catalogue of `rules`, whose records are summarised by `families`' trackers. Each
+    /// pattern is compiled at once: one PCRE2 rejects throws here.
     public init(rules: [Rule], families: [Family] = Catalog.families) throws(CatalogError) {
+        try self.init(rules: rules, families: families, compilingPatterns: true)
+    }
+
+    /// `compilingPatterns`: false leaves each pattern to be compiled when a run first needs it.
+    init(rules: [Rule], families: [Family], compilingPatterns: Bool) throws(CatalogError) {
         self.families = families
         var seen = Set<String>()
         for rule in rules where !seen.insert(rule.id).inserted {
             throw CatalogError(ruleID: rule.id, reason: "two rules have this id")
         }
+        try CompiledChannel.check(rules)
         self.rules = rules
         var seenChannels = Set<Channel>()
         allChannels = (families.flatMap(\.channels) + rules.map(\.channel)).filter { seenChannels.insert($0).inserted }
-        var compiled: [CompiledChannel] = []
-        for channel in allChannels {
-            let members = rules.filter { $0.channel == channel }
-            if !members.isEmpty { compiled.append(try CompiledChannel(channel: channel, rules: members)) }
+        let members = allChannels.map { channel in rules.filter { $0.channel == channel } }
+        self.members = members
+        patterns = zip(allChannels, members).map { channel, rules in rules.isEmpty ? nil : RulePatterns(channel: channel, rules: rules) }
+        compiledChannels = CompiledChannels(count: allChannels.count)
+        if compilingPatterns {
+            for channelPatterns in patterns {
+                guard let channelPatterns else { continue }
+                for index in 0..<channelPatterns.count { _ = try channelPatterns.compile(index) }
+            }
         }
-        self.channels = compiled
     }
+
+    /// `channel` compiled, made at the first call; nil for a channel without rules (or not
+    /// the catalogue's).
+    public func compiled(_ channel: Channel) -> CompiledChannel? {
+        guard let position = allChannels.firstIndex(of: channel), let channelPatterns = patterns[position] else { return nil }
+        return compiledChannels.channel(at: position) {
+            CompiledChannel(channel: channel, rules: members[position], patterns: channelPatterns)
+        }
+    }
+
+    /// Every channel with rules, compiled (all of them: for tests and tools that read them all).
+    public var channels: [CompiledChannel] { allChannels.compactMap(compiled) }
+
+    /// How many channels, and how many patterns, are compiled so far (for tests).
+    var compiledChannelCount: Int { compiledChannels.count }
+    var compiledPatternCount: Int { patterns.reduce(0) { $0 + ($1?.compiledCount ?? 0) } }
 
     /// Every kind the catalogue can produce, rule kinds first, each once.
     public var kinds: [EventKind] {
@@ -78,4 +113,23 @@ public struct CatalogError: Error, CustomStringConvertible, Sendable {
     public let ruleID: String
     public let reason: String
     public var description: String { "rule \(ruleID): \(reason)" }
+}
+
+/// The catalogue's channels, each compiled at its first use, by `allChannels` position: shared
+/// by the threads (and the tests) that read one catalogue.
+private final class CompiledChannels: Sendable {
+    private let made: Mutex<[CompiledChannel?]>
+
+    init(count: Int) { made = Mutex([CompiledChannel?](repeating: nil, count: count)) }
+
+    var count: Int { made.withLock { $0.count { $0 != nil } } }
+
+    func channel(at position: Int, _ make: () -> CompiledChannel) -> CompiledChannel {
+        made.withLock { made in
+            if let channel = made[position] { return channel }
+            let channel = make()
+            made[position] = channel
+            return channel
+        }
+    }
 }

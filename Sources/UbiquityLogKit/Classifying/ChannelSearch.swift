@@ -9,13 +9,19 @@ import Darwin
 #endif
 
 /// One channel's rules with a matcher each (one match context and JIT stack between them),
-/// for one thread.
+/// for one thread. A rule's matcher is made, and its pattern compiled, when the search first
+/// runs the rule (`matcher(_:)`): most runs meet a few of a channel's rules.
 final class ChannelSearch {
     let compiled: CompiledChannel
-    /// By rule number.
-    let matchers: [Matcher]
-    /// By rule number: each matcher's `program`, which the text rules' search runs.
-    private let programs: [Matcher.Program]
+    /// By rule number; nil until the rule first runs.
+    @exclusivity(unchecked) private var matchers: [Matcher?]
+    /// By rule number: each matcher's `program`, which the text rules' search runs; nil until
+    /// the rule first runs.
+    @exclusivity(unchecked) private var programs: [Matcher.Program?]
+    /// By rule number, once its matcher is made: its named groups in the order of their
+    /// numbers, a builder's fields without walking and sorting the dictionary for every record.
+    @exclusivity(unchecked) private(set) var orderedGroups: [[RuleMatch.NamedGroup]]
+    private let limits: MatchLimits
     /// By rule number: whether the rule's builder runs (see `Classifier.init`).
     let builds: [Bool]
     /// By rule number: whether anyone reads the details of the rule's events (see `RuleMatch.readsDetails`).
@@ -23,14 +29,12 @@ final class ChannelSearch {
 
     init(_ compiled: CompiledChannel, limits: MatchLimits, readsFacts: (EventKind) -> Bool, readsDetails: (EventKind) -> Bool = { _ in true }) {
         self.compiled = compiled
+        self.limits = limits
         builds = compiled.rules.map { !$0.buildsFactsOnly || readsFacts($0.kind) }
         details = compiled.rules.map { $0.kinds.contains(where: readsDetails) }
-        var matchers: [Matcher] = []
-        for pattern in compiled.patterns {
-            matchers.append(matchers.first.map { Matcher(pattern, sharingLimitsWith: $0) } ?? Matcher(pattern, limits: limits))
-        }
-        self.matchers = matchers
-        programs = matchers.map(\.program)
+        matchers = Array(repeating: nil, count: compiled.rules.count)
+        programs = Array(repeating: nil, count: compiled.rules.count)
+        orderedGroups = Array(repeating: [], count: compiled.rules.count)
         lineStart = compiled.lineStart.tables
         afterObject = compiled.afterObject?.tables
         nextLineRules = compiled.rules.indices.compactMap { rule in
@@ -41,6 +45,32 @@ final class ChannelSearch {
         var nextLineFirstBytes = [Bool](repeating: false, count: 256)
         for (_, leads) in nextLineRules { for lead in leads { nextLineFirstBytes[Int(lead[0])] = true } }
         self.nextLineFirstBytes = nextLineFirstBytes
+    }
+
+    /// Rule `rule`'s matcher, made (and its pattern compiled) at the first call.
+    func matcher(_ rule: Int) -> Matcher {
+        if let matcher = matchers[rule] { return matcher }
+        return prepare(rule)
+    }
+
+    /// Rule `rule`'s program (see `matcher(_:)`).
+    @inline(__always)
+    private func program(_ rule: Int) -> Matcher.Program {
+        if let program = programs[rule] { return program }
+        return prepare(rule).program
+    }
+
+    @inline(never)
+    private func prepare(_ rule: Int) -> Matcher {
+        let pattern = compiled.patterns[rule]
+        // The matchers of one search share one match context and JIT stack.
+        let shared = matchers.first { $0 != nil } ?? nil
+        let matcher = shared.map { Matcher(pattern, sharingLimitsWith: $0) } ?? Matcher(pattern, limits: limits)
+        matchers[rule] = matcher
+        programs[rule] = matcher.program
+        orderedGroups[rule] = pattern.groupNumbers.map { RuleMatch.NamedGroup(name: $0.key, numbers: $0.value) }
+            .sorted { ($0.numbers.first ?? 0) < ($1.numbers.first ?? 0) }
+        return matcher
     }
 
     /// By byte: whether a text of `nextLineRules` starts with it.
@@ -65,8 +95,8 @@ final class ChannelSearch {
         guard next < message.count, nextLineFirstBytes[Int(message[next])] else { return nil }
         let line = UnsafeRawBufferPointer(rebasing: message[next...])
         for (rule, leads) in nextLineRules where rule < limit && leads.contains(where: { line.starts(with: $0) }) {
-            let result = programs[rule].run(message, from: position)
-            if result != Matcher.Program.noMatch, try matchers[rule].take(result) { return rule }
+            let result = program(rule).run(message, from: position)
+            if result != Matcher.Program.noMatch, try matcher(rule).take(result) { return rule }
         }
         return nil
     }
@@ -83,7 +113,7 @@ final class ChannelSearch {
         if let hit = try first(in: message) { return hit }
         let method = method()
         guard let rule = try method == nil ? firstWithoutMethod(in: message) : firstByMethod(method, in: message) else { return nil }
-        return (rule, matchers[rule].range(ofGroup: 0)?.lowerBound)
+        return (rule, matcher(rule).range(ofGroup: 0)?.lowerBound)
     }
 
     /// The rule the channel's joined alternation would match in `message`, and where its match
@@ -214,12 +244,12 @@ final class ChannelSearch {
             // Where the text a rule was found by is enough for a match, its pattern runs only
             // for a builder that reads the match (with `-q`, about half the runs are spared).
             if candidate.sure, !builds[rule] {
-                assert(programs[rule].run(message, from: position) >= 0, "\(compiled.rules[rule].id): a sure text without a match")
+                assert(program(rule).run(message, from: position) >= 0, "\(compiled.rules[rule].id): a sure text without a match")
                 return rule
             }
             // Most runs match; the matcher is told of a match only then.
-            let result = programs[rule].run(message, from: position)
-            if result != Matcher.Program.noMatch, try matchers[rule].take(result) { return rule }
+            let result = program(rule).run(message, from: position)
+            if result != Matcher.Program.noMatch, try matcher(rule).take(result) { return rule }
         }
         return nil
     }
@@ -279,7 +309,7 @@ final class ChannelSearch {
 
     /// The first `.withoutMethod` rule whose pattern matches.
     func firstWithoutMethod(in message: UnsafeRawBufferPointer) throws(PCRE2Error) -> Int? {
-        for rule in compiled.withoutMethodRules where try matchers[rule].matches(message) { return rule }
+        for rule in compiled.withoutMethodRules where try matcher(rule).matches(message) { return rule }
         return nil
     }
 
@@ -287,7 +317,7 @@ final class ChannelSearch {
     func firstByMethod(_ method: String?, in message: UnsafeRawBufferPointer) throws(PCRE2Error) -> Int? {
         guard !compiled.methodRules.isEmpty, let method else { return nil }
         guard let candidates = methodRules(of: method) else { return nil }
-        for rule in candidates where try matchers[rule].matches(message) { return rule }
+        for rule in candidates where try matcher(rule).matches(message) { return rule }
         return nil
     }
 

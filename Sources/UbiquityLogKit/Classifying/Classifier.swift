@@ -21,13 +21,25 @@ public struct Classification: Sendable {
 
 public final class Classifier {
     public let catalog: Catalog
-    /// Each marker's search (nil: its channel has no rules) and channel, by the marker's
-    /// ordinal; nil for a marker no family of the catalogue declares. Apart, so that a record
-    /// that a rule recognises touches only its search.
-    private let markerSearches: [ChannelSearch?]
+    /// Each marker's search (nil: its channel has no rules, or its search is not made yet) and
+    /// channel, by the marker's ordinal; nil for a marker no family of the catalogue declares.
+    /// Apart, so that a record that a rule recognises touches only its search. A channel's
+    /// search, and its compiled form, is made when the run first reads a record of it
+    /// (`makeSearch`): a short log compiles only the channels it has records of.
+    @exclusivity(unchecked) private var markerSearches: [ChannelSearch?]
+    /// By the marker's ordinal: whether `markerSearches` holds its search (or that it has none).
+    @exclusivity(unchecked) private var markerSearchesMade: [Bool]
     private let markerChannels: [Channel?]
-    /// The searches of the channels that read records without a marker, in catalogue order.
-    private let unmarked: [ChannelSearch]
+    /// The searches of the channels that read records without a marker, in catalogue order;
+    /// nil until the first such record.
+    @exclusivity(unchecked) private var unmarkedSearches: [ChannelSearch]?
+    /// Each channel's search, once made: a channel that reads a marker's records and unmarked
+    /// ones has one search for both.
+    @exclusivity(unchecked) private var searches: [Channel: ChannelSearch] = [:]
+    private let limits: MatchLimits
+    /// The kinds whose facts, and whose details, a part of the run reads (see `init`).
+    private let factKinds: Set<EventKind>
+    private let detailKinds: Set<EventKind>
     /// Records on which a rule gave up because it hit PCRE2's match limit.
     public private(set) var limitHits = 0
 
@@ -36,27 +48,54 @@ public final class Classifier {
     /// `.message(kind, [])`: its named groups are not made into fields, nor the facts of its
     /// message looked for. Most records are routine, and a summary reads the facts of few.
     /// `readsDetails`: whether any part of the run reads what only a reporter prints of an
-    /// event of a kind (see `RuleMatch.readsDetails`), told to the rule's builder.
+    /// event of a kind (see `RuleMatch.readsDetails`), told to the rule's builder. Both are
+    /// asked here, of every kind of the catalogue.
     public init(catalog: Catalog, limits: MatchLimits = .standard, readsFacts: (EventKind) -> Bool = { _ in true },
                 readsDetails: (EventKind) -> Bool = { _ in true }) {
         self.catalog = catalog
-        var searches: [Channel: ChannelSearch] = [:]
-        for compiled in catalog.channels {
-            searches[compiled.channel] = ChannelSearch(compiled, limits: limits, readsFacts: readsFacts, readsDetails: readsDetails)
-        }
+        self.limits = limits
+        let kinds = catalog.kinds
+        factKinds = Set(kinds.filter(readsFacts))
+        detailKinds = Set(kinds.filter(readsDetails))
         let channels = catalog.allChannels
         let markers = channels.compactMap(\.marker)
         let count = Int(markers.map(\.ordinal).max() ?? 0) + 1
-        var markerSearches = [ChannelSearch?](repeating: nil, count: count)
         var markerChannels = [Channel?](repeating: nil, count: count)
         for channel in channels {
             guard let marker = channel.marker, markerChannels[Int(marker.ordinal)] == nil else { continue }
             markerChannels[Int(marker.ordinal)] = channel
-            markerSearches[Int(marker.ordinal)] = searches[channel]
         }
-        self.markerSearches = markerSearches
         self.markerChannels = markerChannels
-        unmarked = channels.filter(\.readsUnmarked).compactMap { searches[$0] }
+        markerSearches = Array(repeating: nil, count: count)
+        markerSearchesMade = Array(repeating: false, count: count)
+    }
+
+    /// `channel`'s search, made at the first call; nil for a channel without rules.
+    private func search(of channel: Channel) -> ChannelSearch? {
+        if let search = searches[channel] { return search }
+        guard let compiled = catalog.compiled(channel) else { return nil }
+        let factKinds = factKinds, detailKinds = detailKinds
+        let search = ChannelSearch(compiled, limits: limits, readsFacts: { factKinds.contains($0) }, readsDetails: { detailKinds.contains($0) })
+        searches[channel] = search
+        return search
+    }
+
+    /// The search of the marker of `ordinal` (below `markerSearches.count`) when it is not made yet.
+    @inline(never)
+    private func makeSearch(_ ordinal: Int) -> ChannelSearch? {
+        guard !markerSearchesMade[ordinal] else { return nil }
+        markerSearchesMade[ordinal] = true
+        let search = markerChannels[ordinal].flatMap(search(of:))
+        markerSearches[ordinal] = search
+        return search
+    }
+
+    /// The searches of the channels that read records without a marker.
+    private var unmarked: [ChannelSearch] {
+        if let unmarkedSearches { return unmarkedSearches }
+        let made = catalog.allChannels.filter(\.readsUnmarked).compactMap(search(of:))
+        unmarkedSearches = made
+        return made
     }
 
     public func classify(_ record: Record) -> Classification {
@@ -67,7 +106,7 @@ public final class Classifier {
             return Classification(event: .app)
         }
         let ordinal = Int(marker.ordinal)
-        guard ordinal < markerSearches.count, let search = markerSearches[ordinal] else {
+        guard ordinal < markerSearches.count, let search = markerSearches[ordinal] ?? makeSearch(ordinal) else {
             return Classification(event: unmatched(record, ordinal, limitHit: false))
         }
         return match(record, on: search).classification { unmatched(record, ordinal, limitHit: $0) }
@@ -85,7 +124,7 @@ public final class Classifier {
     package func recognises(_ message: UnsafeRawBufferPointer, marker: Marker?, method: @autoclosure () -> String?) -> Bool {
         guard let marker else { return unmarked.contains { (try? $0.rule(in: message, method: method())) != nil } }
         let ordinal = Int(marker.ordinal)
-        guard ordinal < markerSearches.count, let search = markerSearches[ordinal] else { return false }
+        guard ordinal < markerSearches.count, let search = markerSearches[ordinal] ?? makeSearch(ordinal) else { return false }
         return (try? search.rule(in: message, method: method())) != nil
     }
 
@@ -121,8 +160,8 @@ public final class Classifier {
             let rule = compiled.rules[found.rule]
             let event: Event
             if search.builds[found.rule] {
-                event = rule.build(RuleMatch(record: record, subject: body, subjectStart: bodyStart, matcher: search.matchers[found.rule],
-                                             orderedGroups: compiled.orderedGroups[found.rule],
+                event = rule.build(RuleMatch(record: record, subject: body, subjectStart: bodyStart, matcher: search.matcher(found.rule),
+                                             orderedGroups: search.orderedGroups[found.rule],
                                              readsDetails: search.details[found.rule]))
             } else {
                 event = .message(rule.kind, [])

@@ -61,11 +61,12 @@ struct IncidentTracker {
     /// the whole incident, its findings and their texts.
     private var state = State()
     private var group = 0
-    /// The other groups' states while the current one runs (processes interleave), by group,
-    /// and how many there are. An array by group, not a dictionary, which would hash the group
-    /// at each switch and cost the run dearly at its first use.
-    private var parked: [State?] = []
-    private var parkedCount = 0
+    /// The other groups' states with an open incident while the current one runs (processes
+    /// interleave), with their groups: few at a time (nearly always none), so looked for one
+    /// by one. Not an array by group, which grows with every group of every earlier input and
+    /// which each input's end would walk; not a dictionary, which would hash the group at each
+    /// switch and cost the run dearly at its first use.
+    private var parked: [(group: Int, state: State)] = []
     /// Per group (groups are numbered from 0 as they are met), its first warning, its first
     /// incident and the first that leaves it broken: kept apart from the capped list, so that
     /// verdicts hold however many incidents a log has. Arrays by group, not dictionaries,
@@ -106,18 +107,15 @@ struct IncidentTracker {
         // state is an incident's worth of bytes, and no switch may write, copy or destroy one
         // that holds nothing.
         if isOpen {
-            if group >= parked.count { parked += Array(repeating: nil, count: group + 1 - parked.count) }
-            if parked[group] == nil { parkedCount += 1 }
             var leaving = State()
             swap(&leaving, &state)
-            parked[group] = leaving
+            parked.append((group, leaving))
             isOpen = false
         }
         group = next
         // Nearly always nothing is parked (no incident is open).
-        if parkedCount > 0, next < parked.count, let waiting = parked[next].take() {
-            parkedCount -= 1
-            state = waiting
+        if !parked.isEmpty, let index = parked.firstIndex(where: { $0.group == next }) {
+            state = parked.remove(at: index).state
             isOpen = true  // only a state with an open incident is parked
         }
     }
@@ -153,15 +151,13 @@ struct IncidentTracker {
     /// device or unresolved.
     mutating func endInput() {
         closeAtEnd()
-        for (other, parkedState) in parked.enumerated() {
-            guard let parkedState else { continue }
+        for (other, parkedState) in parked.sorted(by: { $0.group < $1.group }) {
             group = other
             state = parkedState
             isOpen = state.open != nil
             closeAtEnd()
         }
         parked = []
-        parkedCount = 0
     }
 
     private mutating func closeAtEnd() {

@@ -133,6 +133,11 @@ struct StoreLoadTracker {
     private var states = [State()]
     /// Where the current group's state is in `states`.
     private var place = 0
+    /// The places switched to since the input began, each once (`listed` by place): an input's
+    /// end closes and empties these alone. Every other state is empty, and a run of many
+    /// inputs would otherwise pay, at each input's end, for the groups of every earlier one.
+    private var inputPlaces: [Int] = []
+    private var listed = [false]
     private var state: State {
         _read { yield states[place] }
         _modify { yield &states[place] }
@@ -174,8 +179,15 @@ struct StoreLoadTracker {
         guard next != group else { return }
         group = next
         self.process = process()
-        if next >= states.count { states += Array(repeating: State(), count: next + 1 - states.count) }
+        if next >= states.count {
+            states += Array(repeating: State(), count: next + 1 - states.count)
+            listed += Array(repeating: false, count: next + 1 - listed.count)
+        }
         place = next
+        if !listed[next] {
+            listed[next] = true
+            inputPlaces.append(next)
+        }
     }
 
     /// Kinds that, since the previous attempt, explain why a store is loaded (again).
@@ -291,15 +303,21 @@ struct StoreLoadTracker {
 
     /// The input ended: an attempt still under way, in any of its processes, stays unfinished.
     mutating func endInput() {
-        // The current group's first, then the others in the order of their groups.
+        // The current group's first, then the others of the input in the order of their groups.
         let current = place
         close(as: .unfinished)
-        for other in states.indices where other != current {
+        inputPlaces.sort()
+        for other in inputPlaces where other != current {
             place = other
             close(as: .unfinished)
         }
         place = current
-        for index in states.indices { states[index] = State() }
+        states[current] = State()
+        for index in inputPlaces {
+            states[index] = State()
+            listed[index] = false
+        }
+        inputPlaces.removeAll(keepingCapacity: true)
     }
 
     private mutating func begin(_ record: Record, _ time: LogTime?, _ location: StoreLocation) {

@@ -1,0 +1,42 @@
+// The catalogue compiles what a run reads (issue #46): making it, asking its kinds (--help,
+// --version, `explain`, a usage error) compiles nothing; a record compiles its channel's index
+// and the patterns of the rules it is a candidate for.
+import Testing
+import TestSupport
+@testable import UbiquityLogKit
+
+@Suite struct LazyCatalogTests {
+    static func fresh() throws -> Catalog {
+        try Catalog(rules: Catalog.standardRules, families: Catalog.families, compilingPatterns: false)
+    }
+
+    @Test func kindsCompileNothing() throws {
+        let catalog = try Self.fresh()
+        _ = try FailOn(parsing: "error,import-failed", catalog: catalog)
+        _ = try Explanation.text(for: "import-failed", catalog: catalog)
+        _ = Explanation.markdown(catalog)
+        _ = Classifier(catalog: catalog)
+        #expect(catalog.compiledChannelCount == 0)
+        #expect(catalog.compiledPatternCount == 0)
+    }
+
+    @Test func aRecordCompilesItsChannelAndItsCandidates() throws {
+        let catalog = try Self.fresh()
+        let classifier = Classifier(catalog: catalog)
+        let record = try #require(assemble("2014-03-02 09:14:00.039 Journal[412:60b] -[PFUbiquitySetupAssistant finishSetup](95): CoreData: Ubiquity:  Using local storage: 1\n").first)
+        let classification = classifier.classify(record)
+        #expect(classification.event.kind == .usingLocalStorage)
+        #expect(catalog.compiledChannelCount == 1)
+        let compiled = catalog.compiledPatternCount
+        #expect(compiled >= 1 && compiled <= 3, "\(compiled) patterns compiled")
+        // The same record again compiles nothing more.
+        _ = classifier.classify(record)
+        #expect(catalog.compiledPatternCount == compiled)
+    }
+
+    /// A catalogue made of given rules compiles them at once: a pattern PCRE2 rejects throws.
+    @Test func givenRulesAreCompiledAtOnce() {
+        let broken = Rule.message("broken", .ubiquity, .usingLocalStorage, "Using (local", samples: [])
+        #expect(throws: CatalogError.self) { try Catalog(rules: [broken]) }
+    }
+}

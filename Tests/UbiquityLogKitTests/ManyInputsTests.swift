@@ -1,0 +1,62 @@
+// Many inputs cost what their records cost (issue #46): an input's end closes the state of its
+// own process groups, not of every group of every earlier input. Timed as LinearScanTests are:
+// in the thread's CPU time, the short and long runs in turns.
+import Testing
+import TestSupport
+@testable import UbiquityLogKit
+
+@Suite struct ManyInputsTests {
+    /// One input: `processes` processes, each beginning a store load that the input's end
+    /// leaves unfinished, so that every group has a tracker's state to close.
+    static func input(processes: Int) -> String {
+        (0..<processes).map { process in
+            "2014-03-02 09:14:05.118 App\(process)[\(400 + process):60b] UbiquityStoreManager: Will load cloud store.\n"
+        }.joined()
+    }
+
+    /// The summary of `count` such inputs, read one after another by one run.
+    static func summarize(inputs count: Int, text: String, catalog: Catalog) throws -> RunSummary {
+        let run = LogRun(catalog: catalog, reporters: [])
+        run.usesThreads = false
+        for index in 0..<count {
+            var source = MemorySource(text)
+            try run.process(&source, name: "input-\(index).log")
+        }
+        return run.finish()
+    }
+
+    /// Every family's tracker through `inputs` inputs of `groups` process groups each, as the
+    /// summary drives them: an input begins, then its groups' records come, each group new.
+    static func drive(inputs: Int, groups: Int) {
+        let trackers = Catalog.families.map { $0.makeTracker() }
+        var group = 0
+        for input in 0..<inputs {
+            let name = "input-\(input).log"
+            for tracker in trackers { tracker.beginInput(name) }
+            for _ in 0..<groups {
+                for tracker in trackers { tracker.switchGroup(to: group, input: name) { "App\(group)" } }
+                group += 1
+            }
+        }
+        _ = trackers.map { $0.ending(inputs: []) }
+    }
+
+    /// Four times the inputs take about four times as long. When each input's beginning
+    /// closed the state of every group of every earlier input, 50 inputs of 64 groups to 200
+    /// took 16 times as long, and the ratio grows with the count.
+    @Test func inputsCostWhatTheirGroupsCost() {
+        let (ratio, short, long) = Timing.ratio(bound: 8, short: { Self.drive(inputs: 50, groups: 64) },
+                                                long: { Self.drive(inputs: 200, groups: 64) })
+        #expect(ratio < 8, "50 inputs: \(short) s, 200 inputs: \(long) s")
+    }
+
+    /// Every input's loads are closed at its end, unfinished, each with its own input and
+    /// process, in log order.
+    @Test func eachInputClosesItsOwnLoads() throws {
+        let summary = try Self.summarize(inputs: 3, text: Self.input(processes: 5), catalog: try Catalog.standard())
+        let loads = summary.ubiquity.storeLoadAttempts
+        #expect(loads.map(\.input) == (0..<3).flatMap { input in Array(repeating: "input-\(input).log", count: 5) })
+        #expect(loads.map(\.process) == Array(repeating: (0..<5).map { "App\($0)" }, count: 3).flatMap { $0 })
+        #expect(loads.allSatisfy { $0.outcome == .unfinished })
+    }
+}
