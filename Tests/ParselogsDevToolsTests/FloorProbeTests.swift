@@ -36,12 +36,12 @@ import UbiquityLogKit
     func countsWhatAFullRunSees(fixture: String) throws {
         let text = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Binary.fixture(fixture))))
         let full = try Self.expected(text)
-        #expect(full.recognised > 0)
-        #expect(try Self.probe(text, through: .search) == full)
+        expect(full.recognised > 0)
+        try expectEqual(Self.probe(text, through: .search), full)
         // Small reads: records and messages that span reads are gathered whole.
-        #expect(try Self.probe(text, through: .search, chunkSize: 7) == full)
-        #expect(try Self.probe(text, through: .headers) == FloorProbe.Counts(lines: full.lines, records: full.records))
-        #expect(try Self.probe(text, through: .lines) == FloorProbe.Counts(lines: full.lines))
+        try expectEqual(Self.probe(text, through: .search, chunkSize: 7), full)
+        try expectEqual(Self.probe(text, through: .headers), FloorProbe.Counts(lines: full.lines, records: full.records))
+        try expectEqual(Self.probe(text, through: .lines), FloorProbe.Counts(lines: full.lines))
     }
 
     /// Every rule's samples, one record after another: the search finds a rule for each record
@@ -50,8 +50,8 @@ import UbiquityLogKit
         let samples = try Catalog.standard().rules.flatMap(\.samples)
         let text = "app line before any header\n" + samples.joined(separator: "\n")
         let full = try Self.expected(Array(text.utf8))
-        #expect(full.recognised >= samples.count - 1)
-        #expect(try Self.probe(Array(text.utf8), through: .search) == full)
+        expect(full.recognised >= samples.count - 1)
+        try expectEqual(Self.probe(Array(text.utf8), through: .search), full)
     }
 
     /// A record cut at the assembler's caps: the probe keeps what the assembler keeps, so a rule
@@ -63,9 +63,9 @@ import UbiquityLogKit
         limits.records = RecordAssembler.Limits(maxLines: 5)
         let capped = try Self.probe(Array(text.utf8), through: .search, limits: limits)
         let whole = try Self.probe(Array(text.utf8), through: .search)
-        #expect(capped == FloorProbe.Counts(lines: 32, records: 1, recognised: 0))
-        #expect(capped == (try Self.expected(Array(text.utf8), limits: limits)))
-        #expect(whole == FloorProbe.Counts(lines: 32, records: 1, recognised: 1))
-        #expect(whole == (try Self.expected(Array(text.utf8))))
+        expectEqual(capped, FloorProbe.Counts(lines: 32, records: 1, recognised: 0))
+        expectEqual(capped, (try Self.expected(Array(text.utf8), limits: limits)))
+        expectEqual(whole, FloorProbe.Counts(lines: 32, records: 1, recognised: 1))
+        expectEqual(whole, (try Self.expected(Array(text.utf8))))
     }
 }

@@ -38,7 +38,7 @@ import UbiquityLogKit
     @Test func defaultMixIsUnchanged() throws {
         let generator = try LogGenerator(seed: 1)
         let (text, _, _) = Self.text(generator, bytes: 1 << 20)
-        #expect(Self.fnv1a(text.utf8.prefix(1 << 20)) == 0x8F0A_57C9_2F17_0983)
+        expectEqual(Self.fnv1a(text.utf8.prefix(1 << 20)), 0x8F0A_57C9_2F17_0983)
     }
 
     @Test func defaultMixAddsNothingAndDependsOnTheSeed() throws {
@@ -46,11 +46,11 @@ import UbiquityLogKit
         var differs = false
         for _ in 0..<200 {
             let record = one.next()
-            #expect(record.extra.isEmpty)
-            #expect(record == again.next())
+            expect(record.extra.isEmpty)
+            expectEqual(record, again.next())
             if record != other.next() { differs = true }
         }
-        #expect(differs)
+        expect(differs)
     }
 
     /// The console mix: a reader counts the records the generator says, about one in twenty
@@ -60,49 +60,49 @@ import UbiquityLogKit
         let generator = try LogGenerator(seed: 1, console: true)
         let (text, _, records) = Self.text(generator, bytes: 1 << 19)
         let summary = try summarize([(name: "console.log", text: text)])
-        #expect(summary.records == records)
+        expectEqual(summary.records, records)
         let lines = text.split(separator: "\n")
         let system = lines.filter { line in LogGenerator.consoleProcesses.contains { line.contains("\($0.0)[\($0.1)") || line.contains(" \($0.0): ") } }
         // Each system process's line is a record of its own; the rest are the app's.
         let share = 1 - Double(system.count) / Double(records)
-        #expect(share > 0.03 && share < 0.08, "\(share) of the records not the system processes'")
-        #expect(system.contains { $0.contains("<Notice>: ") } && system.contains { $0.contains("     Default     ") }
+        expect(share > 0.03 && share < 0.08, "\(share) of the records not the system processes'")
+        expect(system.contains { $0.contains("<Notice>: ") } && system.contains { $0.contains("     Default     ") }
                 && system.contains { $0.hasPrefix("2014-") && $0.contains(":") && !$0.contains("Default") })
-        #expect(summary.syncRecords > 0 && summary.syncRecords < records / 10)
-        #expect(Self.text(try LogGenerator(seed: 1, console: true), bytes: 1 << 19).text == text)
+        expect(summary.syncRecords > 0 && summary.syncRecords < records / 10)
+        expectEqual(Self.text(try LogGenerator(seed: 1, console: true), bytes: 1 << 19).text, text)
     }
 
     @Test func longMixAveragesTheLengthAskedForAsAReaderCountsRecords() throws {
-        let generator = try #require(Self.longMix)
+        let generator = try require(Self.longMix)
         let (text, _, records) = Self.text(generator, bytes: 1 << 20)
         let summary = try summarize([(name: "long.log", text: text)])
         // The generator's own count of records is the run's.
-        #expect(summary.records == records)
+        expectEqual(summary.records, records)
         let average = Double(text.utf8.count) / Double(summary.records)
-        #expect(average >= 420 * 0.9 && average <= 420 * 1.1, "\(average) bytes a record")
-        #expect(summary.unhandled == 0)
+        expect(average >= 420 * 0.9 && average <= 420 * 1.1, "\(average) bytes a record")
+        expectEqual(summary.unhandled, 0)
     }
 
     /// The dumps make records longer and change nothing a run makes of them: the same records,
     /// kinds, sync records and none unhandled.
     @Test func longMixDumpsChangeNoRecordsKind() throws {
-        let generator = try #require(Self.longMix)
+        let generator = try require(Self.longMix)
         let (text, bases, _) = Self.text(generator, bytes: 1 << 19)
-        #expect(text.utf8.count > bases.utf8.count + (1 << 17))
+        expect(text.utf8.count > bases.utf8.count + (1 << 17))
         let withDumps = try summarize([(name: "long.log", text: text)])
         let without = try summarize([(name: "long.log", text: bases)])
-        #expect(withDumps.records == without.records)
-        #expect(withDumps.syncRecords == without.syncRecords)
-        #expect(withDumps.unhandled == 0 && without.unhandled == 0)
-        #expect(withDumps.countsByKind == without.countsByKind)
+        expectEqual(withDumps.records, without.records)
+        expectEqual(withDumps.syncRecords, without.syncRecords)
+        expect(withDumps.unhandled == 0 && without.unhandled == 0)
+        expectEqual(withDumps.countsByKind, without.countsByKind)
     }
 
     @Test func longMixIsTheSameForTheSameSeed() throws {
-        let first = try #require(Self.longMix)
+        let first = try require(Self.longMix)
         let second = try LogGenerator(seed: 1, recordBytes: 420)
-        #expect(Self.text(first, bytes: 1 << 16).text == Self.text(second, bytes: 1 << 16).text)
+        expectEqual(Self.text(first, bytes: 1 << 16).text, Self.text(second, bytes: 1 << 16).text)
         let other = try LogGenerator(seed: 2, recordBytes: 420)
-        #expect(Self.text(first, bytes: 1 << 16).text != Self.text(other, bytes: 1 << 16).text)
+        expect(Self.text(first, bytes: 1 << 16).text != Self.text(other, bytes: 1 << 16).text)
     }
 
     @Test(arguments: LogGenerator.longAppLines)
@@ -111,7 +111,7 @@ import UbiquityLogKit
             .replacing("%U", with: "2E4F6A8C-0B1D-4E3F-9A5B-7C9D1E3F5A7B").replacing("%P", with: LogGenerator.peers[0])
             .replacing("%S", with: LogGenerator.stores[0]).replacing("%C", with: "4C1F2E3D-5A6B-4C7D-8E9F-0A1B2C3D4E5F") + "\n"
         let summary = try summarize([(name: "app.log", text: text)])
-        #expect(summary.records == 1)
-        #expect(summary.syncRecords == 0)
+        expectEqual(summary.records, 1)
+        expectEqual(summary.syncRecords, 0)
     }
 }

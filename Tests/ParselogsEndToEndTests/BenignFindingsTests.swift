@@ -9,10 +9,10 @@ import UbiquityLogKit
 @Suite struct BenignFindingsTests {
     @Test func theVerdictsPagePrintsTheList() throws {
         let page = DocumentationTests.text("docs/verdicts.md")
-        let begin = try #require(page.range(of: "<!-- BEGIN benign list -->\n"), "docs/verdicts.md has no benign list")
-        let end = try #require(page.range(of: "<!-- END benign list -->", range: begin.upperBound..<page.endIndex))
+        let begin = try require(page.range(of: "<!-- BEGIN benign list -->\n"), "docs/verdicts.md has no benign list")
+        let end = try require(page.range(of: "<!-- END benign list -->", range: begin.upperBound..<page.endIndex))
         let printed = String(page[begin.upperBound..<end.lowerBound])
-        #expect(printed == BenignFindings.markdownTable, "docs/verdicts.md's benign list differs from BenignFindings.all; it should read:\n\(BenignFindings.markdownTable)")
+        expectEqual(printed, BenignFindings.markdownTable, "docs/verdicts.md's benign list differs from BenignFindings.all; it should read:\n\(BenignFindings.markdownTable)")
     }
 
     /// Every log under fixtures/ (the expected outputs aside), read in memory through the
@@ -26,8 +26,8 @@ import UbiquityLogKit
     }()
 
     @Test func theFixturesAreFound() {
-        #expect(Self.fixtures.count >= 20)
-        #expect(Self.fixtures.contains("cloudkit/throttled-then-healthy.log"))
+        expect(Self.fixtures.count >= 20)
+        expect(Self.fixtures.contains("cloudkit/throttled-then-healthy.log"))
     }
 
     @Test(arguments: fixtures)
@@ -41,8 +41,7 @@ import UbiquityLogKit
         for process in summary.processes where process.isJudged && process.verdict == .healthy {
             let findings = summary.findings.filter { $0.input == process.input && $0.process == process.process }
             for finding in findings where finding.kind.severity >= .warning {
-                #expect(BenignFindings.entry(for: finding.kind) != nil,
-                        "\(fixture): \(process.name) is healthy with \(finding.kind.id) at line \(finding.line): \(finding.message)")
+                expect(BenignFindings.entry(for: finding.kind) != nil, "\(fixture): \(process.name) is healthy with \(finding.kind.id) at line \(finding.line): \(finding.message)")
             }
         }
     }

@@ -29,52 +29,52 @@ import TestSupport
     @Test(arguments: cases)
     func verdictAndExitStatus(_ item: Case) throws {
         let result = try Binary.run(["--format", "json", "fixtures/cloudkit/\(item.fixture)"])
-        #expect(result.status == item.status)
-        #expect(result.stderr == "")
-        let summary = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        #expect(summary["verdict"] as? String == item.verdict)
-        let cloudKit = try #require((summary["families"] as? [String: Any])?["cloudkit"] as? [String: Any], "the summary tells the CloudKit story")
-        #expect((cloudKit["records"] as? Int ?? 0) > 0)
+        expectEqual(result.status, item.status)
+        expectEqual(result.stderr, "")
+        let summary = try require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        expectEqual(summary["verdict"] as? String, item.verdict)
+        let cloudKit = try require((summary["families"] as? [String: Any])?["cloudkit"] as? [String: Any], "the summary tells the CloudKit story")
+        expect((cloudKit["records"] as? Int ?? 0) > 0)
         if let evidence = item.evidence {
             let verdicts = summary["verdicts"] as? [[String: Any]] ?? []
             let said = verdicts.flatMap { $0["evidence"] as? [String] ?? [] }
-            #expect(said.contains { $0.contains(evidence) }, "\(said)")
+            expect(said.contains { $0.contains(evidence) }, "\(said)")
         } else {
-            #expect((summary["verdicts"] as? [[String: Any]])?.first?["evidence"] as? [String] == [])
+            expectEqual((summary["verdicts"] as? [[String: Any]])?.first?["evidence"] as? [String], [])
         }
     }
 
     @Test func schemaGapsAreCountedPerFieldWithTheRecordsTheyBlock() throws {
         let result = try Binary.run(["--format", "json", "fixtures/cloudkit/schema-not-deployed.log"])
-        let summary = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        let causes = try #require(((summary["families"] as? [String: Any])?["cloudkit"] as? [String: Any])?["causes"] as? [[String: Any]])
-        let rating = try #require(causes.first { ($0["text"] as? String)?.contains("CD_rating") == true })
+        let summary = try require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let causes = try require(((summary["families"] as? [String: Any])?["cloudkit"] as? [String: Any])?["causes"] as? [[String: Any]])
+        let rating = try require(causes.first { ($0["text"] as? String)?.contains("CD_rating") == true })
         // Four distinct records across three reports (one record failed in both exports).
-        #expect(rating["records"] as? Int == 4)
-        #expect(rating["reports"] as? Int == 3)
-        #expect(causes.contains { ($0["text"] as? String)?.contains("field CD_stepCount of record type CD_Recipe") == true })
+        expectEqual(rating["records"] as? Int, 4)
+        expectEqual(rating["reports"] as? Int, 3)
+        expect(causes.contains { ($0["text"] as? String)?.contains("field CD_stepCount of record type CD_Recipe") == true })
     }
 
     @Test func theFamilyHasFailOnTerms() throws {
         // Quota is a warning: `--fail-on error` passes, the family's category and kind fail.
-        #expect(try Binary.run(["-q", "--fail-on", "error", "fixtures/cloudkit/quota.log"]).status == 0)
-        #expect(try Binary.run(["-q", "--fail-on", "account", "fixtures/cloudkit/quota.log"]).status == 1)
-        #expect(try Binary.run(["-q", "--fail-on", "cloudkit-quota-exceeded", "fixtures/cloudkit/quota.log"]).status == 1)
-        #expect(try Binary.run(["-q", "--fail-on", "schema", "fixtures/cloudkit/quota.log"]).status == 0)
-        #expect(try Binary.run(["-q", "--fail-on", "schema", "fixtures/cloudkit/schema-not-deployed.log"]).status == 1)
+        try expectEqual(Binary.run(["-q", "--fail-on", "error", "fixtures/cloudkit/quota.log"]).status, 0)
+        try expectEqual(Binary.run(["-q", "--fail-on", "account", "fixtures/cloudkit/quota.log"]).status, 1)
+        try expectEqual(Binary.run(["-q", "--fail-on", "cloudkit-quota-exceeded", "fixtures/cloudkit/quota.log"]).status, 1)
+        try expectEqual(Binary.run(["-q", "--fail-on", "schema", "fixtures/cloudkit/quota.log"]).status, 0)
+        try expectEqual(Binary.run(["-q", "--fail-on", "schema", "fixtures/cloudkit/schema-not-deployed.log"]).status, 1)
         // A throttle that clears fails nothing, not even on warnings' category by verdict.
-        #expect(try Binary.run(["-q", "--fail-on", "degraded", "fixtures/cloudkit/throttled-then-healthy.log"]).status == 0)
+        try expectEqual(Binary.run(["-q", "--fail-on", "degraded", "fixtures/cloudkit/throttled-then-healthy.log"]).status, 0)
     }
 
     @Test func routineChatterOnlyFromVV() throws {
         let plain = try Binary.run(["fixtures/cloudkit/healthy-xcode.log"]).stdout
         let vv = try Binary.run(["-vv", "fixtures/cloudkit/healthy-xcode.log"]).stdout
-        #expect(!plain.contains("Checking for pending requests"))
+        expect(!plain.contains("Checking for pending requests"))
         let v = try Binary.run(["-v", "fixtures/cloudkit/healthy-xcode.log"]).stdout
-        #expect(!v.contains("No more requests to execute"))
-        #expect(v.contains("Executing:"))
-        #expect(vv.contains("Checking for pending requests"))
-        #expect(vv.contains("No more requests to execute"))
+        expect(!v.contains("No more requests to execute"))
+        expect(v.contains("Executing:"))
+        expect(vv.contains("Checking for pending requests"))
+        expect(vv.contains("No more requests to execute"))
     }
 }
 
@@ -110,7 +110,7 @@ import TestSupport
 
     @Test func longEventIsReadAsAnEvent() throws {
         let message = failureMessage(entries: 6_000)
-        #expect(message.utf8.count > 1 << 20)
+        expect(message.utf8.count > 1 << 20)
         let text = "2025-04-02 11:02:17.640288+0200 0x1c2b44   Default     0x0                  3144   0    Recipes: "
             + "(CoreData) [com.apple.coredata:CloudKit] " + message + "\n"
         let event = "{\"traceID\": 812736451, \"eventMessage\": \(try jsonString(message)), \"eventType\": \"logEvent\", "
@@ -122,22 +122,22 @@ import TestSupport
 
         let asText = try Binary.run([textPath])
         let asEvent = try Binary.run([eventPath])
-        #expect(verdict(asText)?.hasPrefix("Verdict: broken") == true)
-        #expect(verdict(asEvent) == verdict(asText))
-        #expect(asEvent.status == asText.status)
-        #expect(asEvent.status == 1)
+        expectEqual(verdict(asText)?.hasPrefix("Verdict: broken"), true)
+        expectEqual(verdict(asEvent), verdict(asText))
+        expectEqual(asEvent.status, asText.status)
+        expectEqual(asEvent.status, 1)
         // The header fields after the message are kept: the event is Recipes' own.
         let named = try Binary.run(["--process", "Recipes", eventPath])
-        #expect(verdict(named) == verdict(asText))
+        expectEqual(verdict(named), verdict(asText))
         // So is a long event after a short one (the input is known as NDJSON by then).
         let first = "{\"eventMessage\": \"CoreData+CloudKit: -[NSCloudKitMirroringDelegate _setUpCloudKitIntegration:](591): Successfully enqueued setup request\", "
             + "\"processImagePath\": \"/Recipes.app/Recipes\", \"timestamp\": \"2025-04-02 11:02:17.100000+0200\", \"processID\": 3144}\n"
         let secondPath = try scratch.write("second.ndjson", Data((first + event).utf8))
         let second = try Binary.run(["--process", "Recipes", secondPath])
-        #expect(verdict(second) == verdict(asText))
-        #expect(second.status == 1)
+        expectEqual(verdict(second), verdict(asText))
+        expectEqual(second.status, 1)
         // The message is capped, and says so.
         let json = try Binary.run(["--format", "json", eventPath])
-        #expect(json.stdout.contains("\"truncatedRecords\":1,"))
+        expect(json.stdout.contains("\"truncatedRecords\":1,"))
     }
 }

@@ -32,7 +32,7 @@ import TestSupport
         _ = try folder.write("fixture-a.log", Data())
         _ = try folder.write("fixture-b.log", Data())
         let generated = try Binary.run(["--generate-completion-script", shell])
-        #expect(generated.status == 0)
+        expectEqual(generated.status, 0)
         let name = shell == "zsh" ? "_parselogs" : "parselogs.\(shell)"
         return (folder, try folder.write(name, Data(generated.stdout.utf8)))
     }
@@ -40,8 +40,8 @@ import TestSupport
     private func check(_ shell: String, complete: (String) throws -> Set<String>) throws {
         for test in CompletionTests.cases {
             let offered = try complete(test.line)
-            #expect(test.offered.isSubset(of: offered), "\(shell): \(test.line) offered \(offered.sorted())")
-            #expect(test.notOffered.isDisjoint(with: offered), "\(shell): \(test.line) offered \(offered.sorted())")
+            expect(test.offered.isSubset(of: offered), "\(shell): \(test.line) offered \(offered.sorted())")
+            expect(test.notOffered.isDisjoint(with: offered), "\(shell): \(test.line) offered \(offered.sorted())")
         }
     }
 
@@ -105,7 +105,7 @@ import TestSupport
             let output = folder.path("matches-\(count)")
             let result = try Binary.run([], executable: CompletionTests.installed("zsh"), arguments: ["-f", driverPath, folder.url.path, line, output], in: folder.url.path)
             let matches = result.stdout.split(separator: "\n").map(String.init)
-            #expect(matches.last == "END-OF-MATCHES", "zsh: \(line): the completion did not finish: \(result.stdout) \(result.stderr)")
+            expectEqual(matches.last, "END-OF-MATCHES", "zsh: \(line): the completion did not finish: \(result.stdout) \(result.stderr)")
             return Set(matches)
         }
     }

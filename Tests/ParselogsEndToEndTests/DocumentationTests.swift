@@ -15,15 +15,14 @@ import UbiquityLogKit
 
     @Test func theEventKindsPageIsWhatTheToolGeneratesNow() throws {
         let generated = try Binary.run(["explain", "--list", "--format", "markdown"])
-        #expect(generated.status == 0)
-        #expect(!eventKindsPage.isEmpty, "docs/event-kinds.md is missing")
-        #expect(generated.stdout == eventKindsPage,
-                "docs/event-kinds.md is stale: regenerate it with scripts/update-docs")
+        expectEqual(generated.status, 0)
+        expect(!eventKindsPage.isEmpty, "docs/event-kinds.md is missing")
+        expectEqual(generated.stdout, eventKindsPage, "docs/event-kinds.md is stale: regenerate it with scripts/update-docs")
     }
 
     @Test func everyKindIsOnTheEventKindsPage() throws {
         for kind in try Catalog.standard().kinds {
-            #expect(eventKindsPage.contains("| `\(kind.id)` | \(kind.category.rawValue) | \(kind.severity.rawValue) |"), "\(kind.id)")
+            expect(eventKindsPage.contains("| `\(kind.id)` | \(kind.category.rawValue) | \(kind.severity.rawValue) |"), "\(kind.id)")
         }
     }
 
@@ -37,37 +36,55 @@ import UbiquityLogKit
                 flags.append(String(word.hasSuffix(",") ? word.dropLast() : word))
             }
         }
-        #expect(flags.contains("--fail-on") && flags.contains("-q"), "the help's options were not found: \(help)")
+        expect(flags.contains("--fail-on") && flags.contains("-q"), "the help's options were not found: \(help)")
         for flag in flags {
-            #expect(readme.contains("`\(flag)`") || readme.contains("`\(flag) ") || readme.contains("`\(flag)\\|"), "\(flag)")
+            expect(readme.contains("`\(flag)`") || readme.contains("`\(flag) ") || readme.contains("`\(flag)\\|"), "\(flag)")
         }
         for also in ["`-vv`", "`-vvv`", "`--generate-completion-script bash\\|zsh\\|fish`", "parselogs explain KIND", "parselogs explain CODE"] {
-            #expect(readme.contains(also), "\(also)")
+            expect(readme.contains(also), "\(also)")
         }
     }
 
     @Test func everyOutputFormatAndExitStatusIsInTheReadme() {
         for format in ["text", "jsonl", "json", "markdown", "github", "junit", "xcode", "sarif"] {
-            #expect(readme.contains("| `\(format)` |"), "\(format)")
+            expect(readme.contains("| `\(format)` |"), "\(format)")
         }
         for inputFormat in ["auto", "nslog", "syslog", "logshow", "ndjson"] {
-            #expect(readme.contains("`\(inputFormat)`"), "\(inputFormat)")
+            expect(readme.contains("`\(inputFormat)`"), "\(inputFormat)")
         }
         for status in [0, 1, 2, 130] {
-            #expect(readme.contains("| \(status) |"), "exit status \(status)")
+            expect(readme.contains("| \(status) |"), "exit status \(status)")
         }
     }
 
     @Test func theFirstScreenHasTheTwoCommands() {
         let firstScreen = readme.split(separator: "\n").prefix(24).joined(separator: "\n")
-        #expect(firstScreen.contains("scripts/parselogs fixtures/example.log"))
-        #expect(firstScreen.contains("scripts/test"))
+        expect(firstScreen.contains("scripts/parselogs fixtures/example.log"))
+        expect(firstScreen.contains("scripts/test"))
+    }
+
+    /// The suite checks with TestSupport's `expect`, `expectEqual` and `require`: each of Swift
+    /// Testing's check macros costs the compiler tens of milliseconds, and thousands of them
+    /// were a large share of a clean build (docs/development.md). `#expect(throws:)` stays.
+    @Test func testsCheckWithFunctionsNotMacros() throws {
+        let macros = ["#" + "expect(", "#" + "require("]
+        var found: [String] = []
+        for target in ["UbiquityLogKitTests", "ParselogsEndToEndTests", "ParselogsDevToolsTests"] {
+            let folder = Binary.packageRoot.appendingPathComponent("Tests/\(target)").path
+            for file in try FileManager.default.contentsOfDirectory(atPath: folder).sorted() where file.hasSuffix(".swift") {
+                let lines = Self.text("Tests/\(target)/\(file)").split(separator: "\n", omittingEmptySubsequences: false)
+                for (index, line) in lines.enumerated() where macros.contains(where: { line.contains($0) }) && !line.contains("(throws:") {
+                    found.append("Tests/\(target)/\(file):\(index + 1)")
+                }
+            }
+        }
+        expect(found.isEmpty, "check with expect, expectEqual or require (TestSupport), not the macros: \(found.joined(separator: ", "))")
     }
 
     /// The README is read in a few minutes; details belong in docs/.
     @Test func theReadmeStaysShort() {
         let lines = readme.split(separator: "\n", omittingEmptySubsequences: false).count
-        #expect(lines <= 400, "README.md has \(lines) lines; move details into docs/")
+        expect(lines <= 400, "README.md has \(lines) lines; move details into docs/")
     }
 
     /// Relative links in the README and docs/ lead to files that exist (`](path.ext)`, not
@@ -85,12 +102,12 @@ import UbiquityLogKit
                 var targetText = text
                 if let file = link.output.1 {
                     let target = folder.appendingPathComponent(String(file)).standardizedFileURL.path
-                    #expect(FileManager.default.fileExists(atPath: target), "\(page) links to \(file), which does not exist")
+                    expect(FileManager.default.fileExists(atPath: target), "\(page) links to \(file), which does not exist")
                     targetText = (try? String(contentsOfFile: target, encoding: .utf8)) ?? ""
                     guard file.hasSuffix(".md") else { continue }
                 }
                 if let anchor = link.output.2 {
-                    #expect(Self.anchors(targetText).contains(String(anchor)), "\(page) links to \(link.output.1 ?? "")#\(anchor), a heading that does not exist")
+                    expect(Self.anchors(targetText).contains(String(anchor)), "\(page) links to \(link.output.1 ?? "")#\(anchor), a heading that does not exist")
                 }
             }
         }

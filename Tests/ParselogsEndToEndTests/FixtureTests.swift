@@ -25,7 +25,7 @@ struct FixtureCase: CustomTestStringConvertible, Sendable {
 
 @Suite struct FixtureTests {
     @Test func theCaseListIsRead() {
-        #expect(FixtureCase.all.count >= 10)
+        expect(FixtureCase.all.count >= 10)
     }
 
     @Test(arguments: FixtureCase.all)
@@ -33,8 +33,8 @@ struct FixtureCase: CustomTestStringConvertible, Sendable {
         let expectedPath = Binary.packageRoot.appendingPathComponent("fixtures/expected/\(fixture.name).out").path
         let expected = try String(contentsOfFile: expectedPath, encoding: .utf8)
         let result = try Binary.run(fixture.arguments)
-        #expect(result.status == fixture.status)
-        #expect(result.stderr == "")
+        expectEqual(result.status, fixture.status)
+        expectEqual(result.stderr, "")
         if result.stdout != expected {
             let got = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
             let want = expected.split(separator: "\n", omittingEmptySubsequences: false)

@@ -36,39 +36,39 @@ import TestSupport
     private func saysFail(_ format: String, _ stdout: String) throws -> Bool {
         switch format {
         case "text":
-            let outcome = try #require(stdout.split(separator: "\n").last { $0.hasPrefix("Outcome: ") })
+            let outcome = try require(stdout.split(separator: "\n").last { $0.hasPrefix("Outcome: ") })
             return outcome.hasPrefix("Outcome: fail")
         case "json", "jsonl":
-            let last = try #require(stdout.split(separator: "\n").last)
-            let summary = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
-            let outcome = try #require(summary["outcome"] as? [String: Any])
-            return try #require(outcome["result"] as? String) == "fail"
+            let last = try require(stdout.split(separator: "\n").last)
+            let summary = try require(JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+            let outcome = try require(summary["outcome"] as? [String: Any])
+            return try require(outcome["result"] as? String) == "fail"
         case "markdown":
             return stdout.contains("\n**Fails** the run")
         case "github":
             let annotations = stdout.split(separator: "\n").filter { $0.hasPrefix("::error ") || $0.hasPrefix("::warning ") || $0.hasPrefix("::notice ") }
             let failing = annotations.filter { $0.contains(" (fails the run)::") }
-            #expect(failing.allSatisfy { $0.hasPrefix("::error ") }, "what fails the run is an ::error: \(failing)")
+            expect(failing.allSatisfy { $0.hasPrefix("::error ") }, "what fails the run is an ::error: \(failing)")
             return !failing.isEmpty
         case "xcode":
-            let outcome = try #require(stdout.split(separator: "\n").last)
+            let outcome = try require(stdout.split(separator: "\n").last)
             let failing = stdout.split(separator: "\n").filter { $0.hasSuffix("; fails the run)") }
-            #expect(failing.allSatisfy { $0.contains(": error: ") }, "what fails the run is an error: \(failing)")
-            #expect(outcome.hasPrefix("parselogs: error: Outcome: fail") == !failing.isEmpty)
+            expect(failing.allSatisfy { $0.contains(": error: ") }, "what fails the run is an error: \(failing)")
+            expectEqual(outcome.hasPrefix("parselogs: error: Outcome: fail"), !failing.isEmpty)
             return outcome.hasPrefix("parselogs: error: Outcome: fail")
         case "sarif":
-            let log = try #require(try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any])
-            let run = try #require((log["runs"] as? [[String: Any]])?.first)
-            let results = try #require(run["results"] as? [[String: Any]])
+            let log = try require(JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any])
+            let run = try require((log["runs"] as? [[String: Any]])?.first)
+            let results = try require(run["results"] as? [[String: Any]])
             let failing = results.filter { ($0["properties"] as? [String: Any])?["failsTheRun"] as? Bool == true }
-            #expect(failing.allSatisfy { $0["level"] as? String == "error" })
-            let invocation = try #require((run["invocations"] as? [[String: Any]])?.first)
-            let result = try #require((invocation["properties"] as? [String: Any])?["result"] as? String)
-            #expect((result == "fail") == !failing.isEmpty || invocation["exitCode"] as? Int == 2)
+            expect(failing.allSatisfy { $0["level"] as? String == "error" })
+            let invocation = try require((run["invocations"] as? [[String: Any]])?.first)
+            let result = try require((invocation["properties"] as? [String: Any])?["result"] as? String)
+            expect((result == "fail") == !failing.isEmpty || invocation["exitCode"] as? Int == 2)
             return result == "fail"
         case "junit":
             let document = try XMLDocument(data: Data(stdout.utf8))
-            return try #require(document.nodes(forXPath: "/testsuites/@failures").first?.stringValue) != "0"
+            return try require(document.nodes(forXPath: "/testsuites/@failures").first?.stringValue) != "0"
         default:
             Issue.record("unknown format \(format)")
             return false
@@ -93,9 +93,9 @@ import TestSupport
         for failOn in FormatAgreementTests.failOns {
             let run = try everyFormat(["--fail-on"] + failOn + inputs)
             let status = run.status
-            #expect([0, 1, 2].contains(status))
+            expect([0, 1, 2].contains(status))
             for format in FormatAgreementTests.formats {
-                #expect(try saysFail(format, run.outputs[format] ?? "") == (status != 0), "\(format) --fail-on \(failOn) \(inputs): status \(status)")
+                try expectEqual(saysFail(format, run.outputs[format] ?? ""), (status != 0), "\(format) --fail-on \(failOn) \(inputs): status \(status)")
             }
         }
     }
@@ -107,22 +107,22 @@ import TestSupport
         for (name, log) in [("an empty log", Data()), ("another framework's log", otherFramework)] {
             for failOn in FormatAgreementTests.failOns where failOn.count == 1 {
                 let run = try everyFormat(["--fail-on"] + failOn, stdin: log)
-                #expect(run.status == (failOn == ["none"] ? 0 : 1), "\(name): --fail-on \(failOn)")
+                expectEqual(run.status, (failOn == ["none"] ? 0 : 1), "\(name): --fail-on \(failOn)")
                 for format in FormatAgreementTests.formats {
-                    #expect(try saysFail(format, run.outputs[format] ?? "") == (failOn != ["none"]), "\(name): --fail-on \(failOn) --format \(format)")
+                    try expectEqual(saysFail(format, run.outputs[format] ?? ""), (failOn != ["none"]), "\(name): --fail-on \(failOn) --format \(format)")
                 }
                 // The app's own lines are info events: `--fail-on info` fails on them, evidence or not.
                 let allowed = try Binary.run(["-q", "--fail-on"] + failOn + ["--allow-no-evidence"], stdin: log)
-                #expect(allowed.status == (failOn == ["info"] && !log.isEmpty ? 1 : 0), "\(name): --fail-on \(failOn) --allow-no-evidence")
+                expectEqual(allowed.status, (failOn == ["info"] && !log.isEmpty ? 1 : 0), "\(name): --fail-on \(failOn) --allow-no-evidence")
             }
         }
     }
 
     @Test func theDefaultPassesOnlyAHealthyVerdict() throws {
         let healthy = [["fixtures/scenarios/clean-cloud-load.log"], ["fixtures/device-console-daemons.log"]]
-        for inputs in healthy { #expect(try Binary.run(["-q"] + inputs).status == 0, "\(inputs)") }
+        for inputs in healthy { try expectEqual(Binary.run(["-q"] + inputs).status, 0, "\(inputs)") }
         for inputs in FormatAgreementTests.inputs where !healthy.contains(inputs) {
-            #expect(try Binary.run(["-q"] + inputs).status != 0, "\(inputs)")
+            try expect(Binary.run(["-q"] + inputs).status != 0, "\(inputs)")
         }
     }
 }

@@ -74,7 +74,7 @@ struct SchemaValidator {
 @Suite struct JSONSchemaTests {
     static func schema() throws -> [String: Any] {
         let file = Binary.packageRoot.appendingPathComponent("schema/parselogs-jsonl.schema.json")
-        return try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        return try require(JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
     }
 
     @Test func theValidatorRejectsWhatTheSchemaForbids() throws {
@@ -89,7 +89,7 @@ struct SchemaValidator {
         ]
         for line in bad {
             let value = try JSONSerialization.jsonObject(with: Data(line.utf8))
-            #expect(!validator.validate(value, against: validator.root).isEmpty, "\(line)")
+            expect(!validator.validate(value, against: validator.root).isEmpty, "\(line)")
         }
     }
 
@@ -102,13 +102,13 @@ struct SchemaValidator {
         let kinds = Set(try Catalog.standard().kinds.map(\.id))
         let result = try Binary.run(["--format", "jsonl", "fixtures/\(fixture)"])
         let lines = result.stdout.split(separator: "\n")
-        #expect(lines.first?.contains(#""type":"begin""#) == true)
-        #expect(lines.last?.contains(#""type":"summary""#) == true)
+        expectEqual(lines.first?.contains(#""type":"begin""#), true)
+        expectEqual(lines.last?.contains(#""type":"summary""#), true)
         for line in lines {
             let value = try JSONSerialization.jsonObject(with: Data(line.utf8))
             let problems = validator.validate(value, against: validator.root)
-            #expect(problems.isEmpty, "\(problems) in \(line)")
-            if let kind = (value as? [String: Any])?["kind"] as? String { #expect(kinds.contains(kind)) }
+            expect(problems.isEmpty, "\(problems) in \(line)")
+            if let kind = (value as? [String: Any])?["kind"] as? String { expect(kinds.contains(kind)) }
         }
     }
 
@@ -120,12 +120,12 @@ struct SchemaValidator {
         }.filter { $0["type"] as? String == "record" }
         var rebuilt: [UInt8] = []
         for record in records {
-            let raw = try #require(record["raw"] as? [String: String])
+            let raw = try require(record["raw"] as? [String: String])
             if let text = raw["text"] { rebuilt += Array(text.utf8) }
-            if let base64 = raw["bytes"] { rebuilt += Array(try #require(Data(base64Encoded: base64))) }
+            if let base64 = raw["bytes"] { rebuilt += Array(try require(Data(base64Encoded: base64))) }
             rebuilt.append(0x0A)
         }
         // CR before LF is a line end, not content; everything else comes back byte for byte.
-        #expect(rebuilt == Array("2014-03-02 09:14:05.001 Journal[412:60b] caf".utf8) + [0xE9, 0x00, 0x0A] + Array("second line".utf8) + [0x0A])
+        expectEqual(rebuilt, Array("2014-03-02 09:14:05.001 Journal[412:60b] caf".utf8) + [0xE9, 0x00, 0x0A] + Array("second line".utf8) + [0x0A])
     }
 }

@@ -17,16 +17,16 @@ import TestSupport
             for format in ["text", "jsonl"] {
                 let file = try Binary.run(["--last", last, "--format", format, "-v", path])
                 let pipe = try Binary.run(["--last", last, "--format", format, "-v"], stdin: bytes)
-                #expect(file.stderr.isEmpty && pipe.stderr.isEmpty, "\(fixture) --last \(last): \(file.stderr) \(pipe.stderr)")
-                #expect(file.status == pipe.status)
-                #expect(file.stdout.replacing(path, with: "<stdin>") == pipe.stdout, "\(fixture) --last \(last) --format \(format)")
+                expect(file.stderr.isEmpty && pipe.stderr.isEmpty, "\(fixture) --last \(last): \(file.stderr) \(pipe.stderr)")
+                expectEqual(file.status, pipe.status)
+                expectEqual(file.stdout.replacing(path, with: "<stdin>"), pipe.stdout, "\(fixture) --last \(last) --format \(format)")
             }
         }
     }
 
     private func readRow(_ arguments: [String]) throws -> String {
         let result = try Binary.run(["-q"] + arguments)
-        #expect(result.stderr.isEmpty, "\(arguments): \(result.stderr)")
+        expect(result.stderr.isEmpty, "\(arguments): \(result.stderr)")
         return String(result.stdout.split(separator: "\n")[1])
     }
 
@@ -34,10 +34,10 @@ import TestSupport
     /// it, 10:01:02.130001 is not, nor the line before any time.
     @Test func theSpanEndsAtTheInputsLastTime() throws {
         let read = "  read             13 lines, 6 records from 1 input, "
-        #expect(try readRow(["--last", "1s", "fixtures/logshow.log"]) == read + "3 outside --last 1s")
-        #expect(try readRow(["--last", "7s", "fixtures/logshow.log"]) == read + "3 outside --last 7s")
-        #expect(try readRow(["--last", "8s", "fixtures/logshow.log"]) == read + "1 outside --last 8s")
-        #expect(try readRow(["--last", "1d", "fixtures/logshow.log"]) == read + "1 outside --last 1d", "the line before any time")
+        try expectEqual(readRow(["--last", "1s", "fixtures/logshow.log"]), read + "3 outside --last 1s")
+        try expectEqual(readRow(["--last", "7s", "fixtures/logshow.log"]), read + "3 outside --last 7s")
+        try expectEqual(readRow(["--last", "8s", "fixtures/logshow.log"]), read + "1 outside --last 8s")
+        try expectEqual(readRow(["--last", "1d", "fixtures/logshow.log"]), read + "1 outside --last 1d", "the line before any time")
     }
 
     /// Each input is counted back from its own end: the two together pass over what each does alone.
@@ -47,8 +47,8 @@ import TestSupport
             return Int(row.split(separator: ",").last!.split(separator: " ")[0])!
         }
         let both = try outside(["fixtures/logshow.log", "fixtures/example.log"])
-        #expect(both == (try outside(["fixtures/logshow.log"])) + (try outside(["fixtures/example.log"])))
-        #expect(try outside(["fixtures/example.log"]) == 23)
+        expectEqual(both, (try outside(["fixtures/logshow.log"])) + (try outside(["fixtures/example.log"])))
+        try expectEqual(outside(["fixtures/example.log"]), 23)
     }
 
     /// A live pipe: the records are held until its end (the span's end is not known before),
@@ -57,27 +57,27 @@ import TestSupport
         let live = try LiveBinary(["--format", "jsonl", "--last", "1m"])
         live.write("2014-03-02 09:14:05.121 Journal[412:60b] UbiquityStoreManager: Will load cloud store.\n")
         live.write("2014-03-02 09:16:05.121 Journal[412:60b] UbiquityStoreManager: Successfully loaded cloud store.\n")
-        #expect(live.waitForInputToBeRead(timeout: 10))
+        expect(live.waitForInputToBeRead(timeout: 10))
         Thread.sleep(forTimeInterval: 0.6)  // three times the idle time after which a record is shown
-        #expect(!live.collected.text.contains("\"type\":\"record\""), "shown before the end: \(live.collected.text)")
+        expect(!live.collected.text.contains("\"type\":\"record\""), "shown before the end: \(live.collected.text)")
         live.finish()
         let records = live.collected.text.split(separator: "\n").filter { $0.contains("\"type\":\"record\"") }
-        #expect(records.count == 1 && records[0].contains("\"line\":2") && !records[0].contains("amended"), "\(records)")
-        #expect(live.collected.text.contains("\"outsideTimeWindow\":1"))
+        expect(records.count == 1 && records[0].contains("\"line\":2") && !records[0].contains("amended"), "\(records)")
+        expect(live.collected.text.contains("\"outsideTimeWindow\":1"))
     }
 
     @Test func aSpanThatIsNoDurationOrWithABoundIsAUsageError() throws {
         for bad in ["30", "0m", "1.5h", "30m1h", "yesterday"] {
             let result = try Binary.run(["--last", bad, "fixtures/logshow.log"])
-            #expect(result.status == 2, "\(bad)")
-            #expect(result.stderr.contains("--last: '\(bad)' is not a duration like 30m"), "\(bad): \(result.stderr)")
+            expectEqual(result.status, 2, "\(bad)")
+            expect(result.stderr.contains("--last: '\(bad)' is not a duration like 30m"), "\(bad): \(result.stderr)")
         }
         for bound in [["--since", "10:00"], ["--until", "2016-09-30"]] {
             let result = try Binary.run(["--last", "30m"] + bound + ["fixtures/logshow.log"])
-            #expect(result.status == 2)
-            #expect(result.stderr.contains("cannot be combined with --since or --until"), "\(result.stderr)")
+            expectEqual(result.status, 2)
+            expect(result.stderr.contains("cannot be combined with --since or --until"), "\(result.stderr)")
         }
         let help = try Binary.run(["--help"]).stdout
-        #expect(help.contains("--last <duration>"))
+        expect(help.contains("--last <duration>"))
     }
 }

@@ -25,14 +25,14 @@ private let everyOutput: [[String]] = [
     @Test(.enabled(if: TestPlatform.hasDevFull, "writes to /dev/full, which macOS does not have"), arguments: everyOutput)
     func aFullDiskIsAWriteErrorWithStatusTwo(arguments: [String]) throws {
         let result = try Binary.run(arguments, stdoutRedirection: ">/dev/full")
-        #expect(result.status == 2)
-        #expect(result.stderr.hasSuffix("parselogs: write error: \(TestPlatform.errorText(ENOSPC))\n"), "\(result.stderr)")
+        expectEqual(result.status, 2)
+        expect(result.stderr.hasSuffix("parselogs: write error: \(TestPlatform.errorText(ENOSPC))\n"), "\(result.stderr)")
     }
 
     @Test(arguments: everyOutput) func aClosedStandardOutputIsAWriteErrorWithStatusTwo(arguments: [String]) throws {
         let result = try Binary.run(arguments, stdoutRedirection: ">&-")
-        #expect(result.status == 2)
-        #expect(result.stderr.hasSuffix("parselogs: write error: \(TestPlatform.errorText(EBADF))\n"), "\(result.stderr)")
+        expectEqual(result.status, 2)
+        expect(result.stderr.hasSuffix("parselogs: write error: \(TestPlatform.errorText(EBADF))\n"), "\(result.stderr)")
     }
 
     /// A non-blocking standard output (set so by whoever shares the pipe) whose reader is
@@ -40,11 +40,11 @@ private let everyOutput: [[String]] = [
     @Test func aNonBlockingOutputWaitsForItsSlowReader() throws {
         let arguments = ["--format", "jsonl"] + Array(repeating: example, count: 40)  // about 820 KB
         let expected = try Binary.run(arguments)
-        #expect(expected.stdout.utf8.count > 10 * 65_536, "more than a pipe holds")
+        expect(expected.stdout.utf8.count > 10 * 65_536, "more than a pipe holds")
 
         var ends: [Int32] = [0, 0]
-        #expect(pipe(&ends) == 0)
-        #expect(fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK) == 0)
+        expectEqual(pipe(&ends), 0)
+        expectEqual(fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK), 0)
         let writeEnd = FileHandle(fileDescriptor: ends[1], closeOnDealloc: false)
         let received = OutputCollector()
         let readEnd = ends[0]
@@ -62,17 +62,17 @@ private let everyOutput: [[String]] = [
         close(ends[1])  // the reader sees the end once the child's copy is gone too
         while !reader.isFinished { usleep(10_000) }
         close(readEnd)
-        #expect(result.stderr == "")
-        #expect(result.status == expected.status)
-        #expect(received.text.utf8.count == expected.stdout.utf8.count)
-        #expect(received.text == expected.stdout)
+        expectEqual(result.stderr, "")
+        expectEqual(result.status, expected.status)
+        expectEqual(received.text.utf8.count, expected.stdout.utf8.count)
+        expectEqual(received.text, expected.stdout)
     }
 
     @Test func aStepSummaryThatCannotBeWrittenIsAnErrorAndTheRunStillEnds() throws {
         let folder = try ScratchFolder("parselogs-summary")
         defer { withExtendedLifetime(folder) {} }
         let fifo = folder.path("summary.fifo")
-        #expect(mkfifo(fifo, 0o644) == 0)
+        expectEqual(mkfifo(fifo, 0o644), 0)
         var places: [(path: String, reason: String)] = [
             (folder.url.path, "is a directory"),
             (fifo, "a named pipe that nobody reads"),
@@ -100,17 +100,17 @@ private let everyOutput: [[String]] = [
     /// resumes workflow commands and writes its annotations.
     private func expectStepSummaryFailure(_ path: String, _ reason: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let result = try Binary.run(["--format", "github", example], environment: ["GITHUB_STEP_SUMMARY": path])
-        #expect(result.status == 2, "\(path)", sourceLocation: sourceLocation)
-        #expect(result.stderr == "parselogs: $GITHUB_STEP_SUMMARY: \(path): \(reason)\n", sourceLocation: sourceLocation)
+        expectEqual(result.status, 2, "\(path)", sourceLocation: sourceLocation)
+        expectEqual(result.stderr, "parselogs: $GITHUB_STEP_SUMMARY: \(path): \(reason)\n", sourceLocation: sourceLocation)
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        let token = try #require(lines.first?.dropFirst("::stop-commands::".count), sourceLocation: sourceLocation)
-        #expect(lines.contains("::\(token)::"), "commands are resumed", sourceLocation: sourceLocation)
-        #expect(lines.contains { $0.hasPrefix("::error ") }, "and the annotations written", sourceLocation: sourceLocation)
+        let token = try require(lines.first?.dropFirst("::stop-commands::".count), sourceLocation: sourceLocation)
+        expect(lines.contains("::\(token)::"), "commands are resumed", sourceLocation: sourceLocation)
+        expect(lines.contains { $0.hasPrefix("::error ") }, "and the annotations written", sourceLocation: sourceLocation)
     }
 
     @Test func aReaderThatGoesAwayIsStillAQuietEnd() throws {
         let result = try Binary.run(["-vvv", example], stdoutRedirection: "| head -c 10 >/dev/null")
-        #expect(result.stderr == "")
+        expectEqual(result.stderr, "")
     }
 }
 
@@ -119,22 +119,22 @@ private let everyOutput: [[String]] = [
     /// terminal escape sequence.
     let hostile = "##[error]v1\n::error::v2\u{1B}[31m"
 
-    private func expectInert(_ text: String, _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(!text.contains("\u{1B}"), comment, sourceLocation: sourceLocation)
-        #expect(!text.contains("##["), comment, sourceLocation: sourceLocation)
-        #expect(!text.split(separator: "\n").contains { $0.drop { $0 == " " || $0 == "\t" }.hasPrefix("::") }, comment, sourceLocation: sourceLocation)
+    private func expectInert(_ text: String, _ comment: String = "", sourceLocation: SourceLocation = #_sourceLocation) {
+        expect(!text.contains("\u{1B}"), comment, sourceLocation: sourceLocation)
+        expect(!text.contains("##["), comment, sourceLocation: sourceLocation)
+        expect(!text.split(separator: "\n").contains { $0.drop { $0 == " " || $0 == "\t" }.hasPrefix("::") }, comment, sourceLocation: sourceLocation)
     }
 
     @Test func aFileNameCannotIssueAWorkflowCommandOnStandardError() throws {
         let result = try Binary.run(["--format", "github", "##[error]injected", example])
-        #expect(result.status == 2)
-        #expect(result.stderr == "parselogs: \\x23#[error]injected: no such file\n")
+        expectEqual(result.status, 2)
+        expectEqual(result.stderr, "parselogs: \\x23#[error]injected: no such file\n")
     }
 
     @Test func fileNamesWithLineEndsAndEscapesStayOnOneLine() throws {
         let result = try Binary.run(["-q", "fixtures/\(hostile).log", example])
-        #expect(result.status == 2)
-        #expect(result.stderr == "parselogs: fixtures/\\x23#[error]v1\\x0A::error::v2\\x1B[31m.log: no such file\n")
+        expectEqual(result.status, 2)
+        expectEqual(result.stderr, "parselogs: fixtures/\\x23#[error]v1\\x0A::error::v2\\x1B[31m.log: no such file\n")
         expectInert(result.stderr)
     }
 
@@ -142,15 +142,15 @@ private let everyOutput: [[String]] = [
         ["--kind"], ["--category"], ["--since"], ["--until"], ["--fail-on"], ["--format"], ["--input-format"], ["explain"],
     ]) func optionValuesInUsageErrorsAreEscaped(option: [String]) throws {
         let result = try Binary.run(option + [hostile] + (option == ["explain"] ? [] : [example]))
-        #expect(result.status == 2)
-        #expect(result.stderr.contains("\\x1B[31m"), "\(result.stderr)")
+        expectEqual(result.status, 2)
+        expect(result.stderr.contains("\\x1B[31m"), "\(result.stderr)")
         expectInert(result.stderr, "\(result.stderr)")
     }
 
     @Test func unknownOptionsAreEscaped() throws {
         let result = try Binary.run(["--\(hostile)", example])
-        #expect(result.status == 2)
-        #expect(result.stderr.hasPrefix("Error: Unknown option '--\\x23#[error]v1\\x0A::error::v2\\x1B[31m'\nUsage: parselogs"), "\(result.stderr)")
+        expectEqual(result.status, 2)
+        expect(result.stderr.hasPrefix("Error: Unknown option '--\\x23#[error]v1\\x0A::error::v2\\x1B[31m'\nUsage: parselogs"), "\(result.stderr)")
         expectInert(result.stderr)
     }
 
@@ -168,11 +168,11 @@ private let everyOutput: [[String]] = [
         for verbosity in ["-vvv", "-vv", "-v", "-q"] {
             let result = try Binary.run(["--format", "github", verbosity, path])
             let lines = result.stdout.split(separator: "\n").map(String.init)
-            let token = try #require(lines.first?.dropFirst("::stop-commands::".count))
-            #expect(token.count == "parselogs-".count + 32)
-            let resume = try #require(lines.firstIndex(of: "::\(token)::"))
+            let token = try require(lines.first?.dropFirst("::stop-commands::".count))
+            expectEqual(token.count, "parselogs-".count + 32)
+            let resume = try require(lines.firstIndex(of: "::\(token)::"))
             expectInert(lines[1..<resume].joined(separator: "\n"), "\(verbosity)")
-            #expect(result.stdout.contains("\\x23#[error]v1 inside a line") || verbosity == "-q")
+            expect(result.stdout.contains("\\x23#[error]v1 inside a line") || verbosity == "-q")
         }
     }
 
@@ -182,32 +182,32 @@ private let everyOutput: [[String]] = [
         let folder = try ScratchFolder("parselogs-v1")
         defer { withExtendedLifetime(folder) {} }
         var text = try String(contentsOfFile: Binary.fixture("example.log"), encoding: .utf8)
-        let place = try #require(text.range(of: "Could not read the transaction log"))
+        let place = try require(text.range(of: "Could not read the transaction log"))
         text.replaceSubrange(place, with: "##[error]v1 ##[warning]again")
         let path = try folder.write("##[group]name.log", Data(text.utf8))
         for format in ["text", "jsonl", "json", "markdown", "junit"] {
             for verbosity in format == "text" ? ["-q", "", "-vvv"] : [""] {
                 let result = try Binary.run(["--format", format] + (verbosity.isEmpty ? [] : [verbosity]) + [path])
-                #expect(result.status == 1)
-                #expect(result.stdout.contains("v1"), "\(format) \(verbosity)")
+                expectEqual(result.status, 1)
+                expect(result.stdout.contains("v1"), "\(format) \(verbosity)")
                 expectInert(result.stdout, "\(format) \(verbosity)")
             }
         }
         let json = try Binary.run(["--format", "json", path])
-        let summary = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
-        #expect((summary["inputs"] as? [String])?.first == path, "read back as it was")
+        let summary = try require(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        expectEqual((summary["inputs"] as? [String])?.first, path, "read back as it was")
         let junit = try XMLDocument(data: Data(try Binary.run(["--format", "junit", path]).stdout.utf8))
-        #expect(try junit.nodes(forXPath: "/testsuites/testsuite[2]/@name").first?.stringValue == path, "the first suite is the verdict's")
+        try expectEqual(junit.nodes(forXPath: "/testsuites/testsuite[2]/@name").first?.stringValue, path, "the first suite is the verdict's")
     }
 
     @Test func eachRunHasItsOwnUnguessableStopToken() throws {
         let tokens = try (0..<3).map { _ in
-            try #require(try Binary.run(["--format", "github", "-q", example]).stdout.split(separator: "\n").first)
+            try require(Binary.run(["--format", "github", "-q", example]).stdout.split(separator: "\n").first)
         }
-        #expect(Set(tokens).count == 3)
+        expectEqual(Set(tokens).count, 3)
         for token in tokens {
             let digits = token.dropFirst("::stop-commands::parselogs-".count)
-            #expect(digits.count == 32 && digits.allSatisfy(\.isHexDigit), "128 bits: \(token)")
+            expect(digits.count == 32 && digits.allSatisfy(\.isHexDigit), "128 bits: \(token)")
         }
     }
 }
@@ -217,7 +217,7 @@ private let everyOutput: [[String]] = [
     private func example(withReason reason: [UInt8], in folder: ScratchFolder, name: String = "reason.log") throws -> String {
         let text = try String(contentsOfFile: Binary.fixture("example.log"), encoding: .utf8)
         // The first of the two places it stands (the record's first line, line 85).
-        let place = try #require(text.range(of: "Could not read the transaction log"))
+        let place = try require(text.range(of: "Could not read the transaction log"))
         var bytes = Data(text[..<place.lowerBound].utf8)
         bytes.append(contentsOf: reason)
         bytes.append(Data(text[place.upperBound...].utf8))
@@ -230,15 +230,15 @@ private let everyOutput: [[String]] = [
         let reason = Array("nonchars \u{FFFE} \u{FFFF} controls \u{1} \u{1F} \u{7F} \u{85} end".utf8) + [0xFF, 0xC0]
         let path = try example(withReason: reason, in: folder, name: "bad\u{FFFF}\u{1}name.log")
         let result = try Binary.run(["--format", "junit", "--fail-on", "import-failed", path])
-        #expect(result.status == 1)
+        expectEqual(result.status, 1)
         let document = try XMLDocument(data: Data(result.stdout.utf8))
-        let failure = try #require(try document.nodes(forXPath: "//testcase[@name='import-failed']/failure/@message").first?.stringValue)
-        #expect(failure.contains(#"nonchars \u{FFFE} \u{FFFF} controls \x01 \x1F \x7F \u{85} end\xFF\xC0"#), "\(failure)")
+        let failure = try require(document.nodes(forXPath: "//testcase[@name='import-failed']/failure/@message").first?.stringValue)
+        expect(failure.contains(#"nonchars \u{FFFE} \u{FFFF} controls \x01 \x1F \x7F \u{85} end\xFF\xC0"#), "\(failure)")
         // The tool CI systems check JUnit files with, when it is installed.
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/xmllint") {
             let xmlPath = try folder.write("out.xml", Data(result.stdout.utf8))
             let checked = try Binary.run(writingTo: nil, ["--noout", xmlPath], executable: "/usr/bin/xmllint")
-            #expect(checked.status == 0, "\(checked.stderr)")
+            expectEqual(checked.status, 0, "\(checked.stderr)")
         }
     }
 
@@ -249,11 +249,11 @@ private let everyOutput: [[String]] = [
         // As each format writes a backslash: JSON and Markdown escape it, XML and text do not.
         for (format, shown) in [("jsonl", #"\\xFF\\xFE"#), ("json", #"\\xFF\\xFE"#), ("markdown", #"\\xFF\\xFE"#), ("junit", #"\xFF\xFE"#), ("text", #"\xFF\xFE"#)] {
             let result = try Binary.run(["--format", format, path])
-            #expect(!result.stdout.contains("\u{FFFD}"), "\(format)")
-            #expect(result.stdout.contains("Could \(shown) not read"), "\(format)")
+            expect(!result.stdout.contains("\u{FFFD}"), "\(format)")
+            expect(result.stdout.contains("Could \(shown) not read"), "\(format)")
         }
         let jsonl = try Binary.run(["--format", "jsonl", path])
-        #expect(jsonl.stdout.contains(#""reason":"Could \\xFF\\xFE not read""#))
+        expect(jsonl.stdout.contains(#""reason":"Could \\xFF\\xFE not read""#))
     }
 
     @Test func aFileNameCannotBreakOutOfTheMarkdownTable() throws {
@@ -263,7 +263,7 @@ private let everyOutput: [[String]] = [
         let result = try Binary.run(["--format", "markdown", path])
         // The incidents table (four columns) and the findings table (three) each have a row.
         let rows = result.stdout.split(separator: "\n").filter { $0.hasPrefix("|") && $0.contains("import-failed") }
-        #expect(rows.count == 2)
+        expectEqual(rows.count, 2)
         for (row, columns) in zip(rows, [4, 3]) {
             // Cells end at a `|` that no backslash escapes.
             var separators = 0
@@ -272,7 +272,7 @@ private let everyOutput: [[String]] = [
                 if character == "|", previous != "\\" { separators += 1 }
                 previous = character
             }
-            #expect(separators == columns + 1, "\(row)")
+            expectEqual(separators, columns + 1, "\(row)")
         }
     }
 
@@ -281,8 +281,8 @@ private let everyOutput: [[String]] = [
         defer { withExtendedLifetime(folder) {} }
         let path = try example(withReason: Array("see https://evil.example/x or WWW.evil.example or admin@evil.example".utf8), in: folder)
         let result = try Binary.run(["--format", "markdown", path])
-        let row = try #require(result.stdout.split(separator: "\n").first { $0.contains("import-failed") })
-        #expect(row.contains(#"see https\://evil.example/x or WWW\.evil.example or admin\@evil.example"#), "\(row)")
+        let row = try require(result.stdout.split(separator: "\n").first { $0.contains("import-failed") })
+        expect(row.contains(#"see https\://evil.example/x or WWW\.evil.example or admin\@evil.example"#), "\(row)")
     }
 
     @Test func longLogTextIsCutInMarkdownCellsAndSaysSo() throws {
@@ -290,8 +290,8 @@ private let everyOutput: [[String]] = [
         defer { withExtendedLifetime(folder) {} }
         let path = try example(withReason: Array(String(repeating: "y", count: 20_000).utf8), in: folder)
         let result = try Binary.run(["--format", "markdown", path])
-        let row = try #require(result.stdout.split(separator: "\n").first { $0.contains("import-failed") })
-        #expect(row.count < 1_200, "\(row.count)")
-        #expect(row.contains(" more characters cut)"))
+        let row = try require(result.stdout.split(separator: "\n").first { $0.contains("import-failed") })
+        expect(row.count < 1_200, "\(row.count)")
+        expect(row.contains(" more characters cut)"))
     }
 }

@@ -20,13 +20,13 @@ import Darwin
     /// Runs the binary with its standard error on a pseudo-terminal (standard output to
     /// /dev/null) and returns what the terminal received and the exit status.
     static func onTerminal(_ arguments: [String], environment: [String: String] = ["TERM": "xterm"]) throws -> (text: String, status: Int32) {
-        let pty = try #require(PseudoTerminalCalls())
+        let pty = try require(PseudoTerminalCalls())
         let master = pty.open(O_RDWR | O_NOCTTY)
-        try #require(master >= 0)
+        try require(master >= 0)
         defer { close(master) }
-        try #require(pty.grant(master) == 0 && pty.unlock(master) == 0)
-        let name = try #require(pty.name(master).map { String(cString: $0) })
-        let terminal = try #require(FileHandle(forWritingAtPath: name))
+        try require(pty.grant(master) == 0 && pty.unlock(master) == 0)
+        let name = try require(pty.name(master).map { String(cString: $0) })
+        let terminal = try require(FileHandle(forWritingAtPath: name))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Binary.path)
         process.arguments = arguments
@@ -51,21 +51,21 @@ import Darwin
         let folder = try ScratchFolder("progress")
         let log = try Self.largeLog(in: folder)
         let (text, status) = try Self.onTerminal(["-q", log])
-        #expect(status == 1, "no sync records: no evidence")
-        #expect(text.contains("parselogs: reading \(log): "))
-        #expect(text.contains(" MB (") && text.contains(" MB/s"))
-        #expect(text.hasSuffix("\r\u{1B}[2K"), "erased last: \(text.suffix(80).debugDescription)")
-        #expect(!text.contains("\n"), "one line, redrawn in place")
+        expectEqual(status, 1, "no sync records: no evidence")
+        expect(text.contains("parselogs: reading \(log): "))
+        expect(text.contains(" MB (") && text.contains(" MB/s"))
+        expect(text.hasSuffix("\r\u{1B}[2K"), "erased last: \(text.suffix(80).debugDescription)")
+        expect(!text.contains("\n"), "one line, redrawn in place")
     }
 
     @Test func noProgressInAPipeWithNoProgressOrInACIFormat() throws {
         let folder = try ScratchFolder("progress")
         let log = try Self.largeLog(in: folder)
         let piped = try Binary.run(["-q", log])
-        #expect(piped.stderr.isEmpty)
-        #expect(try Self.onTerminal(["-q", "--no-progress", log]).text.isEmpty)
+        expect(piped.stderr.isEmpty)
+        try expect(Self.onTerminal(["-q", "--no-progress", log]).text.isEmpty)
         for format in ["github", "junit", "markdown"] {
-            #expect(try Self.onTerminal(["--format", format, log]).text.isEmpty, "\(format)")
+            try expect(Self.onTerminal(["--format", format, log]).text.isEmpty, "\(format)")
         }
     }
 
@@ -73,14 +73,14 @@ import Darwin
         let folder = try ScratchFolder("progress")
         let log = try Self.largeLog(in: folder)
         let dumb = try Self.onTerminal(["-q", log], environment: ["TERM": "dumb"])
-        #expect(dumb.text.contains("parselogs: reading"))
-        #expect(!dumb.text.contains("\u{1B}"))
-        #expect(dumb.text.hasSuffix(" \r"), "erased with blanks")
+        expect(dumb.text.contains("parselogs: reading"))
+        expect(!dumb.text.contains("\u{1B}"))
+        expect(dumb.text.hasSuffix(" \r"), "erased with blanks")
         let plain = try Self.onTerminal(["-q", log], environment: ["TERM": "xterm", "NO_COLOR": "1"])
-        #expect(plain.text.contains("parselogs: reading"))
-        #expect(!plain.text.contains("\u{1B}[2m"))
+        expect(plain.text.contains("parselogs: reading"))
+        expect(!plain.text.contains("\u{1B}[2m"))
         let dimmed = try Self.onTerminal(["-q", log])
-        #expect(dimmed.text.contains("\u{1B}[2m"), "dimmed where colour is allowed")
+        expect(dimmed.text.contains("\u{1B}[2m"), "dimmed where colour is allowed")
     }
 }
 

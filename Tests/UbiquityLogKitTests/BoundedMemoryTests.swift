@@ -8,10 +8,10 @@ import TestSupport
     @Test func anObjectKeepsAtMostItsCapOfAttributesAndCountsTheRest() {
         let text = String(repeating: "a=b;", count: ObjectDump.maxAttributes + 2_500)
         let attributes = ObjectDump.attributes(from: text)
-        #expect(attributes.count == ObjectDump.maxAttributes + 1)
-        #expect(attributes.last == ObjectChange.Attribute(name: "…", value: "2500 more attributes not kept"))
+        expectEqual(attributes.count, ObjectDump.maxAttributes + 1)
+        expectEqual(attributes.last, ObjectChange.Attribute(name: "…", value: "2500 more attributes not kept"))
         let few = ObjectDump.attributes(from: "title = Walk; body = x;")
-        #expect(few.map(\.name) == ["title", "body"], "an ordinary object is untouched")
+        expectEqual(few.map(\.name), ["title", "body"], "an ordinary object is untouched")
     }
 
     @Test func anObjectKeepsAtMostItsCapOfAttributeBytes() throws {
@@ -22,13 +22,13 @@ import TestSupport
              exporting inserted objects: {(
                 <Entry: 0x15e4c9d0> (entity: Entry; id: 0x15e4a1b0 <x-coredata://8F3A/Entry/p12> ; data: {
             """ + "\n" + Array(repeating: line, count: lines).joined(separator: "\n") + "\n})\n)}"
-        let record = try #require(try assemble(text, limits: RecordAssembler.Limits(maxLines: 20_000, maxBytes: 4 << 20)).first)
+        let record = try require(assemble(text, limits: RecordAssembler.Limits(maxLines: 20_000, maxBytes: 4 << 20)).first)
         let changes = record.body.withUnsafeBytes { ObjectDump.changes(in: $0) }
-        let attributes = try #require(changes.first?.attributes)
-        #expect(changes.count == 1)
-        #expect(attributes.count == ObjectDump.maxAttributes + 2)
-        #expect(attributes.last?.name == "…")
-        #expect(attributes.last?.value.hasSuffix("more bytes of attributes not kept") == true)
+        let attributes = try require(changes.first?.attributes)
+        expectEqual(changes.count, 1)
+        expectEqual(attributes.count, ObjectDump.maxAttributes + 2)
+        expectEqual(attributes.last?.name, "…")
+        expectEqual(attributes.last?.value.hasSuffix("more bytes of attributes not kept"), true)
     }
 
     @Test func unhandledKeepsAtMostItsTemplatesAndCutsLongMessages() throws {
@@ -47,11 +47,10 @@ import TestSupport
         summary.syncRecords = 6
         reporter.finish(summary)
         let text = output.text
-        #expect(text.contains("2×  Frobnicated alpha widgets."))
-        #expect(text.contains("1×  Frobnicated bravo widgets."))
-        #expect(!text.contains("charlie"))
-        #expect(text.hasSuffix("3 more records in templates beyond the first 2, not grouped (memory is bounded)\n"))
-        #expect(UnhandledReporter.capped(String(repeating: "é", count: 100), bytes: 41) == String(repeating: "é", count: 20) + "…",
-                "cut on a character's boundary")
+        expect(text.contains("2×  Frobnicated alpha widgets."))
+        expect(text.contains("1×  Frobnicated bravo widgets."))
+        expect(!text.contains("charlie"))
+        expect(text.hasSuffix("3 more records in templates beyond the first 2, not grouped (memory is bounded)\n"))
+        expectEqual(UnhandledReporter.capped(String(repeating: "é", count: 100), bytes: 41), String(repeating: "é", count: 20) + "…", "cut on a character's boundary")
     }
 }

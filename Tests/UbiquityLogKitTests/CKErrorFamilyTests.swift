@@ -38,30 +38,30 @@ import TestSupport
     func eachCKErrorIsJudgedByItsCode(_ index: Int) throws {
         let (line, kind, code, internalCode) = Self.judged[index]
         let results = try classify(line)
-        try #require(results.count == 1)
+        try require(results.count == 1)
         let event = results[0].classification.event
-        #expect(event.kind == kind, "\(line)")
-        #expect(event.kind.family == .ckError)
+        expectEqual(event.kind, kind, "\(line)")
+        expectEqual(event.kind.family, .ckError)
         let facts = Facts(event.fields)
-        #expect(facts.int("code") == code, "\(event.fields)")
-        #expect(facts.int("internalCode") == internalCode, "\(event.fields)")
+        expectEqual(facts.int("code"), code, "\(event.fields)")
+        expectEqual(facts.int("internalCode"), internalCode, "\(event.fields)")
     }
 
     @Test func aPartialFailureIsJudgedByItsWorstEntryNotItsBatchFailures() throws {
         let line = Self.framework(#"<CKModifyRecordsOperation: 0x10481c200> finished with error <CKError 0x281f4c2a0: "Partial Failure" (2/1011); "Failed to modify some records"; partial errors: { Sighting-0043:(Sightings:__defaultOwner__) = <CKError 0x281f4c3f0: "Batch Request Failed" (22/2024); "could not be saved because another item of the atomic batch failed">, Sighting-0042:(Sightings:__defaultOwner__) = <CKError 0x281f4c3c0: "Limit Exceeded" (27/2023); server message = "record too large"> }>"#)
-        let event = try #require(try classify(line).first).classification.event
-        #expect(event.kind == .ckErrorLimitExceeded)
-        #expect(Facts(event.fields).int("code") == 27)
-        let said = try #require(Facts(event.fields).string("causeText"))
-        #expect(said.contains("Partial Failure (2/1011), 2 entries; judged by Limit Exceeded (27/2023): record too large"), "\(said)")
+        let event = try require(classify(line).first).classification.event
+        expectEqual(event.kind, .ckErrorLimitExceeded)
+        expectEqual(Facts(event.fields).int("code"), 27)
+        let said = try require(Facts(event.fields).string("causeText"))
+        expect(said.contains("Partial Failure (2/1011), 2 entries; judged by Limit Exceeded (27/2023): record too large"), "\(said)")
         // Without entries it says only that some items failed.
-        let bare = try #require(try classify(Self.nslog("Export: Error Domain=CKErrorDomain Code=2 \"Failed to modify some records\"")).first)
-        #expect(bare.classification.event.kind == .ckErrorPartialFailure)
+        let bare = try require(classify(Self.nslog("Export: Error Domain=CKErrorDomain Code=2 \"Failed to modify some records\"")).first)
+        expectEqual(bare.classification.event.kind, .ckErrorPartialFailure)
     }
 
     @Test func anEventsHiddenPartialFailureStaysWithTheMirroring() throws {
         let line = Self.nslog("NSPersistentCloudKitContainer.Event error: Error Domain=CKErrorDomain Code=2 \"(null)\"")
-        #expect(try classify(line).first?.classification.event.kind == .cloudKitPartialFailureHidden)
+        try expectEqual(classify(line).first?.classification.event.kind, .cloudKitPartialFailureHidden)
     }
 
     @Test func aRunOfCKErrorsAloneIsJudgedByThemNeverNoEvidenceOrHealthy() throws {
@@ -69,29 +69,29 @@ import TestSupport
                         Self.nslog(#"Sync failed: Error Domain=CKErrorDomain Code=26 "Zone Not Found" UserInfo={}"#),
                         Self.nslog("save: CKErrorDomain Code=4 network failure")].joined(separator: "\n")
         let degraded = try summarize([("app.log", warnings)])
-        #expect(degraded.verdict == .degraded, "\(degraded.verdictSentence)")
-        #expect(degraded.warnings == 2)
-        let story = try #require(degraded.ckErrors)
-        #expect(story.entries.map(\.kind) == [.ckErrorZoneMissing, .ckErrorNetwork])
-        #expect(story.entries.map(\.line) == [2, 3])
+        expectEqual(degraded.verdict, .degraded, "\(degraded.verdictSentence)")
+        expectEqual(degraded.warnings, 2)
+        let story = try require(degraded.ckErrors)
+        expectEqual(story.entries.map(\.kind), [.ckErrorZoneMissing, .ckErrorNetwork])
+        expectEqual(story.entries.map(\.line), [2, 3])
 
         let broken = try summarize([("app.log", warnings + "\n" + Self.nslog("fetch failed <CKError 0x6000: \"Bad Container\" (5/1014); \"Couldn't get container configuration from the server for container iCloud.org.example.trails\">"))])
-        #expect(broken.verdict == .broken, "\(broken.verdictSentence)")
-        #expect(broken.verdicts.first?.evidence.first?.hasPrefix("app.log:4 ckerror-container:") == true, "\(broken.verdicts)")
+        expectEqual(broken.verdict, .broken, "\(broken.verdictSentence)")
+        expectEqual(broken.verdicts.first?.evidence.first?.hasPrefix("app.log:4 ckerror-container:"), true, "\(broken.verdicts)")
 
         let handled = try summarize([("app.log", Self.nslog("Could not save trail: CKError.serverRecordChanged") + "\n" + Self.nslog("subscription save: CKErrorCode(rawValue: 20)"))])
-        #expect(handled.verdict == .healthy, "a conflict and a cancellation are handled: \(handled.verdictSentence)")
-        #expect(handled.ckErrors?.records == 2)
+        expectEqual(handled.verdict, .healthy, "a conflict and a cancellation are handled: \(handled.verdictSentence)")
+        expectEqual(handled.ckErrors?.records, 2)
     }
 
     @Test func repeatsAreToldOnceWithTheirCount() throws {
         let line = Self.syncEngine(#"<CKSyncEngine 0x600002c1d0e0> Failed to send changes: <CKError 0x600000c1e2c0: "User Deleted Zone" (28/2042); server message = "Zone was purged by user">"#)
         let summary = try summarize([("engine.log", [line, line, line].joined(separator: "\n"))])
-        let story = try #require(summary.ckErrors)
-        #expect(story.entries.count == 1)
-        #expect(story.entries.first?.count == 3)
-        #expect(story.entries.first?.text == "<CKSyncEngine 0x600002c1d0e0> Failed to send changes: User Deleted Zone (28/2042): Zone was purged by user")
+        let story = try require(summary.ckErrors)
+        expectEqual(story.entries.count, 1)
+        expectEqual(story.entries.first?.count, 3)
+        expectEqual(story.entries.first?.text, "<CKSyncEngine 0x600002c1d0e0> Failed to send changes: User Deleted Zone (28/2042): Zone was purged by user")
         let json = story.fields.first { $0.name == "errors" }
-        #expect(json != nil)
+        expect(json != nil)
     }
 }

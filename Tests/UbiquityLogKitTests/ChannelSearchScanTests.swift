@@ -30,7 +30,7 @@ import TestSupport
                 }
             }
         }
-        #expect(shapes.count == 4, "\(shapes)")
-        #expect(slow.isEmpty, "\(slow.joined(separator: "\n"))")
+        expectEqual(shapes.count, 4, "\(shapes)")
+        expect(slow.isEmpty, "\(slow.joined(separator: "\n"))")
     }
 }

@@ -12,7 +12,7 @@ import TestSupport
     @Test func oneFailureInOneEpochIsKeptOnce() {
         var failures = CloudKitTracker.Failures()
         for line in 1...1_000 { failures.add(failure("waiting", line: line), epoch: 0) }
-        #expect(failures.all.map(\.line) == [1])
+        expectEqual(failures.all.map(\.line), [1])
     }
 
     @Test func aFailureThatRecursAfterSuccessesKeepsItsFirstAndNewest() {
@@ -21,8 +21,8 @@ import TestSupport
             failures.add(failure("waiting", line: line), epoch: line / 10)
             failures.add(failure("other", line: line), epoch: 0)
         }
-        #expect(failures.all.map(\.line) == [1, 1, 1_000], "the first of each, then the first of the newest epoch of the one that recurs")
-        #expect(failures.kept.count < 200, "places of failures left out are given back")
+        expectEqual(failures.all.map(\.line), [1, 1, 1_000], "the first of each, then the first of the newest epoch of the one that recurs")
+        expect(failures.kept.count < 200, "places of failures left out are given back")
     }
 
     /// The verdict cites a sentence once, where it first came; an input's name with a blank
@@ -31,10 +31,10 @@ import TestSupport
         let failed = "2024-11-02 21:12:43.207459-0700 0x9a41     Error       0x0                  611    0    Notes Plus: (CoreData) [com.apple.coredata:CloudKit] CoreData+CloudKit: -[NSCloudKitMirroringDelegate _finishedRequest:withResult:](3584): Finished request: <private> with result: <private> storeIdentifier: <private> success: 0 madeChanges: 0 error: <CKError 0x3016c4a80: \"Service Unavailable\" (6/2022); \"Request failed with http status code 503\"; uuid = <private>; Retry after 30.0 seconds>"
         for name in ["phone.log", "My Logs/phone.log"] {
             let summary = try summarize([(name, Array(repeating: failed, count: 4).joined(separator: "\n"))])
-            let verdict = try #require(summary.verdicts.first)
-            #expect(verdict.verdict == .degraded)
-            #expect(verdict.evidence.count == 1, "\(name): \(verdict.evidence)")
-            #expect(verdict.evidence.first?.hasPrefix("\(name):1 ") == true, "\(verdict.evidence)")
+            let verdict = try require(summary.verdicts.first)
+            expectEqual(verdict.verdict, .degraded)
+            expectEqual(verdict.evidence.count, 1, "\(name): \(verdict.evidence)")
+            expectEqual(verdict.evidence.first?.hasPrefix("\(name):1 "), true, "\(verdict.evidence)")
         }
     }
 }
@@ -53,11 +53,11 @@ import TestSupport
         let rounds = cap + 200
         var lines: [String] = []
         for _ in 0..<rounds { lines += [setUp, tearDown, account("Available"), account("No account")] }
-        let story = try #require(try summarize([("day.log", lines.joined(separator: "\n"))]).cloudKit)
-        #expect(story.setupsSucceeded == rounds)
-        #expect(story.stores.count == cap)
-        #expect(story.teardowns.count == cap)
-        #expect(story.account.count == cap)
-        #expect(story.rows(in: RunSummary()).first?.value.contains("set-up: \(rounds) succeeded, 0 failed") == true, "\(story.rows(in: RunSummary()).first?.value ?? "")")
+        let story = try require(summarize([("day.log", lines.joined(separator: "\n"))]).cloudKit)
+        expectEqual(story.setupsSucceeded, rounds)
+        expectEqual(story.stores.count, cap)
+        expectEqual(story.teardowns.count, cap)
+        expectEqual(story.account.count, cap)
+        expectEqual(story.rows(in: RunSummary()).first?.value.contains("set-up: \(rounds) succeeded, 0 failed"), true, "\(story.rows(in: RunSummary()).first?.value ?? "")")
     }
 }

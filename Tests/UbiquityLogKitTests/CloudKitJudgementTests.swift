@@ -28,48 +28,48 @@ extension EventKind {
 
     @Test func serviceUnavailableIsAThrottleOnlyFromTheServer() {
         func cause(_ text: String) -> CloudKitCause? { CloudKitErrors.report(in: text).cause }
-        #expect(cause(#"<CKError 0x1: "Service Unavailable" (6/2022); "Request failed with http status code 503"; Retry after 30.0 seconds>"#) == .throttled)
-        #expect(cause(#"<CKError 0x1: "Service Unavailable" (6)>"#) == .throttled)
+        expectEqual(cause(#"<CKError 0x1: "Service Unavailable" (6/2022); "Request failed with http status code 503"; Retry after 30.0 seconds>"#), .throttled)
+        expectEqual(cause(#"<CKError 0x1: "Service Unavailable" (6)>"#), .throttled)
         // The XPC connection to cloudd failed: the process never reached the daemon.
         let daemon = #"<CKError 0x1: "Service Unavailable" (6/NSCocoaErrorDomain:4099); "Error connecting to CloudKit daemon.">"#
-        #expect(cause(daemon) == .daemonUnreachable)
-        #expect(CloudKitErrors.report(in: daemon).errors.first?.internalDomain == "NSCocoaErrorDomain")
-        #expect(CloudKitErrors.report(in: daemon).errors.first?.internalCode == 4099)
-        #expect(cause(#"<CKError 0x1: "Service Unavailable" (6/4097); "The connection to service named com.apple.cloudd was interrupted">"#) == .daemonUnreachable)
-        #expect(CloudKitCause.daemonUnreachable.impact == .broken)
-        #expect(CloudKitCause.throttled.impact == .transient)
+        expectEqual(cause(daemon), .daemonUnreachable)
+        expectEqual(CloudKitErrors.report(in: daemon).errors.first?.internalDomain, "NSCocoaErrorDomain")
+        expectEqual(CloudKitErrors.report(in: daemon).errors.first?.internalCode, 4099)
+        expectEqual(cause(#"<CKError 0x1: "Service Unavailable" (6/4097); "The connection to service named com.apple.cloudd was interrupted">"#), .daemonUnreachable)
+        expectEqual(CloudKitCause.daemonUnreachable.impact, .broken)
+        expectEqual(CloudKitCause.throttled.impact, .transient)
     }
 
     @Test func eachCodeHasItsCause() {
         func cause(_ text: String) -> CloudKitCause? { CloudKitErrors.report(in: text).cause }
-        #expect(cause(#"<CKError 0x1: "Change Token Expired" (21/2026); "client knowledge differs from server knowledge">"#) == .changeTokenExpired)
-        #expect(cause(#"<CKError 0x1: "Network Failure" (4/-1005); "The network connection was lost.">"#) == .network)
-        #expect(cause(#"<CKError 0x1: "Network Unavailable" (3); "The Internet connection appears to be offline.">"#) == .network)
-        #expect(cause(#"<CKError 0x1: "Bad Container" (5/1014); "Couldn't get container configuration from the server for container \"iCloud.x\"">"#) == .badContainer)
-        #expect(cause(#"<CKError 0x1: "Permission Failure" (10/2007); "Invalid bundle ID">"#) == .containerNotLinked)
-        #expect(cause(#"<CKError 0x1: "Permission Failure" (10/2011); "no write access">"#) == .permissionFailure)
-        #expect(cause(#"<CKError 0x1: "Not Authenticated" (9/1002); "CloudKit access was denied by user settings">"#) == .notAuthenticated)
-        #expect(cause(#"<CKError 0x1: "Not Authenticated" (9); "Please accept new terms">"#) == .accountTerms)
-        #expect(cause(#"<CKError 0x1: "Missing Entitlement" (8)>"#) == .missingEntitlement)
-        #expect(cause(#"<CKError 0x1: "User Deleted Zone" (28/2042); "User purged zone">"#) == .userDeletedZone)
-        #expect(cause(#"<CKError 0x1: "Server Record Changed" (14/2004); server message = "record to insert already exists">"#) == .conflict)
-        #expect(cause(#"<CKError 0x1: "Limit Exceeded" (27/2023); server message = "record too large">"#) == .recordTooLarge)
-        #expect(cause(#"<CKError 0x1: "Quota Exceeded" (25/2035)>"#) == .quotaExceeded)
-        #expect(cause(#"<CKError 0x1: "Internal Error" (1/4000); "Couldn't get an authentication token">"#) == .signingFailure)
-        #expect(cause(#"<CKError 0x1: "Internal Error" (1/1000)>"#) == .other)
-        #expect(cause(#"<CKError 0x1: "Request Rate Limited" (7/2008)>"#) == .throttled)
-        #expect(cause(#"<CKError 0x1: "Operation Cancelled" (20/1)>"#) == .operationCancelled)
+        expectEqual(cause(#"<CKError 0x1: "Change Token Expired" (21/2026); "client knowledge differs from server knowledge">"#), .changeTokenExpired)
+        expectEqual(cause(#"<CKError 0x1: "Network Failure" (4/-1005); "The network connection was lost.">"#), .network)
+        expectEqual(cause(#"<CKError 0x1: "Network Unavailable" (3); "The Internet connection appears to be offline.">"#), .network)
+        expectEqual(cause(#"<CKError 0x1: "Bad Container" (5/1014); "Couldn't get container configuration from the server for container \"iCloud.x\"">"#), .badContainer)
+        expectEqual(cause(#"<CKError 0x1: "Permission Failure" (10/2007); "Invalid bundle ID">"#), .containerNotLinked)
+        expectEqual(cause(#"<CKError 0x1: "Permission Failure" (10/2011); "no write access">"#), .permissionFailure)
+        expectEqual(cause(#"<CKError 0x1: "Not Authenticated" (9/1002); "CloudKit access was denied by user settings">"#), .notAuthenticated)
+        expectEqual(cause(#"<CKError 0x1: "Not Authenticated" (9); "Please accept new terms">"#), .accountTerms)
+        expectEqual(cause(#"<CKError 0x1: "Missing Entitlement" (8)>"#), .missingEntitlement)
+        expectEqual(cause(#"<CKError 0x1: "User Deleted Zone" (28/2042); "User purged zone">"#), .userDeletedZone)
+        expectEqual(cause(#"<CKError 0x1: "Server Record Changed" (14/2004); server message = "record to insert already exists">"#), .conflict)
+        expectEqual(cause(#"<CKError 0x1: "Limit Exceeded" (27/2023); server message = "record too large">"#), .recordTooLarge)
+        expectEqual(cause(#"<CKError 0x1: "Quota Exceeded" (25/2035)>"#), .quotaExceeded)
+        expectEqual(cause(#"<CKError 0x1: "Internal Error" (1/4000); "Couldn't get an authentication token">"#), .signingFailure)
+        expectEqual(cause(#"<CKError 0x1: "Internal Error" (1/1000)>"#), .other)
+        expectEqual(cause(#"<CKError 0x1: "Request Rate Limited" (7/2008)>"#), .throttled)
+        expectEqual(cause(#"<CKError 0x1: "Operation Cancelled" (20/1)>"#), .operationCancelled)
         // A change token is CloudKit's, never Core Data's persistent-history token.
-        #expect(CloudKitCause.changeTokenExpired.kind == .cloudKitChangeTokenExpired)
-        #expect(CloudKitCause.changeTokenExpired != .historyExpired)
+        expectEqual(CloudKitCause.changeTokenExpired.kind, .cloudKitChangeTokenExpired)
+        expect(CloudKitCause.changeTokenExpired != .historyExpired)
     }
 
     @Test func aBatchOfEntriesIsJudgedByItsOtherEntries() {
         let text = #"<CKError 0x1: "Partial Failure" (2/1011); "Failed to modify some records"; partial errors: { R1:(z:o) = <CKError 0x2: "Batch Request Failed" (22/2024); "Record CKRecordID=R1 could not be saved because another record in its batch failed">; R2:(z:o) = <CKError 0x3: "Limit Exceeded" (27/2023); server message = "record too large">; ... 9 "Batch Request Failed" CKError's omited ... }>"#
         let report = CloudKitErrors.report(in: text)
-        #expect(report.cause == .recordTooLarge)
-        #expect(report.omittedBatchErrors == 9)
-        #expect(report.causeErrors.map(\.record) == ["R2"])
+        expectEqual(report.cause, .recordTooLarge)
+        expectEqual(report.omittedBatchErrors, 9)
+        expectEqual(report.causeErrors.map(\.record), ["R2"])
     }
 
     /// The record's words name the batch beside the cause: the entries printed as Batch
@@ -79,42 +79,42 @@ extension EventKind {
         let error = #"<CKError 0x1: "Partial Failure" (2/1011); "Failed to modify some records"; partial errors: { R1:(z:o) = <CKError 0x2: "Batch Request Failed" (22/2024); "another record in its batch failed">; R2:(z:o) = <CKError 0x3: "Limit Exceeded" (27/2023); server message = "record too large">; ... 9 "Batch Request Failed" CKError's omited ... }>"#
         let line = CKSample.sysdiagnose("-[NSCloudKitMirroringDelegate _finishedRequest:withResult:]", 3584,
                                         "Finished request: <private> with result: <private> storeIdentifier: <private> success: 0 madeChanges: 0 error: \(error)")
-        let event = try #require(try classify(line).first).classification.event
-        let text = try #require(event.fields.first { $0.name == "causeText" }?.value.text)
-        #expect(text == "request failed: a record is over CloudKit's 1 MB limit (Limit Exceeded 27/2023); 10 more failed only with their batch (Batch Request Failed)")
+        let event = try require(classify(line).first).classification.event
+        let text = try require(event.fields.first { $0.name == "causeText" }?.value.text)
+        expectEqual(text, "request failed: a record is over CloudKit's 1 MB limit (Limit Exceeded 27/2023); 10 more failed only with their batch (Batch Request Failed)")
     }
 
     /// `parselogs explain` has every CKError code 1 to 36, and the internal codes the issue
     /// names are in their entries.
     @Test func explainCoversEveryCKErrorCode() throws {
         for code in 1...36 {
-            let entry = try #require(ErrorCode.named(domain: "CKErrorDomain", code: code), "CKError \(code)")
-            #expect(!entry.action.isEmpty)
+            let entry = try require(ErrorCode.named(domain: "CKErrorDomain", code: code), "CKError \(code)")
+            expect(!entry.action.isEmpty)
         }
         func meaning(_ code: Int) -> String { ErrorCode.named(domain: "CKErrorDomain", code: code)?.meaning ?? "" }
-        #expect(meaning(6).contains("2022") && meaning(6).contains("4099"))
-        #expect(meaning(5).contains("1014") && meaning(10).contains("2007") && meaning(9).contains("1004"))
-        #expect(meaning(21).contains("134301"), "21 tells itself apart from Core Data's history token")
-        let six = try #require(ErrorCode.named(domain: "CKErrorDomain", code: 6))
-        #expect(six.action.contains("wait") && six.action.contains("waiting does not help"))
-        #expect(ErrorCode.named(domain: "NSCocoaErrorDomain", code: 4099) != nil)
+        expect(meaning(6).contains("2022") && meaning(6).contains("4099"))
+        expect(meaning(5).contains("1014") && meaning(10).contains("2007") && meaning(9).contains("1004"))
+        expect(meaning(21).contains("134301"), "21 tells itself apart from Core Data's history token")
+        let six = try require(ErrorCode.named(domain: "CKErrorDomain", code: 6))
+        expect(six.action.contains("wait") && six.action.contains("waiting does not help"))
+        expect(ErrorCode.named(domain: "NSCocoaErrorDomain", code: 4099) != nil)
     }
 
     /// 134060 is Core Data's catch-all: its hint comes from the failure reason inside it.
     @Test func theCatchAllsHintComesFromItsReason() throws {
         func hint(_ reason: String) throws -> String {
             let line = CKSample.app("Sync event failed: Error Domain=NSCocoaErrorDomain Code=134060 \"A Core Data error occurred.\" UserInfo={NSLocalizedFailureReason=\(reason)}")
-            let event = try #require(try classify(line).first).classification.event
-            return try #require(Explanation.hint(for: event)).text
+            let event = try require(classify(line).first).classification.event
+            return try require(Explanation.hint(for: event)).text
         }
         let zones = try hint("Objects related to 'Recipe' are assigned to multiple zones: {<CKRecordZoneID: 0x1; zoneName=a, ownerName=b>}")
-        #expect(zones.contains("one zone"), "\(zones)")
+        expect(zones.contains("one zone"), "\(zones)")
         let model = try hint("CloudKit integration requires that all attributes be optional, or have a default value set. The following attributes are marked non-optional but do not have a default value:\nPantry: name")
-        #expect(model.contains("mirrorable"), "\(model)")
-        for text in [zones, model] { #expect(!text.contains("often the store was removed")) }
-        let other = try #require(ErrorCode.named(domain: "NSCocoaErrorDomain", code: 134060))
-        #expect(!other.action.contains("often the store was removed"))
-        #expect(other.action.contains("NSLocalizedFailureReason"))
+        expect(model.contains("mirrorable"), "\(model)")
+        for text in [zones, model] { expect(!text.contains("often the store was removed")) }
+        let other = try require(ErrorCode.named(domain: "NSCocoaErrorDomain", code: 134060))
+        expect(!other.action.contains("often the store was removed"))
+        expect(other.action.contains("NSLocalizedFailureReason"))
     }
 
     // MARK: Item 1: verdicts follow findings
@@ -135,37 +135,37 @@ extension EventKind {
     @Test(arguments: failures)
     func aFailureIsNeverHealthy(error: String, expected: Verdict) throws {
         let summary = try Self.run([Self.setUp, Self.finished(error: error)])
-        #expect(summary.verdict == expected, "\(summary.verdicts)")
+        expectEqual(summary.verdict, expected, "\(summary.verdicts)")
     }
 
     /// A failure a success then overcame has still happened: a problem that recovered.
     @Test func aRecoveredNetworkFailureIsDegraded() throws {
         let summary = try Self.run([Self.setUp, Self.finished(error: #"<CKError 0x1: "Network Failure" (4); "The network connection was lost.">"#),
                                     Self.finished(id: CKSample.otherRequest, error: nil)])
-        #expect(summary.verdict == .degraded)
-        #expect(summary.verdicts.first?.evidence.first?.contains("cloudkit-network-unavailable") == true)
+        expectEqual(summary.verdict, .degraded)
+        expectEqual(summary.verdicts.first?.evidence.first?.contains("cloudkit-network-unavailable"), true)
     }
 
     /// The app's print of a failure had a cause and counted for nothing: now it is judged.
     @Test func objectsInSeveralZonesAreNotHealthy() throws {
         let line = CKSample.app("Share failed: Objects related to 'Recipe' are assigned to multiple zones: {<CKRecordZoneID: 0x600000c0c0e0; zoneName=com.apple.coredata.cloudkit.zone, ownerName=__defaultOwner__>}")
         let summary = try Self.run([Self.setUp, line])
-        #expect(summary.verdict == .degraded)
+        expectEqual(summary.verdict, .degraded)
     }
 
     @Test func aThrottleIsBenignOnlyWhenItClears() throws {
         let throttled = Self.finished(error: #"<CKError 0x1: "Service Unavailable" (6/2022); "Request failed with http status code 503"; Retry after 30.0 seconds>"#)
-        #expect(try Self.run([Self.setUp, throttled]).verdict == .degraded)
-        #expect(try Self.run([Self.setUp, throttled, Self.finished(id: CKSample.otherRequest, error: nil)]).verdict == .healthy)
+        try expectEqual(Self.run([Self.setUp, throttled]).verdict, .degraded)
+        try expectEqual(Self.run([Self.setUp, throttled, Self.finished(id: CKSample.otherRequest, error: nil)]).verdict, .healthy)
     }
 
     /// 134417 is never a failure on its own, whether a later request succeeds or not.
     @Test func aRequestDroppedForAPendingOneIsBenign() throws {
         let dropped = Self.finished(error: "Error Domain=NSCocoaErrorDomain Code=134417 \"Request '<NSCloudKitMirroringExportRequest: 0x600002a2c0f0> \(CKSample.request)' was cancelled because there is already a pending request of type 'NSCloudKitMirroringExportRequest'.\"")
         let summary = try Self.run([Self.setUp, dropped])
-        #expect(summary.verdict == .healthy, "\(summary.verdicts)")
-        #expect(summary.cloudKit?.requests.first?.cancelled == 1)
-        #expect(summary.cloudKit?.requests.first?.failed == 0)
+        expectEqual(summary.verdict, .healthy, "\(summary.verdicts)")
+        expectEqual(summary.cloudKit?.requests.first?.cancelled, 1)
+        expectEqual(summary.cloudKit?.requests.first?.failed, 0)
     }
 
     /// Whatever a family's tracker concludes, a warning the benign list does not excuse keeps
@@ -178,18 +178,18 @@ extension EventKind {
             builder.add(record, .message(.sampleBatchSlow, []), message: "a batch was slow")
         }
         let summary = builder.summary
-        #expect(summary.verdict == .degraded)
-        #expect(summary.verdicts.first?.evidence == ["t.log:1 sample-batch-slow: a batch was slow"])
+        expectEqual(summary.verdict, .degraded)
+        expectEqual(summary.verdicts.first?.evidence, ["t.log:1 sample-batch-slow: a batch was slow"])
     }
 
     @Test func theListNamesItsReasons() {
-        #expect(BenignFindings.all.count >= 7)
+        expect(BenignFindings.all.count >= 7)
         for entry in BenignFindings.all {
-            #expect(!entry.reason.isEmpty && !entry.what.isEmpty)
-            #expect(BenignFindings.entry(for: entry.kind)?.what == entry.what)
+            expect(!entry.reason.isEmpty && !entry.what.isEmpty)
+            expectEqual(BenignFindings.entry(for: entry.kind)?.what, entry.what)
         }
-        #expect(BenignFindings.entry(for: .cloudKitNetworkUnavailable) == nil)
-        #expect(BenignFindings.entry(for: .cloudKitThrottled)?.condition == .cleared)
+        expect(BenignFindings.entry(for: .cloudKitNetworkUnavailable) == nil)
+        expectEqual(BenignFindings.entry(for: .cloudKitThrottled)?.condition, .cleared)
     }
 
     // MARK: Item 6: the summary names what the log names
@@ -198,13 +198,13 @@ extension EventKind {
         let quota = Self.finished(error: CKSample.partialFailure("\tP1:(com.apple.coredata.cloudkit.zone:__defaultOwner__) = <CKError 0x2: \"Quota Exceeded\" (25/2035); server message = \"Quota exceeded\"; uuid = <private>; Retry after 342.0 seconds>"))
         let throttle = Self.finished("Import", id: CKSample.otherRequest,
                                      error: #"<CKError 0x1: "Service Unavailable" (6/2022); "Request failed with http status code 503"; uuid = <private>; Retry after 30.0 seconds>"#)
-        let story = try #require(try Self.run([Self.setUp, quota, throttle]).cloudKit)
+        let story = try require(Self.run([Self.setUp, quota, throttle]).cloudKit)
         let texts = story.causes.map(\.counted)
-        #expect(texts.contains { $0.contains("Quota Exceeded 25/2035") && $0.contains("retry after 342.0 s") }, "\(texts)")
-        #expect(texts.contains { $0.contains("Service Unavailable 6/2022, HTTP 503") && $0.contains("retry after 30.0 s") }, "\(texts)")
+        expect(texts.contains { $0.contains("Quota Exceeded 25/2035") && $0.contains("retry after 342.0 s") }, "\(texts)")
+        expect(texts.contains { $0.contains("Service Unavailable 6/2022, HTTP 503") && $0.contains("retry after 30.0 s") }, "\(texts)")
         // A request a throttle stopped waits; it did not fail.
-        let imports = try #require(story.requests.first { $0.type == "import" })
-        #expect(imports.waiting == 1 && imports.failed == 0)
+        let imports = try require(story.requests.first { $0.type == "import" })
+        expect(imports.waiting == 1 && imports.failed == 0)
     }
 
     /// A failure's sentence is its key: throttles that each ask their own wait are one cause,
@@ -214,10 +214,10 @@ extension EventKind {
             Self.finished(id: String(format: "6D3E9A41-0B7C-4F28-A5E6-C2D1F0B9%04X", index),
                           error: "<CKError 0x1: \"Service Unavailable\" (6/2022); \"Request failed with http status code 503\"; Retry after \(index).5 seconds>")
         }
-        let story = try #require(try Self.run([Self.setUp] + lines).cloudKit)
-        #expect(story.causes.count == 1)
-        #expect(story.causes.first?.retryAfter == "40.5")
-        #expect(story.causes.first?.reports == 40)
+        let story = try require(Self.run([Self.setUp] + lines).cloudKit)
+        expectEqual(story.causes.count, 1)
+        expectEqual(story.causes.first?.retryAfter, "40.5")
+        expectEqual(story.causes.first?.reports, 40)
     }
 
     @Test func pushesArePushes() throws {
@@ -225,8 +225,8 @@ extension EventKind {
                                    "\(CKSample.delegate) - Got notification for subscription: com.apple.coredata.cloudkit.private.subscription")
         let summary = try Self.run([Self.setUp, push, push])
         let rows = summary.cloudKit?.rows(in: summary).flatMap(\.details) ?? []
-        #expect(rows.contains { $0.contains("2 pushes received") }, "\(rows)")
-        #expect(!rows.contains { $0.contains("pushs") })
+        expect(rows.contains { $0.contains("2 pushes received") }, "\(rows)")
+        expect(!rows.contains { $0.contains("pushs") })
     }
 
     /// Routine steps of every OS version, some logged at `warning` level, are recognised and
@@ -235,9 +235,9 @@ extension EventKind {
         let modified = CKSample.stderr("warning", "-[PFCloudKitExporter exportOperationFinished:withSavedRecords:deletedRecordIDs:operationError:]", 496,
                                        "<PFCloudKitExporter: 0x600000d21a40>: Modify records finished: (\n)\n(\n)\n(null)")
         let summary = try Self.run([Self.setUp, modified, Self.finished(error: nil)])
-        #expect(summary.countsByKind["cloudkit-routine-step"] == 1)
-        #expect(summary.unhandled == 0 && summary.warnings == 0)
-        #expect(summary.verdict == .healthy)
+        expectEqual(summary.countsByKind["cloudkit-routine-step"], 1)
+        expect(summary.unhandled == 0 && summary.warnings == 0)
+        expectEqual(summary.verdict, .healthy)
     }
 
     /// The abort for a missing iCloud entitlement is read in the CloudKit framework's wordings,
@@ -249,9 +249,9 @@ extension EventKind {
             "2025-09-12 18:40:03.771 Fa Pantry[8812:2a44d] [com.apple.cloudkit:CK] Significant issue at CKContainer.m:748: In order to use CloudKit, your process must have a com.apple.developer.icloud-services entitlement.",
         ]
         for line in framework {
-            #expect(try Self.run([line]).countsByKind["cloudkit-missing-entitlement"] == 1, "\(line)")
+            try expectEqual(Self.run([line]).countsByKind["cloudkit-missing-entitlement"], 1, "\(line)")
         }
         let own = CKSample.app("Pantry/PantryApp.swift:31: Fatal error: Could not create ModelContainer: check the iCloud entitlement of the CloudKit container")
-        #expect(try Self.run([own]).countsByKind["cloudkit-missing-entitlement"] == nil)
+        try expect(Self.run([own]).countsByKind["cloudkit-missing-entitlement"] == nil)
     }
 }

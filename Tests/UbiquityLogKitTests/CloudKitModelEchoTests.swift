@@ -37,38 +37,38 @@ import TestSupport
     @Test func theAppsPrintOfTheFailureIsTheSameIncident() throws {
         let records = [Self.storeLoad, Self.appPrint("Shelf: pantry")]
         let quiet = try Self.timeline(records, verbosity: 0)
-        #expect(quiet.filter { $0.contains("ERROR") }.count == 1, "\(quiet)")
-        #expect(quiet.contains { $0.contains("(pantry.log:1)") })
-        #expect(!quiet.contains { $0.contains("pantry.log:5") })
+        expectEqual(quiet.filter { $0.contains("ERROR") }.count, 1, "\(quiet)")
+        expect(quiet.contains { $0.contains("(pantry.log:1)") })
+        expect(!quiet.contains { $0.contains("pantry.log:5") })
         // From -v the print has a line of its own that points to the first telling.
         let verbose = try Self.timeline(records, verbosity: 1)
-        #expect(verbose.filter { $0.contains("ERROR") }.count == 1, "\(verbose)")
-        #expect(verbose.contains { $0.contains("printed again: the same incident as pantry.log:1  (pantry.log:5)") }, "\(verbose)")
+        expectEqual(verbose.filter { $0.contains("ERROR") }.count, 1, "\(verbose)")
+        expect(verbose.contains { $0.contains("printed again: the same incident as pantry.log:1  (pantry.log:5)") }, "\(verbose)")
     }
 
     @Test func anotherListOrAnotherLoadIsAnIncidentOfItsOwn() throws {
         let other = try Self.timeline([Self.storeLoad, Self.appPrint("Shelf: pantry\nBin: shelf")], verbosity: 0)
-        #expect(other.filter { $0.contains("ERROR") }.count == 2, "\(other)")
+        expectEqual(other.filter { $0.contains("ERROR") }.count, 2, "\(other)")
         let twice = try Self.timeline([Self.storeLoad, Self.storeLoad], verbosity: 0)
-        #expect(twice.filter { $0.contains("ERROR") }.count == 2, "\(twice)")
+        expectEqual(twice.filter { $0.contains("ERROR") }.count, 2, "\(twice)")
         // A print with no store-load record before it is the only telling.
         let alone = try Self.timeline([Self.appPrint("Shelf: pantry")], verbosity: 0)
-        #expect(alone.filter { $0.contains("ERROR") }.count == 1, "\(alone)")
+        expectEqual(alone.filter { $0.contains("ERROR") }.count, 1, "\(alone)")
     }
 
     @Test func thePageMarksTheIncidentOnce() throws {
         let text = [Self.storeLoad, Self.appPrint("Shelf: pantry")].joined(separator: "\n") + "\n"
         let (html, _) = try HTMLReporterTests.page(Array(text.utf8), name: "pantry.log")
-        let marks = try #require(try HTMLReporterTests.data(html)["marks"] as? [[Any]])
+        let marks = try require(HTMLReporterTests.data(html)["marks"] as? [[Any]])
         let places = marks.compactMap { $0[4] as? String }
-        #expect(places.contains("pantry.log:1"), "\(places)")
-        #expect(!places.contains("pantry.log:5"), "\(places)")
+        expect(places.contains("pantry.log:1"), "\(places)")
+        expect(!places.contains("pantry.log:5"), "\(places)")
     }
 
     /// Every record stays counted: the summary tells the cause once, reported twice.
     @Test func theSummaryStillCountsBothReports() throws {
         let summary = try summarize([("pantry.log", [Self.storeLoad, Self.appPrint("Shelf: pantry")].joined(separator: "\n") + "\n")])
-        #expect(summary.unhandled == 0)
-        #expect(summary.verdict == .broken)
+        expectEqual(summary.unhandled, 0)
+        expectEqual(summary.verdict, .broken)
     }
 }

@@ -10,16 +10,16 @@ import TestSupport
     static let message = "\(CKSample.delegate): Executing: <NSCloudKitMirroringImportRequest: 0x600002a48c80> \(CKSample.otherRequest)"
 
     @Test func aRequestsTypeIsItsClassNameShortened() {
-        #expect(CloudKitEvent.requestType("NSCloudKitMirroringExportRequest") == "export")
-        #expect(CloudKitEvent.requestType("NSCloudKitMirroringDelegateSetupRequest") == "setup")
-        #expect(CloudKitEvent.requestType("NSCloudKitMirroringResetZoneRequest") == "resetZone")
-        #expect(CloudKitEvent.requestType("NSCloudKitMirroringFetchRecordsRequestX") == "fetchRecordsRequestX", "a suffix only at the end")
-        #expect(CloudKitEvent.requestType("NSCloudKitMirroringimport") == "import")
-        #expect(CloudKitEvent.requestType("NSCloudKitMirroringRequest") == nil)
-        #expect(CloudKitEvent.requestType("NSCloudKitMirroringDelegateRequest") == nil)
-        #expect(CloudKitEvent.requestType("NSCloudKitMirroring") == nil)
-        #expect(CloudKitEvent.requestType("PFCloudKitExportRequest") == nil)
-        #expect(CloudKitEvent.requestType(nil) == nil)
+        expectEqual(CloudKitEvent.requestType("NSCloudKitMirroringExportRequest"), "export")
+        expectEqual(CloudKitEvent.requestType("NSCloudKitMirroringDelegateSetupRequest"), "setup")
+        expectEqual(CloudKitEvent.requestType("NSCloudKitMirroringResetZoneRequest"), "resetZone")
+        expectEqual(CloudKitEvent.requestType("NSCloudKitMirroringFetchRecordsRequestX"), "fetchRecordsRequestX", "a suffix only at the end")
+        expectEqual(CloudKitEvent.requestType("NSCloudKitMirroringimport"), "import")
+        expect(CloudKitEvent.requestType("NSCloudKitMirroringRequest") == nil)
+        expect(CloudKitEvent.requestType("NSCloudKitMirroringDelegateRequest") == nil)
+        expect(CloudKitEvent.requestType("NSCloudKitMirroring") == nil)
+        expect(CloudKitEvent.requestType("PFCloudKitExportRequest") == nil)
+        expect(CloudKitEvent.requestType(nil) == nil)
     }
 
     static let envelopes: [String] = [
@@ -39,18 +39,18 @@ import TestSupport
     @Test(arguments: envelopes)
     func theTokenMarksTheRecordInEveryEnvelope(line: String) throws {
         let results = try classify(line)
-        try #require(results.count == 1, "\(line)")
-        #expect(results[0].record.marker == .cloudKit, "\(line)")
+        try require(results.count == 1, "\(line)")
+        expectEqual(results[0].record.marker, .cloudKit, "\(line)")
         let event = results[0].classification.event
-        #expect(event.kind == .cloudKitRequestExecuting, "\(line)")
-        #expect(event.fields.contains(Field("requestType", .string("import"))), "\(event.fields)")
-        #expect(event.fields.contains(Field("requestID", .string(CKSample.otherRequest))))
+        expectEqual(event.kind, .cloudKitRequestExecuting, "\(line)")
+        expect(event.fields.contains(Field("requestType", .string("import"))), "\(event.fields)")
+        expect(event.fields.contains(Field("requestID", .string(CKSample.otherRequest))))
     }
 
     @Test func ndjsonEventMessagesAreMirroringRecords() throws {
         let object = #"{"timestamp":"2025-03-14 09:26:53.532641+0100","messageType":"Default","subsystem":"com.apple.coredata","category":"CloudKit","processImagePath":"/private/var/containers/Bundle/Application/0A1B/Recipes.app/Recipes","processID":2210,"threadID":246303,"eventMessage":"CoreData+CloudKit: -[NSCloudKitMirroringDelegate _performSetupRequest:]_block_invoke(1242): <NSCloudKitMirroringDelegate: 0x600003d1c000>: Failed to set up CloudKit integration for store: <NSSQLCore: 0x10380a2c0> (URL: file:///var/mobile/Recipes.sqlite)\n<CKError 0x600000c6d2c0: \"Partial Failure\" (2/1011); \"Failed to modify some records\"; partial errors: {\n\tA1:(com.apple.coredata.cloudkit.zone:__defaultOwner__) = <CKError 0x600000c8a5b0: \"Quota Exceeded\" (25/2035); server message = \"Quota exceeded\"; Retry after 342.0 seconds>\n}>"}"#
         let summary = try summarize([("a.ndjson", object + "\n")])
-        #expect(summary.countsByKind["cloudkit-quota-exceeded"] == 1)
+        expectEqual(summary.countsByKind["cloudkit-quota-exceeded"], 1)
     }
 
     @Test func aRecordKeepsItsContinuationLines() throws {
@@ -61,13 +61,13 @@ import TestSupport
                                 "\(CKSample.delegate): Failed to set up CloudKit integration for store: <NSSQLCore: 0x10380a2c0> (URL: \(CKSample.storeURL))\nError Domain=NSCocoaErrorDomain Code=134400 \"Unable to initialize without an iCloud account (CKAccountStatusNoAccount).\" UserInfo={NSLocalizedFailureReason=Unable to initialize without an iCloud account (CKAccountStatusNoAccount).}"),
         ].joined(separator: "\n")
         let results = try classify(text)
-        try #require(results.count == 2)
-        #expect(results[0].record.lineCount == 2)
-        #expect(results[0].classification.event.kind == .cloudKitAccountFetched)
-        #expect(results[1].record.lineCount == 2)
+        try require(results.count == 2)
+        expectEqual(results[0].record.lineCount, 2)
+        expectEqual(results[0].classification.event.kind, .cloudKitAccountFetched)
+        expectEqual(results[1].record.lineCount, 2)
         // The account, on the line under the message, is the cause: a warning, not a broken set-up.
-        #expect(results[1].classification.event.kind == .cloudKitAccountUnavailable)
-        #expect(results[1].classification.event.fields.contains(Field("stage", .string("setup"))))
+        expectEqual(results[1].classification.event.kind, .cloudKitAccountUnavailable)
+        expect(results[1].classification.event.fields.contains(Field("stage", .string("setup"))))
     }
 
     @Test func theTwoCopiesOfAnErrorCountOnce() throws {
@@ -75,18 +75,18 @@ import TestSupport
         let method = "-[NSCloudKitMirroringDelegate _requestAbortedNotInitialized:]"
         let doubled = [CKSample.oslogError(method, 2183, message), CKSample.stderr("error", method, 2183, message), "Saved recipe"].joined(separator: "\n")
         let summary = try summarize([("a.log", doubled)])
-        #expect(summary.countsByKind["cloudkit-container-not-linked"] == 1)
-        #expect(summary.countsByKind["cloudkit-echo"] == 1)
-        #expect(summary.errors == 1)
+        expectEqual(summary.countsByKind["cloudkit-container-not-linked"], 1)
+        expectEqual(summary.countsByKind["cloudkit-echo"], 1)
+        expectEqual(summary.errors, 1)
         // The same copy twice is two failures (two requests refused), not an echo.
         let twice = [CKSample.stderr("error", method, 2183, message), CKSample.stderr("error", method, 2183, message)].joined(separator: "\n")
-        #expect(try summarize([("b.log", twice)]).countsByKind["cloudkit-container-not-linked"] == 2)
+        try expectEqual(summarize([("b.log", twice)]).countsByKind["cloudkit-container-not-linked"], 2)
         // An echo is the copy right after its original, not any repeat: a copy after an echo
         // is a failure again.
         let alternating = [CKSample.oslogError(method, 2183, message), CKSample.stderr("error", method, 2183, message),
                            CKSample.oslogError(method, 2183, message)].joined(separator: "\n")
         let third = try summarize([("c.log", alternating)])
-        #expect(third.countsByKind["cloudkit-container-not-linked"] == 2 && third.countsByKind["cloudkit-echo"] == 1)
+        expect(third.countsByKind["cloudkit-container-not-linked"] == 2 && third.countsByKind["cloudkit-echo"] == 1)
     }
 
     /// Issue #41: three identical failures, each printed twice, are three failures and three
@@ -96,13 +96,13 @@ import TestSupport
         let method = "-[NSCloudKitMirroringDelegate _requestAbortedNotInitialized:]"
         let pair = [CKSample.oslogError(method, 2183, message), CKSample.stderr("error", method, 2183, message)]
         let summary = try summarize([("a.log", (pair + pair + pair).joined(separator: "\n"))])
-        #expect(summary.countsByKind["cloudkit-container-not-linked"] == 3)
-        #expect(summary.countsByKind["cloudkit-echo"] == 3)
+        expectEqual(summary.countsByKind["cloudkit-container-not-linked"], 3)
+        expectEqual(summary.countsByKind["cloudkit-echo"], 3)
         // The stderr copy first, then the os_log copy: the same.
         let reversed = Array(pair.reversed())
         let other = try summarize([("b.log", (reversed + reversed + reversed).joined(separator: "\n"))])
-        #expect(other.countsByKind["cloudkit-container-not-linked"] == 3)
-        #expect(other.countsByKind["cloudkit-echo"] == 3)
+        expectEqual(other.countsByKind["cloudkit-container-not-linked"], 3)
+        expectEqual(other.countsByKind["cloudkit-echo"], 3)
     }
 }
 
@@ -120,40 +120,40 @@ import TestSupport
             + CKSample.partialFailure(Self.entries, omitted: 12)
         if flattened { text = text.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\t", with: "") }
         let report = CloudKitErrors.report(in: text)
-        #expect(report.errors.count == 4)
-        #expect(report.errors[0].name == "Partial Failure")
-        #expect(report.errors[0].code == 2 && report.errors[0].internalCode == 1011)
-        #expect(report.errors[1].record == "R-0001")
-        #expect(report.errors[1].zone == "com.apple.coredata.cloudkit.zone")
-        #expect(report.errors[1].field == "CD_rating" && report.errors[1].recordType == "CD_Recipe")
-        #expect(report.errors[3].field == "CD_photo" && report.errors[3].recordType == "CD_Step")
-        #expect(report.errors[1].container == CKSample.container)
-        #expect(report.omittedBatchErrors == 12)
-        #expect(report.cause == .schemaMissingField)
-        #expect(report.causeErrors.count == 3)
+        expectEqual(report.errors.count, 4)
+        expectEqual(report.errors[0].name, "Partial Failure")
+        expect(report.errors[0].code == 2 && report.errors[0].internalCode == 1011)
+        expectEqual(report.errors[1].record, "R-0001")
+        expectEqual(report.errors[1].zone, "com.apple.coredata.cloudkit.zone")
+        expect(report.errors[1].field == "CD_rating" && report.errors[1].recordType == "CD_Recipe")
+        expect(report.errors[3].field == "CD_photo" && report.errors[3].recordType == "CD_Step")
+        expectEqual(report.errors[1].container, CKSample.container)
+        expectEqual(report.omittedBatchErrors, 12)
+        expectEqual(report.cause, .schemaMissingField)
+        expectEqual(report.causeErrors.count, 3)
     }
 
     @Test func quotedEntriesOfARecoveryDictionary() {
         let text = #"Error recovery failed because the following fatal errors were found: {    "<CKRecordID: 0x600000b8c120; recordName=7F3E-01, zoneID=com.apple.coredata.cloudkit.zone:__defaultOwner__>" = "<CKError 0x600000c8a5b0: \"Limit Exceeded\" (27/2023); server message = \"record too large\"; op = 8C1D; uuid = 5B6C>"; }"#
         let report = CloudKitErrors.report(in: text)
-        #expect(report.errors.count == 1)
-        #expect(report.errors[0].record == "7F3E-01")
-        #expect(report.errors[0].serverMessage == "record too large")
-        #expect(report.cause == .recordTooLarge)
+        expectEqual(report.errors.count, 1)
+        expectEqual(report.errors[0].record, "7F3E-01")
+        expectEqual(report.errors[0].serverMessage, "record too large")
+        expectEqual(report.cause, .recordTooLarge)
     }
 
     @Test func causesFromCodesAndTexts() {
         func cause(_ text: String) -> CloudKitCause? { CloudKitErrors.report(in: text).cause }
-        #expect(cause(#"<CKError 0x1: "Service Unavailable" (6/2022); "Request failed with http status code 503"; Retry after 30.0 seconds>"#) == .throttled)
-        #expect(cause(#"<CKError 0x1: "Request Rate Limited" (7/2008); "This operation has been rate limited"; Retry after 12.0 seconds>"#) == .throttled)
-        #expect(cause(#"<CKError 0x1: "Not Authenticated" (9/1004); "Can't return account credentials">"#) == .accountTerms)
-        #expect(cause(#"<CKError 0x1: "Zone Not Found" (26/2036); server message = "Zone 'x' does not exist">"#) == .zoneNotFound)
-        #expect(cause(#"<CKError 0x1: "Invalid Arguments" (12); "You can't save the same record twice: <CKRecordID: 0x2>">"#) == .duplicateRecordInRequest)
-        #expect(cause(#"<CKError 0x1: "Limit Exceeded" (27/1020); "Your request contains 612 items which is more than the maximum number of items in a single request (400)">"#) == .tooManyItems)
-        #expect(cause("Error Domain=NSCocoaErrorDomain Code=134417 \"Request was cancelled\"") == .cancelledPending)
+        expectEqual(cause(#"<CKError 0x1: "Service Unavailable" (6/2022); "Request failed with http status code 503"; Retry after 30.0 seconds>"#), .throttled)
+        expectEqual(cause(#"<CKError 0x1: "Request Rate Limited" (7/2008); "This operation has been rate limited"; Retry after 12.0 seconds>"#), .throttled)
+        expectEqual(cause(#"<CKError 0x1: "Not Authenticated" (9/1004); "Can't return account credentials">"#), .accountTerms)
+        expectEqual(cause(#"<CKError 0x1: "Zone Not Found" (26/2036); server message = "Zone 'x' does not exist">"#), .zoneNotFound)
+        expectEqual(cause(#"<CKError 0x1: "Invalid Arguments" (12); "You can't save the same record twice: <CKRecordID: 0x2>">"#), .duplicateRecordInRequest)
+        expectEqual(cause(#"<CKError 0x1: "Limit Exceeded" (27/1020); "Your request contains 612 items which is more than the maximum number of items in a single request (400)">"#), .tooManyItems)
+        expectEqual(cause("Error Domain=NSCocoaErrorDomain Code=134417 \"Request was cancelled\""), .cancelledPending)
         // 134406 is told by the set-up's cause nested in it.
-        #expect(cause("Error Domain=NSCocoaErrorDomain Code=134406 \"aborted due to error: Error Domain=NSCocoaErrorDomain Code=134400 \"no account\"\"") == .noAccount)
-        #expect(cause("Error Domain=NSCocoaErrorDomain Code=134406 \"aborted\"") == .notInitialized)
+        expectEqual(cause("Error Domain=NSCocoaErrorDomain Code=134406 \"aborted due to error: Error Domain=NSCocoaErrorDomain Code=134400 \"no account\"\""), .noAccount)
+        expectEqual(cause("Error Domain=NSCocoaErrorDomain Code=134406 \"aborted\""), .notInitialized)
     }
 
     /// Every phrase that tells a cause anywhere in a failure, spelt out here rather than read
@@ -175,20 +175,20 @@ import TestSupport
     @Test(arguments: phrases)
     func aPhraseTellsItsCauseWhereverItStands(phrase: String, expected: CloudKitCause) {
         func cause(_ text: String) -> CloudKitCause? { CloudKitErrors.report(in: text).cause }
-        #expect(cause(phrase) == expected)
-        #expect(cause(phrase + " (more text after it)") == expected)
-        #expect(cause("text before it: " + phrase) == expected)
-        #expect(cause("Error Domain=NSCocoaErrorDomain Code=134406 \"aborted due to: \(phrase)\"") == expected)
+        expectEqual(cause(phrase), expected)
+        expectEqual(cause(phrase + " (more text after it)"), expected)
+        expectEqual(cause("text before it: " + phrase), expected)
+        expectEqual(cause("Error Domain=NSCocoaErrorDomain Code=134406 \"aborted due to: \(phrase)\""), expected)
         // One letter off is not the phrase.
-        #expect(CloudKitErrors.report(in: String(phrase.dropLast()) + "#").cause == nil)
+        expect(CloudKitErrors.report(in: String(phrase.dropLast()) + "#").cause == nil)
     }
 
     /// A phrase is not read when a cause it cannot outrank is found already: that cause stays.
     @Test func aPhraseDoesNotOutrankTheSchema() {
         let text = "Failed: <CKError 0x1: \"Invalid Arguments\" (12/2006); server message = \"Cannot create or modify field 'CD_rating' in record 'CD_Recipe' in production schema\">; without an iCloud account"
-        #expect(CloudKitErrors.report(in: text).cause == .schemaMissingField)
+        expectEqual(CloudKitErrors.report(in: text).cause, .schemaMissingField)
         // A lower cause's phrase still shows beside a benign one it outranks.
-        #expect(CloudKitErrors.report(in: "Error Domain=NSCocoaErrorDomain Code=134417 \"cancelled\"; without an iCloud account").cause == .noAccount)
+        expectEqual(CloudKitErrors.report(in: "Error Domain=NSCocoaErrorDomain Code=134417 \"cancelled\"; without an iCloud account").cause, .noAccount)
     }
 
     /// The tracker tells a cause's entries from an event's facts, each entry's fields read in
@@ -197,25 +197,25 @@ import TestSupport
         let text = #"<CKError 0x1: "Partial Failure" (2/1011); "Failed to modify some records"; partial errors: { A1:(com.apple.coredata.cloudkit.zone:__defaultOwner__) = <CKError 0x2: "Invalid Arguments" (12/2006); server message = "Cannot create or modify field 'CD_rating' in record 'CD_Recipe' in production schema">; A2:(com.apple.coredata.cloudkit.zone:__defaultOwner__) = <CKError 0x3: "Quota Exceeded" (25/2035); server message = "Quota exceeded"; Retry after 342.0 seconds>; A3:(com.apple.coredata.cloudkit.zone:__defaultOwner__) = <CKError 0x4: "Invalid Arguments" (12/2006); server message = "Cannot create or modify field 'CD_title' in record 'CD_Recipe' in production schema">; A4:(com.apple.coredata.cloudkit.zone:__defaultOwner__) = <CKError 0x5: "Invalid Arguments" (12); "You can't save the same record twice">; A5:(com.apple.coredata.cloudkit.zone:__defaultOwner__) = <CKError 0x6: "Not Authenticated" (9); "Please verify new terms">; A6:(com.apple.coredata.cloudkit.zone:__defaultOwner__) = <CKError 0x7: "Server Rejected Request" (15); server message = "subscription is duplicate"> }>"#
         let report = CloudKitErrors.report(in: text)
         // The cause that wins, with its own CKErrors in their order and no other's.
-        #expect(report.cause == .schemaMissingField)
-        #expect(report.causeErrors.map(\.record) == ["A1", "A3"])
-        #expect(report.causeErrors.map(\.field) == ["CD_rating", "CD_title"])
+        expectEqual(report.cause, .schemaMissingField)
+        expectEqual(report.causeErrors.map(\.record), ["A1", "A3"])
+        expectEqual(report.causeErrors.map(\.field), ["CD_rating", "CD_title"])
         // A cause offered by a code alone carries no CKError; a partial failure alone is
         // `other`, told by its first CKError.
         let byCode = CloudKitErrors.report(in: #"Error Domain=NSCocoaErrorDomain Code=134400 "no account"; <CKError 0x1: "Network Failure" (4)>"#)
-        #expect(byCode.cause == .noAccount)
-        #expect(byCode.causeErrors.isEmpty)
+        expectEqual(byCode.cause, .noAccount)
+        expect(byCode.causeErrors.isEmpty)
         let partial = CloudKitErrors.report(in: #"<CKError 0x1: "Partial Failure" (2/1011); "Failed to modify some records">"#)
-        #expect(partial.cause == .other)
-        #expect(partial.causeErrors.map(\.name) == ["Partial Failure"])
+        expectEqual(partial.cause, .other)
+        expectEqual(partial.causeErrors.map(\.name), ["Partial Failure"])
         let facts = Facts(report.fields)
         let causes: [CloudKitCause] = [.schemaMissingField, .quotaExceeded, .duplicateRecordInRequest, .accountTerms, .duplicateSubscription, .other]
-        #expect(causes.map { cause in facts.entries(of: cause).map(\.record) } == [["A1", "A3"], ["A2"], ["A4"], ["A5"], ["A6"], []])
+        expectEqual(causes.map { cause in facts.entries(of: cause).map(\.record) }, [["A1", "A3"], ["A2"], ["A4"], ["A5"], ["A6"], []])
         for cause in causes {
             let expected = report.errors.filter { CloudKitErrors.cause(of: $0) == cause }
             let entries = facts.entries(of: cause)
-            #expect(entries.map(\.record) == expected.map(\.record), "\(cause)")
-            #expect(entries.map { $0.facts.string("field") } == expected.map(\.field), "\(cause)")
+            expectEqual(entries.map(\.record), expected.map(\.record), "\(cause)")
+            expectEqual(entries.map { $0.facts.string("field") }, expected.map(\.field), "\(cause)")
         }
     }
 
@@ -223,9 +223,9 @@ import TestSupport
     @Test func entryKeysOfEveryShape() {
         let text = #"partial errors: { com.apple.coredata.cloudkit.zone:__defaultOwner__ = <CKError 0x1: "Zone Not Found" (26/2036)>; sub-1 = <CKError 0x2: "Server Rejected Request" (15/2032)>; café-01:(zoné:o) = <CKError 0x3: "Invalid Arguments" (12)>; R-7:(z1:o) = <CKError 0x4: "Invalid Arguments" (12)>; "<CKRecordID: 0x5; recordName=R-8, zoneID=z2:o>" = "<CKError 0x6: \"Invalid Arguments\" (12)>" }"#
         let errors = CloudKitErrors.report(in: text).errors
-        #expect(errors.count == 5)
-        #expect(errors.map(\.record) == [nil, "sub-1", "café-01", "R-7", "R-8"])
-        #expect(errors.map(\.zone) == ["com.apple.coredata.cloudkit.zone", nil, "zoné", "z1", "z2"])
+        expectEqual(errors.count, 5)
+        expectEqual(errors.map(\.record), [nil, "sub-1", "café-01", "R-7", "R-8"])
+        expectEqual(errors.map(\.zone), ["com.apple.coredata.cloudkit.zone", nil, "zoné", "z1", "z2"])
     }
 
     /// A group named as a number is a number in the facts, and only there: the set of such
@@ -233,15 +233,15 @@ import TestSupport
     @Test func numericGroupsAreNumbers() throws {
         let classifier = Classifier(catalog: try Catalog.standard())
         func facts(_ ruleID: String) throws -> [Field] {
-            let rule = try #require(CloudKitRules.all.first { $0.id == ruleID })
-            let sample = try #require(rule.samples.first)
+            let rule = try require(CloudKitRules.all.first { $0.id == ruleID })
+            let sample = try require(rule.samples.first)
             let records = try assemble(sample)
-            let record = try #require(records.first)
+            let record = try require(records.first)
             guard case .message(_, let fields) = classifier.classify(record).event else { return [] }
             return fields
         }
-        #expect(try facts("cloudkit-export-objects-found").first { $0.name == "objects" }?.value == .int(3))
-        #expect(try facts("cloudkit-teardown").first { $0.name == "reason" }?.value == .string("Store Removed"))
+        try expectEqual(facts("cloudkit-export-objects-found").first { $0.name == "objects" }?.value, .int(3))
+        try expectEqual(facts("cloudkit-teardown").first { $0.name == "reason" }?.value, .string("Store Removed"))
     }
 
     /// Rules hand the message's bytes: invalid UTF-8 in them reads as it did from the message's
@@ -250,9 +250,9 @@ import TestSupport
         var bytes = Array(#"<CKError 0x1: "Zone Not Found" (26/2036); server message = "Zone '"#.utf8) + [0xFF, 0xC3] + Array(#"x' does not exist">"#.utf8)
         let fromBytes = bytes.withUnsafeBytes { CloudKitErrors.report(in: $0) }
         let fromString = CloudKitErrors.report(in: ByteText.string(bytes))
-        #expect(fromBytes == fromString)
-        #expect(fromBytes.errors.first?.zone == #"\xFF\xC3x"#)
+        expectEqual(fromBytes, fromString)
+        expectEqual(fromBytes.errors.first?.zone, #"\xFF\xC3x"#)
         bytes = Array("without an iCloud account".utf8)
-        #expect(bytes.withUnsafeBytes { CloudKitErrors.report(in: $0) }.cause == .noAccount)
+        expectEqual(bytes.withUnsafeBytes { CloudKitErrors.report(in: $0) }.cause, .noAccount)
     }
 }

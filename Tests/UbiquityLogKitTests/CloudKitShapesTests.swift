@@ -19,14 +19,14 @@ import TestSupport
             "<_DASActivity: 0x600001c3c000>",
         ].joined(separator: "\n")
         let results = try classify(text)
-        try #require(results.count == 2, "\(results.map(\.record.textString))")
-        #expect(results[0].classification.event.kind == .cloudKitRequestFinished)
-        #expect(results[0].record.lineCount == 3)
-        #expect(results[0].record.header?.method == "-[NSCloudKitMirroringDelegate _finishedRequest:withResult:]")
-        #expect(results[0].record.sourceLine == 3584)
-        #expect(results[0].record.header?.process == "YourCoolApp")
-        #expect(results[1].classification.event.kind == .cloudKitExportBegan)
-        #expect(results[1].record.lineCount == 3)
+        try require(results.count == 2, "\(results.map(\.record.textString))")
+        expectEqual(results[0].classification.event.kind, .cloudKitRequestFinished)
+        expectEqual(results[0].record.lineCount, 3)
+        expectEqual(results[0].record.header?.method, "-[NSCloudKitMirroringDelegate _finishedRequest:withResult:]")
+        expectEqual(results[0].record.sourceLine, 3584)
+        expectEqual(results[0].record.header?.process, "YourCoolApp")
+        expectEqual(results[1].classification.event.kind, .cloudKitExportBegan)
+        expectEqual(results[1].record.lineCount, 3)
     }
 
     @Test func aLogShowExcerptWithItsTextOnTheNextLineIsOneRecord() throws {
@@ -37,10 +37,10 @@ import TestSupport
             "    \(Self.finished)",
         ].joined(separator: "\n")
         let results = try classify(text)
-        try #require(results.count == 2, "\(results.map(\.record.textString))")
-        #expect(results.map(\.classification.event.kind) == [.cloudKitRequestExecuting, .cloudKitRequestFinished])
-        #expect(results[0].record.header?.process == "YourCoolApp")
-        #expect(results[0].record.marker == .cloudKit)
+        try require(results.count == 2, "\(results.map(\.record.textString))")
+        expectEqual(results.map(\.classification.event.kind), [.cloudKitRequestExecuting, .cloudKitRequestFinished])
+        expectEqual(results[0].record.header?.process, "YourCoolApp")
+        expectEqual(results[0].record.marker, .cloudKit)
     }
 
     /// Condensed `log show` headers: the type, the time with or without date and offset, the
@@ -54,10 +54,10 @@ import TestSupport
     ])
     func condensedLogShowHeadersStartRecords(line: String, process: String) throws {
         let read = Array(line.utf8).withUnsafeBytes { CondensedLogShow.header($0) }
-        let found = try #require(read, "\(line)")
-        #expect(String(decoding: Array(line.utf8)[found.process], as: UTF8.self) == process)
+        let found = try require(read, "\(line)")
+        expectEqual(String(decoding: Array(line.utf8)[found.process], as: UTF8.self), process)
         for notHeader in ["defaults\t14:14:16.1\tx\ty", "default 14:14 x y", "info: 14:14:16.1 x", "error reading 12 records", "debug"] {
-            #expect(Array(notHeader.utf8).withUnsafeBytes { CondensedLogShow.header($0) } == nil, "\(notHeader)")
+            expect(Array(notHeader.utf8).withUnsafeBytes { CondensedLogShow.header($0) } == nil, "\(notHeader)")
         }
     }
 
@@ -78,14 +78,14 @@ import TestSupport
 
     @Test func dasdDecisionsAreSchedulingFactsToldAsWaiting() throws {
         let results = try classify(Self.dasd)
-        try #require(results.count == 3, "\(results.map(\.record.textString))")
+        try require(results.count == 3, "\(results.map(\.record.textString))")
         let events = results.map(\.classification.event)
-        #expect(events.map(\.kind) == [.cloudKitActivityAllowed, .cloudKitActivityDeferred, .cloudKitActivityRateLimited])
-        #expect(events.allSatisfy { $0.kind.severity < .warning }, "waiting is no failure")
-        #expect(results.allSatisfy { $0.record.header?.process == "dasd" })
-        #expect(Facts(events[1].fields).string("policy") == "Activity Group Policy")
-        #expect(Facts(events[2].fields).string("policy") == "ActivityRateLimitPolicy")
-        #expect(Facts(events[2].fields).string("causeText") == "waiting: the system deferred the export activity (ActivityRateLimitPolicy), it runs once that allows it")
+        expectEqual(events.map(\.kind), [.cloudKitActivityAllowed, .cloudKitActivityDeferred, .cloudKitActivityRateLimited])
+        expect(events.allSatisfy { $0.kind.severity < .warning }, "waiting is no failure")
+        expect(results.allSatisfy { $0.record.header?.process == "dasd" })
+        expectEqual(Facts(events[1].fields).string("policy"), "Activity Group Policy")
+        expectEqual(Facts(events[2].fields).string("policy"), "ActivityRateLimitPolicy")
+        expectEqual(Facts(events[2].fields).string("causeText"), "waiting: the system deferred the export activity (ActivityRateLimitPolicy), it runs once that allows it")
     }
 
     @Test func recordsWhoseDescriptionsWereStrippedStillRead() throws {
@@ -96,16 +96,16 @@ import TestSupport
             "error: CoreData+CloudKit: -[NSCloudKitMirroringDelegate recoverFromError:](2290):  - Attempting recovery from error: : \"Zone Not Found\" (26/2036); server message = \"Zone 'com.apple.coredata.cloudkit.zone' does not exist\"",
         ].joined(separator: "\n")
         let results = try classify(text)
-        try #require(results.count == 3)
-        #expect(results.map(\.classification.event.kind) == [.cloudKitSetupSucceeded, .cloudKitRequestExecuting, .cloudKitRecoveryAttempted])
-        #expect(results[1].classification.event.fields.contains(Field("requestID", .string(CKSample.otherRequest))))
+        try require(results.count == 3)
+        expectEqual(results.map(\.classification.event.kind), [.cloudKitSetupSucceeded, .cloudKitRequestExecuting, .cloudKitRecoveryAttempted])
+        expect(results[1].classification.event.fields.contains(Field("requestID", .string(CKSample.otherRequest))))
         let recovery = Facts(results[2].classification.event.fields)
-        #expect(recovery.string("cause") == "zone-not-found", "\(results[2].classification.event.fields)")
+        expectEqual(recovery.string("cause"), "zone-not-found", "\(results[2].classification.event.fields)")
         let stripped = CloudKitErrors.report(in: #"error: : "Quota Exceeded" (25/2035); server message = "Quota exceeded"; Retry after 342.0 seconds"#)
-        #expect(stripped.errors.first?.code == 25)
-        #expect(stripped.errors.first?.internalCode == 2035)
-        #expect(stripped.errors.first?.retryAfter == "342.0")
-        #expect(CloudKitErrors.report(in: #"saved "My Notes" (3 items) to the store"#).errors.isEmpty, "a name must be words with a capital")
+        expectEqual(stripped.errors.first?.code, 25)
+        expectEqual(stripped.errors.first?.internalCode, 2035)
+        expectEqual(stripped.errors.first?.retryAfter, "342.0")
+        expect(CloudKitErrors.report(in: #"saved "My Notes" (3 items) to the store"#).errors.isEmpty, "a name must be words with a capital")
     }
 }
 
@@ -135,30 +135,30 @@ import TestSupport
     func eachMessageListsItsEntities(_ index: Int) throws {
         let (line, kind, cause, entities) = Self.cases[index]
         let results = try classify(line)
-        try #require(results.count == 1, "\(results.map(\.record.textString))")
+        try require(results.count == 1, "\(results.map(\.record.textString))")
         let event = results[0].classification.event
-        #expect(event.kind == kind, "\(line)")
+        expectEqual(event.kind, kind, "\(line)")
         let facts = Facts(event.fields)
-        #expect(facts.string("cause") == cause)
-        #expect(event.fields.contains(Field("entities", .list(entities.map { .string($0) }))), "\(event.fields)")
-        #expect(facts.string("causeText")?.hasSuffix("(" + entities.joined(separator: ", ") + ")") == true, "\(facts.string("causeText") ?? "")")
+        expectEqual(facts.string("cause"), cause)
+        expect(event.fields.contains(Field("entities", .list(entities.map { .string($0) }))), "\(event.fields)")
+        expectEqual(facts.string("causeText")?.hasSuffix("(" + entities.joined(separator: ", ") + ")"), true, "\(facts.string("causeText") ?? "")")
     }
 
     @Test func theStoreLoadFailureAndTheAppsPrintOfItAreOneCause() throws {
         let log = Self.cases[7].0 + "\n" + CKSample.app("Unresolved error Error Domain=NSCocoaErrorDomain Code=134060 \"A Core Data error occurred.\" UserInfo={NSLocalizedFailureReason=CloudKit integration requires that all attributes be optional, or have a default value set. The following attributes are marked non-optional but do not have a default value:\nItem: name\nItem: addedAt}")
         let summary = try summarize([("load.log", log)])
-        #expect(summary.verdict == .broken, "\(summary.verdictSentence)")
-        let story = try #require(summary.cloudKit)
-        try #require(story.causes.count == 1, "\(story.causes)")
-        #expect(story.causes[0].reports == 2)
-        #expect(story.causes[0].text == "the model cannot be mirrored: an attribute is non-optional without a default (Item: name, Item: addedAt)")
-        #expect(summary.verdicts.first?.evidence.count == 1, "\(summary.verdicts)")
+        expectEqual(summary.verdict, .broken, "\(summary.verdictSentence)")
+        let story = try require(summary.cloudKit)
+        try require(story.causes.count == 1, "\(story.causes)")
+        expectEqual(story.causes[0].reports, 2)
+        expectEqual(story.causes[0].text, "the model cannot be mirrored: an attribute is non-optional without a default (Item: name, Item: addedAt)")
+        expectEqual(summary.verdicts.first?.evidence.count, 1, "\(summary.verdicts)")
     }
 
     @Test func theListEndsAtTheFirstTextThatIsNoPair() {
         let text = "…do not have a default value:\nItem: name\nItem: addedAt} with userInfo {\n    Note: body\n}"
-        #expect(CloudKitRules.ModelRules.modelEntities(in: Substring(text)) == ["Item: name", "Item: addedAt"])
-        #expect(CloudKitRules.ModelRules.modelEntities(in: "no list here") == [])
-        #expect(CloudKitRules.ModelRules.modelEntities(in: Substring("x:\n" + (0..<60).map { "E\($0): a" }.joined(separator: "\n"))).count == 50)
+        expectEqual(CloudKitRules.ModelRules.modelEntities(in: Substring(text)), ["Item: name", "Item: addedAt"])
+        expectEqual(CloudKitRules.ModelRules.modelEntities(in: "no list here"), [])
+        expectEqual(CloudKitRules.ModelRules.modelEntities(in: Substring("x:\n" + (0..<60).map { "E\($0): a" }.joined(separator: "\n"))).count, 50)
     }
 }

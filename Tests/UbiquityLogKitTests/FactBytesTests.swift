@@ -4,6 +4,7 @@
 import PCRE2
 import Testing
 @testable import UbiquityLogKit
+import TestSupport
 
 @Suite struct FactBytesTests {
     static let locations = [
@@ -15,12 +16,12 @@ import Testing
 
     @Test func aFileNameIsTheSameReadOnBytes() {
         for location in Self.locations {
-            #expect(Extract.fileName(location) == Extract.fileNameByCharacters(location), "\(location.debugDescription)")
+            expectEqual(Extract.fileName(location), Extract.fileNameByCharacters(location), "\(location.debugDescription)")
         }
-        #expect(Extract.fileName("  /var/tmp/store.sqlite// ") == "store.sqlite")
-        #expect(Extract.fileName("abc /") == "abc ", "trailing slashes go, not the blank before them")
-        #expect(Extract.fileName(" \t ") == nil)
-        #expect(Extract.fileName(nil) == nil)
+        expectEqual(Extract.fileName("  /var/tmp/store.sqlite// "), "store.sqlite")
+        expectEqual(Extract.fileName("abc /"), "abc ", "trailing slashes go, not the blank before them")
+        expect(Extract.fileName(" \t ") == nil)
+        expect(Extract.fileName(nil) == nil)
     }
 
     @Test func aKnowledgeVectorIsTheSameReadOnBytes() {
@@ -30,10 +31,10 @@ import Testing
             "", "  ", "<x>:\r\n{a:1}", "<Ü>:{ä:1}", "<x>\t: {a:1}",
         ]
         for vector in vectors {
-            #expect(Extract.knowledgeVector(vector) == Extract.knowledgeVectorByCharacters(vector), "\(vector.debugDescription)")
+            expectEqual(Extract.knowledgeVector(vector), Extract.knowledgeVectorByCharacters(vector), "\(vector.debugDescription)")
         }
-        #expect(Extract.knowledgeVector("<PFUbiquityKnowledgeVector: 0x1e5c>:{a:1, b:2}") == "{a:1, b:2}")
-        #expect(Extract.knowledgeVector("<x>:\t{a:1} ") == "\t{a:1}", "only blanks are trimmed after the description")
+        expectEqual(Extract.knowledgeVector("<PFUbiquityKnowledgeVector: 0x1e5c>:{a:1, b:2}"), "{a:1, b:2}")
+        expectEqual(Extract.knowledgeVector("<x>:\t{a:1} "), "\t{a:1}", "only blanks are trimmed after the description")
     }
 }
 
@@ -57,7 +58,7 @@ import Testing
         for text in texts {
             for start in [0, 1, 5, text.utf8.count] where start <= text.utf8.count {
                 let found = Array(text.utf8).withUnsafeBytes { Extract.underlyingEntry(in: $0, from: start) }
-                #expect(found == (try Self.byPattern(text, from: start)), "\(text.debugDescription) from \(start)")
+                expectEqual(found, (try Self.byPattern(text, from: start)), "\(text.debugDescription) from \(start)")
             }
         }
     }

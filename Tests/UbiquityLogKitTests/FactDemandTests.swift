@@ -29,8 +29,8 @@ import TestSupport
                 for record in try assemble(sample) {
                     let made = full.classify(record)
                     let other = lean.classify(record)
-                    #expect(other.rule?.id == made.rule?.id, "\(rule.id)")
-                    #expect(other.matchStart == made.matchStart, "\(rule.id)")
+                    expectEqual(other.rule?.id, made.rule?.id, "\(rule.id)")
+                    expectEqual(other.matchStart, made.matchStart, "\(rule.id)")
                     body(rule, made, other)
                 }
             }
@@ -41,13 +41,13 @@ import TestSupport
         var leftOut = 0
         try Self.eachSample(classifiedBy: Classifier(catalog: try Self.catalog.get(), readsFacts: { _ in false })) { rule, made, kindAlone in
             if made.rule?.buildsFactsOnly == true {
-                #expect(kindAlone.event == .message(made.event.kind, []), "\(rule.id)")
+                expectEqual(kindAlone.event, .message(made.event.kind, []), "\(rule.id)")
                 if !made.event.fields.isEmpty { leftOut += 1 }
             } else {
-                #expect(kindAlone.event == made.event, "\(rule.id)")
+                expectEqual(kindAlone.event, made.event, "\(rule.id)")
             }
         }
-        #expect(leftOut > 100, "most rules read facts that can be left out")
+        expect(leftOut > 100, "most rules read facts that can be left out")
     }
 
     /// Facts are made for a kind when anyone reads them: JSON Lines reads all, the summary
@@ -58,16 +58,16 @@ import TestSupport
         let output = CapturedOutput().writer
         for kind in Set(catalog.rules.map(\.kind.id)).sorted().compactMap({ id in catalog.rules.first { $0.kind.id == id }?.kind }) {
             for verbosity in -1...3 {
-                #expect(TextReporter(output: output, options: TextOptions(verbosity: verbosity)).readsFacts(of: kind) == (kind.severity >= .warning))
+                expectEqual(TextReporter(output: output, options: TextOptions(verbosity: verbosity)).readsFacts(of: kind), (kind.severity >= .warning))
             }
-            #expect(!JSONSummaryReporter(output: output).readsFacts(of: kind))
-            #expect(JSONLinesReporter(output: output, tool: "test").readsFacts(of: kind))
+            expect(!JSONSummaryReporter(output: output).readsFacts(of: kind))
+            expect(JSONLinesReporter(output: output, tool: "test").readsFacts(of: kind))
         }
-        #expect(SummaryBuilder.readsFacts(of: .storeUUIDWritten))
-        #expect(SummaryBuilder.readsFacts(of: .corruptionHandling))
-        #expect(SummaryBuilder.readsFacts(of: .containerForked), "a warning's finding shows the error it carries")
-        #expect(!SummaryBuilder.readsFacts(of: .importScan))
-        #expect(!SummaryBuilder.readsFacts(of: .storeMigration))
+        expect(SummaryBuilder.readsFacts(of: .storeUUIDWritten))
+        expect(SummaryBuilder.readsFacts(of: .corruptionHandling))
+        expect(SummaryBuilder.readsFacts(of: .containerForked), "a warning's finding shows the error it carries")
+        expect(!SummaryBuilder.readsFacts(of: .importScan))
+        expect(!SummaryBuilder.readsFacts(of: .storeMigration))
     }
 
     /// Every input the tests have, and a log of every rule's samples in seeded orders: the
@@ -91,7 +91,7 @@ import TestSupport
             let all = try summary(of: input, catalog: catalog, reporters: [ReadsEverything()])
             let (made, needed) = (JSONSummary.text(asked) + "\n" + SummaryText.lines(asked).joined(separator: "\n"),
                                   JSONSummary.text(all) + "\n" + SummaryText.lines(all).joined(separator: "\n"))
-            #expect(made == needed, "\(input.name): \(Self.firstDifference(made, needed))")
+            expectEqual(made, needed, "\(input.name): \(Self.firstDifference(made, needed))")
         }
     }
 
@@ -102,24 +102,23 @@ import TestSupport
     @Test func detailsAreReadWhereAReporterShowsThem() throws {
         let output = CapturedOutput().writer
         for kind in [EventKind.objectsExported, .changesImported, .relationshipResolved] {
-            #expect(!SummaryBuilder.readsDetails(of: kind))
-            #expect(!TextReporter(output: output, options: TextOptions(verbosity: -1)).readsDetails(of: kind), "-q")
-            #expect(!TextReporter(output: output, options: TextOptions(verbosity: 0)).readsDetails(of: kind))
+            expect(!SummaryBuilder.readsDetails(of: kind))
+            expect(!TextReporter(output: output, options: TextOptions(verbosity: -1)).readsDetails(of: kind), "-q")
+            expect(!TextReporter(output: output, options: TextOptions(verbosity: 0)).readsDetails(of: kind))
             for verbosity in 1...3 {
-                #expect(TextReporter(output: output, options: TextOptions(verbosity: verbosity)).readsDetails(of: kind)
-                        == (kind.tier.rawValue <= verbosity))
+                expectEqual(TextReporter(output: output, options: TextOptions(verbosity: verbosity)).readsDetails(of: kind), (kind.tier.rawValue <= verbosity))
             }
-            #expect(JSONLinesReporter(output: output, tool: "test").readsDetails(of: kind))
-            #expect(!JSONSummaryReporter(output: output).readsDetails(of: kind))
-            #expect(!MarkdownReporter(output: output).readsDetails(of: kind))
-            #expect(!JUnitReporter(output: output).readsDetails(of: kind))
+            expect(JSONLinesReporter(output: output, tool: "test").readsDetails(of: kind))
+            expect(!JSONSummaryReporter(output: output).readsDetails(of: kind))
+            expect(!MarkdownReporter(output: output).readsDetails(of: kind))
+            expect(!JUnitReporter(output: output).readsDetails(of: kind))
             for verbosity in 0...1 {
                 let github = GitHubReporter(output: output, options: TextOptions(verbosity: verbosity), stopToken: "t", stepSummaryPath: nil)
-                #expect(github.readsDetails(of: kind) == (verbosity >= 1))
+                expectEqual(github.readsDetails(of: kind), (verbosity >= 1))
             }
         }
-        #expect(TextReporter(output: output, options: TextOptions(verbosity: -1)).readsDetails(of: .importFailed), "an error")
-        #expect(!TextReporter(output: output, options: TextOptions(verbosity: 1)).readsDetails(of: .importScan), "a routine kind, not shown")
+        expect(TextReporter(output: output, options: TextOptions(verbosity: -1)).readsDetails(of: .importFailed), "an error")
+        expect(!TextReporter(output: output, options: TextOptions(verbosity: 1)).readsDetails(of: .importScan), "a routine kind, not shown")
     }
 
     /// Every rule's samples: where no one reads details, dumps list the same objects without
@@ -131,19 +130,19 @@ import TestSupport
         try Self.eachSample(classifiedBy: Classifier(catalog: try Self.catalog.get(), readsDetails: { _ in false })) { rule, made, lean in
             switch (made.event, lean.event) {
             case (.objectsExported(let whole), .objectsExported(let listed)), (.changesImported(let whole), .changesImported(let listed)):
-                #expect(listed.allSatisfy { $0.attributes.isEmpty }, "\(rule.id)")
-                #expect(listed == whole.map { ObjectChange(operation: $0.operation, entity: $0.entity, objectID: $0.objectID) }, "\(rule.id)")
+                expect(listed.allSatisfy { $0.attributes.isEmpty }, "\(rule.id)")
+                expectEqual(listed, whole.map { ObjectChange(operation: $0.operation, entity: $0.entity, objectID: $0.objectID) }, "\(rule.id)")
                 if whole.contains(where: { !$0.attributes.isEmpty }) { attributesLeftOut += 1 }
             case (.relationshipResolved(let relationship, let value), .relationshipResolved(let named, let unvalued)):
-                #expect(named == relationship, "\(rule.id)")
-                #expect(unvalued.isEmpty, "\(rule.id)")
+                expectEqual(named, relationship, "\(rule.id)")
+                expect(unvalued.isEmpty, "\(rule.id)")
                 if !value.isEmpty { valuesLeftOut += 1 }
             default:
-                #expect(lean.event == made.event, "\(rule.id)")
+                expectEqual(lean.event, made.event, "\(rule.id)")
             }
         }
-        #expect(attributesLeftOut >= 2, "exports and imports dump objects with attributes")
-        #expect(valuesLeftOut >= 1)
+        expect(attributesLeftOut >= 2, "exports and imports dump objects with attributes")
+        expect(valuesLeftOut >= 1)
     }
 
     /// Every fixture, in every format and verbosity: what a run prints with the facts and
@@ -176,12 +175,12 @@ import TestSupport
                     }
                     let asked = try printed([])
                     let whole = try printed([ReadsEverything()])
-                    #expect(asked == whole, "\(name), \(reporter.name): \(Self.firstDifference(asked, whole))")
+                    expectEqual(asked, whole, "\(name), \(reporter.name): \(Self.firstDifference(asked, whole))")
                     compared += 1
                 }
             }
         }
-        #expect(compared > 100)
+        expect(compared > 100)
     }
 
     /// Where two texts part, with some of each: a summary is too long to read whole.

@@ -245,24 +245,24 @@ struct SplitMix64: RandomNumberGenerator {
         text.withUnsafeBytes { buffer in
             let shown = String(decoding: text, as: UTF8.self).debugDescription
             for start in starts where start <= buffer.count {
-                #expect(Extract.errorMatch(in: buffer, from: start) == PatternFacts.errorMatch(in: buffer, from: start, m), "\(shown) from \(start)")
+                expectEqual(Extract.errorMatch(in: buffer, from: start), PatternFacts.errorMatch(in: buffer, from: start, m), "\(shown) from \(start)")
                 let entries = Extract.userInfoEntries(in: buffer, from: start)
-                #expect(entries.reason == PatternFacts.entry(m.reason, PatternFacts.reasonRegex, in: buffer, from: start), "\(shown) from \(start)")
-                #expect(entries.described == PatternFacts.entry(m.described, PatternFacts.describedRegex, in: buffer, from: start), "\(shown) from \(start)")
-                #expect(entries.filePath == PatternFacts.entry(m.filePath, PatternFacts.filePathRegex, in: buffer, from: start), "\(shown) from \(start)")
+                expectEqual(entries.reason, PatternFacts.entry(m.reason, PatternFacts.reasonRegex, in: buffer, from: start), "\(shown) from \(start)")
+                expectEqual(entries.described, PatternFacts.entry(m.described, PatternFacts.describedRegex, in: buffer, from: start), "\(shown) from \(start)")
+                expectEqual(entries.filePath, PatternFacts.entry(m.filePath, PatternFacts.filePathRegex, in: buffer, from: start), "\(shown) from \(start)")
                 var scanner = Extract.FactScanner(buffer)
-                #expect(scanner.first(from: start) == PatternFacts.factMatch(in: buffer, from: start, m), "\(shown) from \(start)")
-                #expect(Extract.error(in: buffer, from: start) == PatternFacts.error(in: buffer, from: start, m), "\(shown) from \(start)")
-                #expect(Extract.facts(in: buffer, after: start) == PatternFacts.facts(in: buffer, after: start, m), "\(shown) after \(start)")
+                expectEqual(scanner.first(from: start), PatternFacts.factMatch(in: buffer, from: start, m), "\(shown) from \(start)")
+                expectEqual(Extract.error(in: buffer, from: start), PatternFacts.error(in: buffer, from: start, m), "\(shown) from \(start)")
+                expectEqual(Extract.facts(in: buffer, after: start), PatternFacts.facts(in: buffer, after: start, m), "\(shown) after \(start)")
             }
             // The scanner kept from place to place gives what a search from each place gives.
             var scanner = Extract.FactScanner(buffer)
             var position = 0
             while position < buffer.count, let found = PatternFacts.factMatch(in: buffer, from: position, m) {
-                #expect(scanner.first(from: position) == found, "\(shown) from \(position)")
+                expectEqual(scanner.first(from: position), found, "\(shown) from \(position)")
                 position = found.start + 1
             }
-            if position < buffer.count { #expect(scanner.first(from: position) == nil, "\(shown) from \(position)") }
+            if position < buffer.count { expect(scanner.first(from: position) == nil, "\(shown) from \(position)") }
         }
     }
 
@@ -318,14 +318,14 @@ struct SplitMix64: RandomNumberGenerator {
                 let whole = around + text + around
                 let inPlace = whole.withUnsafeBytes { CloudKitErrors.report(in: UnsafeRawBufferPointer(rebasing: $0[around.count..<around.count + text.count])) }
                 let alone = text.withUnsafeBytes { CloudKitErrors.report(in: $0) }
-                #expect(inPlace == alone, "\(sample)")
-                #expect(alone == CloudKitErrors.report(in: sample), "\(sample)")
+                expectEqual(inPlace, alone, "\(sample)")
+                expectEqual(alone, CloudKitErrors.report(in: sample), "\(sample)")
                 if !alone.isEmpty { reports += 1 }
             }
         }
-        #expect(reports > 10, "the samples hold failures of many sorts")
+        expect(reports > 10, "the samples hold failures of many sorts")
         // Bytes that are not UTF-8 are read as their text shows them.
         let invalid: [UInt8] = Array("<CKError 0x1: \"Zone Not Found\" (26/2036); \"Zone '".utf8) + [0xFF] + Array("' does not exist\">".utf8)
-        #expect(invalid.withUnsafeBytes { CloudKitErrors.report(in: $0) } == CloudKitErrors.report(in: ByteText.string(invalid)))
+        expectEqual(invalid.withUnsafeBytes { CloudKitErrors.report(in: $0) }, CloudKitErrors.report(in: ByteText.string(invalid)))
     }
 }

@@ -30,23 +30,23 @@ import TestSupport
     @Test(arguments: [1, 2, 3, 7, 1 << 17])
     func aWholeFileDecompresses(chunkSize: Int) {
         let result = inflate(compressed, chunkSize: chunkSize)
-        #expect(result.error == nil)
-        #expect(result.output == plain)
+        expect(result.error == nil)
+        expectEqual(result.output, plain)
     }
 
     @Test(arguments: [1, 2, 5, 1 << 17])
     func everyMemberOfAConcatenationIsRead(chunkSize: Int) {
         let result = inflate(compressed + compressed + compressed, chunkSize: chunkSize)
-        #expect(result.error == nil)
-        #expect(result.output == plain + plain + plain)
+        expect(result.error == nil)
+        expectEqual(result.output, plain + plain + plain)
     }
 
     @Test(arguments: [1, 3, 1 << 17])
     func textAfterAMemberIsAnErrorNotDropped(chunkSize: Int) {
         for trailing in [Array("2014-03-02 09:14:05.001 more\n".utf8), [0x1F], [0, 0, 0, 0]] {
             let result = inflate(compressed + trailing, chunkSize: chunkSize)
-            #expect(result.output == plain, "the member before is read whole")
-            #expect(result.error?.reason == "gzip: data after the compressed data is not gzip; it was not read")
+            expectEqual(result.output, plain, "the member before is read whole")
+            expectEqual(result.error?.reason, "gzip: data after the compressed data is not gzip; it was not read")
         }
     }
 
@@ -55,36 +55,36 @@ import TestSupport
         var damaged = compressed
         damaged[damaged.count - 8] ^= 0xFF  // the CRC-32 in the trailer
         let result = inflate(damaged, chunkSize: chunkSize)
-        #expect(result.output == plain)
-        #expect(result.error?.reason.hasPrefix("gzip: incorrect data check") == true)
+        expectEqual(result.output, plain)
+        expectEqual(result.error?.reason.hasPrefix("gzip: incorrect data check"), true)
     }
 
     @Test func damageInsideTheDataKeepsWhatCameBefore() {
         var damaged = compressed
         for index in stride(from: damaged.count / 2, to: damaged.count / 2 + 16, by: 1) { damaged[index] = 0xFF }
         let result = inflate(damaged, chunkSize: 1 << 17, outputSize: 64)
-        #expect(result.error != nil)
-        #expect(!result.output.isEmpty && result.output == Array(plain.prefix(result.output.count)), "a prefix of the text, nothing invented")
+        expect(result.error != nil)
+        expect(!result.output.isEmpty && result.output == Array(plain.prefix(result.output.count)), "a prefix of the text, nothing invented")
     }
 
     @Test(arguments: [1, 1 << 17])
     func aCutOffFileIsAnErrorAfterWhatItHolds(chunkSize: Int) {
         let result = inflate(Array(compressed.prefix(compressed.count - 20)), chunkSize: chunkSize)
-        #expect(result.error?.reason == "gzip: unexpected end of file")
-        #expect(result.output == Array(plain.prefix(result.output.count)))
-        #expect(result.output.count > plain.count / 2)
+        expectEqual(result.error?.reason, "gzip: unexpected end of file")
+        expectEqual(result.output, Array(plain.prefix(result.output.count)))
+        expect(result.output.count > plain.count / 2)
     }
 
     @Test func gzipIsToldFromTextByItsFirstBytesWhichAreKept() throws {
         var text = ReplayingSource(MemorySource(plain, chunkSize: 1))
         let textIsGzip = text.sniffGzipMagic()
-        #expect(!textIsGzip)
+        expect(!textIsGzip)
         var gzip = ReplayingSource(MemorySource(compressed, chunkSize: 1))
         let gzipIsGzip = gzip.sniffGzipMagic()
-        #expect(gzipIsGzip)
+        expect(gzipIsGzip)
         var oneByte = ReplayingSource(MemorySource([0x1F], chunkSize: 1))
         let oneByteIsGzip = oneByte.sniffGzipMagic()
-        #expect(!oneByteIsGzip)
+        expect(!oneByteIsGzip)
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var read: [UInt8] = []
         while true {
@@ -92,6 +92,6 @@ import TestSupport
             if count == 0 { break }
             read += buffer[0..<count]
         }
-        #expect(read == plain, "the sniffed bytes are handed out again")
+        expectEqual(read, plain, "the sniffed bytes are handed out again")
     }
 }

@@ -8,18 +8,19 @@ import Darwin
 import Synchronization
 import Testing
 @testable import UbiquityLogKit
+import TestSupport
 
 @Suite struct HandoffTests {
     @Test func everythingArrivesInOrderThroughAShortQueue() throws {
         let queue = Handoff<Int>(capacity: 3)
         let received = Collected()
-        let consumer = try #require(StageThread {
+        let consumer = try require(StageThread {
             while let value = queue.pop() { received.append(value) }
         })
         for value in 0..<20_000 { queue.push(value) }
         queue.close()
         consumer.join()
-        #expect(received.values == Array(0..<20_000))
+        expectEqual(received.values, Array(0..<20_000))
     }
 
     @Test func aClosedQueueGivesWhatItHoldsThenNil() {
@@ -28,15 +29,15 @@ import Testing
         queue.push("b")
         queue.close()
         queue.push("dropped after close")
-        #expect(queue.pop() == "a")
-        #expect(queue.pop() == "b")
-        #expect(queue.pop() == nil)
+        expectEqual(queue.pop(), "a")
+        expectEqual(queue.pop(), "b")
+        expect(queue.pop() == nil)
     }
 
     @Test func aFullQueueMakesItsProducerWait() throws {
         let queue = Handoff<Int>(capacity: 2)
         let pushed = Collected()
-        let producer = try #require(StageThread {
+        let producer = try require(StageThread {
             for value in 0..<5 {
                 queue.push(value)
                 pushed.append(value)
@@ -49,18 +50,18 @@ import Testing
             waited += 1
         }
         usleep(50_000)
-        #expect(pushed.values == [0, 1])
+        expectEqual(pushed.values, [0, 1])
         var taken: [Int] = []
         while taken.count < 5, let value = queue.pop() { taken.append(value) }
         producer.join()
-        #expect(taken == [0, 1, 2, 3, 4])
-        #expect(pushed.values == [0, 1, 2, 3, 4])
+        expectEqual(taken, [0, 1, 2, 3, 4])
+        expectEqual(pushed.values, [0, 1, 2, 3, 4])
     }
 
     @Test func aReturnTrayGivesEverythingPutOnceInOrder() throws {
         let tray = ReturnTray<Int>()
-        #expect(tray.takeAll() == [])
-        let producer = try #require(StageThread {
+        expectEqual(tray.takeAll(), [])
+        let producer = try require(StageThread {
             for value in 0..<20_000 { tray.put(value) }
         })
         var taken: [Int] = []
@@ -71,8 +72,8 @@ import Testing
         }
         producer.join()
         taken += tray.takeAll()
-        #expect(taken == Array(0..<20_000))
-        #expect(tray.takeAll() == [])
+        expectEqual(taken, Array(0..<20_000))
+        expectEqual(tray.takeAll(), [])
     }
 }
 

@@ -86,13 +86,13 @@ import TestSupport
             line.withUnsafeBytes { buffer in
                 let hand = byHand.parse(buffer)
                 let pattern = byPattern.parse(buffer)
-                #expect(hand?.header == pattern?.header, "\(String(decoding: line, as: UTF8.self))")
-                #expect(hand?.bodyStart == pattern?.bodyStart, "\(String(decoding: line, as: UTF8.self))")
+                expectEqual(hand?.header, pattern?.header, "\(String(decoding: line, as: UTF8.self))")
+                expectEqual(hand?.bodyStart, pattern?.bodyStart, "\(String(decoding: line, as: UTF8.self))")
                 if let style = hand?.header.style { styles[style, default: 0] += 1 }
             }
         }
         // Every style is among the lines compared, many times over.
-        for style in HeaderStyle.allCases { #expect(styles[style, default: 0] > 300, "\(style)") }
+        for style in HeaderStyle.allCases { expect(styles[style, default: 0] > 300, "\(style)") }
     }
 
     /// A message read without a header (an NDJSON `eventMessage`) may span lines: its logging
@@ -132,16 +132,16 @@ import TestSupport
                     let hand = byHand.parsePrefix(buffer, from: 0)
                     let pattern = byPattern.parsePrefix(buffer, from: 0)
                     let text = String(decoding: bent, as: UTF8.self)
-                    #expect(hand.method == pattern.method, "\(text)")
-                    #expect(hand.sourceLine == pattern.sourceLine, "\(text)")
-                    #expect(hand.marker == pattern.marker, "\(text)")
-                    #expect(hand.bodyStart == pattern.bodyStart, "\(text)")
+                    expectEqual(hand.method, pattern.method, "\(text)")
+                    expectEqual(hand.sourceLine, pattern.sourceLine, "\(text)")
+                    expectEqual(hand.marker, pattern.marker, "\(text)")
+                    expectEqual(hand.bodyStart, pattern.bodyStart, "\(text)")
                     if hand.marker != nil { marked += 1 }
                 }
             }
         }
         // Most bent messages still start with a marker: they are read, not only refused.
-        #expect(marked > 6000)
+        expect(marked > 6000)
     }
 
     /// Every byte value, in every place of a date and clock, starts a header in the byte-level
@@ -164,8 +164,8 @@ import TestSupport
                     line.withUnsafeBytes { buffer in
                         let hand = byHand.parse(buffer)
                         let pattern = byPattern.parse(buffer)
-                        #expect(hand?.header == pattern?.header, "\(place) \(value) \(text)")
-                        #expect(hand?.bodyStart == pattern?.bodyStart, "\(place) \(value) \(text)")
+                        expectEqual(hand?.header, pattern?.header, "\(place) \(value) \(text)")
+                        expectEqual(hand?.bodyStart, pattern?.bodyStart, "\(place) \(value) \(text)")
                         if hand?.header.time != nil { headers += 1 }
                     }
                 }
@@ -173,7 +173,7 @@ import TestSupport
         }
         // Many of the bent lines still hold a time that can exist (269 of them): the lines
         // compared are headers, not only refusals.
-        #expect(headers > 200)
+        expect(headers > 200)
     }
 
     /// Pids of every length (a value only up to 18 digits), with the line ending anywhere after
@@ -192,67 +192,67 @@ import TestSupport
                 line.withUnsafeBytes { buffer in
                     let hand = byHand.parse(buffer)
                     let pattern = byPattern.parse(buffer)
-                    #expect(hand?.header == pattern?.header, "\(String(decoding: line, as: UTF8.self))")
-                    #expect(hand?.bodyStart == pattern?.bodyStart, "\(String(decoding: line, as: UTF8.self))")
+                    expectEqual(hand?.header, pattern?.header, "\(String(decoding: line, as: UTF8.self))")
+                    expectEqual(hand?.bodyStart, pattern?.bodyStart, "\(String(decoding: line, as: UTF8.self))")
                     if hand?.header.pid != nil { read += 1 }
                 }
             }
         }
         // Most of the cut lines still hold a whole header, with its pid.
-        #expect(read > 300)
+        expect(read > 300)
     }
 
     @Test func xcodeNSLogWithMillisecondsMethodAndMarker() throws {
-        let parsed = try #require(header("2014-03-02 09:14:07.318 Journal[412:60b] -[PFUbiquitySwitchboardEntryMetadata setUseLocalStorage:](808): CoreData: Ubiquity:  mobile~6F2C:JournalStore"))
-        #expect(parsed.header.style == .nslog)
-        #expect(parsed.header.time == LogTime(year: 2014, month: 3, day: 2, hour: 9, minute: 14, second: 7, microsecond: 318_000, fractionDigits: 3))
-        #expect(parsed.header.process == "Journal")
-        #expect(parsed.header.pid == 412)
-        #expect(parsed.header.thread == "60b")
-        #expect(parsed.header.method == "-[PFUbiquitySwitchboardEntryMetadata setUseLocalStorage:]")
-        #expect(parsed.header.sourceLine == 808)
-        #expect(parsed.header.marker == .ubiquity)
-        #expect(parsed.body == "mobile~6F2C:JournalStore")
+        let parsed = try require(header("2014-03-02 09:14:07.318 Journal[412:60b] -[PFUbiquitySwitchboardEntryMetadata setUseLocalStorage:](808): CoreData: Ubiquity:  mobile~6F2C:JournalStore"))
+        expectEqual(parsed.header.style, .nslog)
+        expectEqual(parsed.header.time, LogTime(year: 2014, month: 3, day: 2, hour: 9, minute: 14, second: 7, microsecond: 318_000, fractionDigits: 3))
+        expectEqual(parsed.header.process, "Journal")
+        expectEqual(parsed.header.pid, 412)
+        expectEqual(parsed.header.thread, "60b")
+        expectEqual(parsed.header.method, "-[PFUbiquitySwitchboardEntryMetadata setUseLocalStorage:]")
+        expectEqual(parsed.header.sourceLine, 808)
+        expectEqual(parsed.header.marker, .ubiquity)
+        expectEqual(parsed.body, "mobile~6F2C:JournalStore")
     }
 
     @Test func colonBeforeMillisecondsAndNoMilliseconds() throws {
-        let colon = try #require(header("2014-03-02 09:14:07:318 Journal[412:60b] CoreData: Ubiquity:  x"))
-        #expect(colon.header.time?.microsecond == 318_000)
-        let none = try #require(header("2014-03-02 09:14:07 Journal[412:60b] UbiquityStoreManager: Will load cloud store."))
-        #expect(none.header.time?.fractionDigits == 0)
-        #expect(none.header.marker == .storeManager)
-        #expect(none.body == "Will load cloud store.")
+        let colon = try require(header("2014-03-02 09:14:07:318 Journal[412:60b] CoreData: Ubiquity:  x"))
+        expectEqual(colon.header.time?.microsecond, 318_000)
+        let none = try require(header("2014-03-02 09:14:07 Journal[412:60b] UbiquityStoreManager: Will load cloud store."))
+        expectEqual(none.header.time?.fractionDigits, 0)
+        expectEqual(none.header.marker, .storeManager)
+        expectEqual(none.body, "Will load cloud store.")
     }
 
     @Test func processNamesWithSpaces() throws {
-        let parsed = try #require(header("2014-03-02 09:14:07.318 Journal Pro[412:60b] hello"))
-        #expect(parsed.header.process == "Journal Pro")
-        #expect(parsed.header.marker == nil)
-        #expect(parsed.body == "hello")
+        let parsed = try require(header("2014-03-02 09:14:07.318 Journal Pro[412:60b] hello"))
+        expectEqual(parsed.header.process, "Journal Pro")
+        expect(parsed.header.marker == nil)
+        expectEqual(parsed.body, "hello")
     }
 
     @Test func deviceConsoleSyslog() throws {
-        let parsed = try #require(header("Mar  2 09:14:07 Joes-iPad Journal[412] <Warning>: -[PFUbiquityFilePresenter processPendingURLs]_block_invoke(439): CoreData: Ubiquity:  x"))
-        #expect(parsed.header.style == .syslog)
-        #expect(parsed.header.device == "Joes-iPad")
-        #expect(parsed.header.level == "Warning")
-        #expect(parsed.header.time?.year == nil)
-        #expect(parsed.header.time?.month == 3)
-        #expect(parsed.header.method == "-[PFUbiquityFilePresenter processPendingURLs]_block_invoke")
-        #expect(parsed.header.sourceLine == 439)
-        #expect(parsed.body == "x")
+        let parsed = try require(header("Mar  2 09:14:07 Joes-iPad Journal[412] <Warning>: -[PFUbiquityFilePresenter processPendingURLs]_block_invoke(439): CoreData: Ubiquity:  x"))
+        expectEqual(parsed.header.style, .syslog)
+        expectEqual(parsed.header.device, "Joes-iPad")
+        expectEqual(parsed.header.level, "Warning")
+        expect(parsed.header.time?.year == nil)
+        expectEqual(parsed.header.time?.month, 3)
+        expectEqual(parsed.header.method, "-[PFUbiquityFilePresenter processPendingURLs]_block_invoke")
+        expectEqual(parsed.header.sourceLine, 439)
+        expectEqual(parsed.body, "x")
     }
 
     @Test func logShowDefaultStyle() throws {
-        let parsed = try #require(header("2016-09-30 10:01:02.123456+0200 0x2f1c     Default     0x0                  412    0    Journal: (CoreData) CoreData: Ubiquity:  x"))
-        #expect(parsed.header.style == .logShow)
-        #expect(parsed.header.time?.microsecond == 123_456)
-        #expect(parsed.header.time?.utcOffsetMinutes == 120)
-        #expect(parsed.header.thread == "0x2f1c")
-        #expect(parsed.header.level == "Default")
-        #expect(parsed.header.pid == 412)
-        #expect(parsed.header.process == "Journal")
-        #expect(parsed.header.marker == .ubiquity)
+        let parsed = try require(header("2016-09-30 10:01:02.123456+0200 0x2f1c     Default     0x0                  412    0    Journal: (CoreData) CoreData: Ubiquity:  x"))
+        expectEqual(parsed.header.style, .logShow)
+        expectEqual(parsed.header.time?.microsecond, 123_456)
+        expectEqual(parsed.header.time?.utcOffsetMinutes, 120)
+        expectEqual(parsed.header.thread, "0x2f1c")
+        expectEqual(parsed.header.level, "Default")
+        expectEqual(parsed.header.pid, 412)
+        expectEqual(parsed.header.process, "Journal")
+        expectEqual(parsed.header.marker, .ubiquity)
     }
 
     /// `log stream --style compact` and `log show --style compact`: the type in a column two
@@ -263,57 +263,57 @@ import TestSupport
         let code = type.trimmingCharacters(in: .whitespaces)
         for process in ["MyApp", "Trail Notes"] {
             let line = "2024-05-01 10:11:12.345 \(type)\(process)[123:4567] [com.apple.coredata:cloudkit] CoreData+CloudKit: x"
-            let parsed = try #require(header(line))
-            #expect(parsed.header.style == .nslog, "\(line)")
-            #expect(parsed.header.process == process, "\(line)")
-            #expect(parsed.header.pid == 123, "\(line)")
-            #expect(parsed.header.thread == "4567", "\(line)")
-            #expect(parsed.header.level == code, "\(line)")
-            #expect(parsed.header.time?.microsecond == 345_000, "\(line)")
+            let parsed = try require(header(line))
+            expectEqual(parsed.header.style, .nslog, "\(line)")
+            expectEqual(parsed.header.process, process, "\(line)")
+            expectEqual(parsed.header.pid, 123, "\(line)")
+            expectEqual(parsed.header.thread, "4567", "\(line)")
+            expectEqual(parsed.header.level, code, "\(line)")
+            expectEqual(parsed.header.time?.microsecond, 345_000, "\(line)")
         }
     }
 
     /// A process whose first word only looks like a type keeps it when no process follows.
     @Test func compactTypeWithNothingAfterIt() throws {
-        let parsed = try #require(header("2024-05-01 10:11:12.345 Df  [123:4567] x"))
-        #expect(parsed.header.process == "Df  ")
-        #expect(parsed.header.level == nil)
+        let parsed = try require(header("2024-05-01 10:11:12.345 Df  [123:4567] x"))
+        expectEqual(parsed.header.process, "Df  ")
+        expect(parsed.header.level == nil)
     }
 
     @Test func logShowSyslogStyle() throws {
-        let parsed = try #require(header("2016-09-30 10:01:02.123456+0200  localhost Journal[412]: (CoreData) UbiquityStoreManager: Will load local store."))
-        #expect(parsed.header.style == .logShowSyslog)
-        #expect(parsed.header.device == "localhost")
-        #expect(parsed.header.marker == .storeManager)
-        #expect(parsed.body == "Will load local store.")
+        let parsed = try require(header("2016-09-30 10:01:02.123456+0200  localhost Journal[412]: (CoreData) UbiquityStoreManager: Will load local store."))
+        expectEqual(parsed.header.style, .logShowSyslog)
+        expectEqual(parsed.header.device, "localhost")
+        expectEqual(parsed.header.marker, .storeManager)
+        expectEqual(parsed.body, "Will load local store.")
     }
 
     @Test func loggerTimestamp() throws {
-        let parsed = try #require(header("2014/03/02 09:14:07:318 UbiquityStoreManager: Will load cloud store."))
-        #expect(parsed.header.style == .loggerTimestamp)
-        #expect(parsed.header.time?.microsecond == 318_000)
-        #expect(parsed.header.marker == .storeManager)
+        let parsed = try require(header("2014/03/02 09:14:07:318 UbiquityStoreManager: Will load cloud store."))
+        expectEqual(parsed.header.style, .loggerTimestamp)
+        expectEqual(parsed.header.time?.microsecond, 318_000)
+        expectEqual(parsed.header.marker, .storeManager)
     }
 
     @Test func linesWithoutATimestamp() throws {
-        let block = try #require(header("__45-[PFUbiquityFilePresenter processPendingURLs]_block_invoke(439): CoreData: Ubiquity: x"))
-        #expect(block.header.style == .bare)
-        #expect(block.header.method == "__45-[PFUbiquityFilePresenter processPendingURLs]_block_invoke")
-        #expect(block.body == "x")
-        #expect(try #require(header("CoreData: error: something")).header.marker == .coreDataError)
-        #expect(try #require(header("UbiquityStoreManager: Will load cloud store.")).header.marker == .storeManager)
-        #expect(try #require(header("+[PFUbiquityLocation createUbiquityLocationForPath:withUbiquityRootLocation:](219): CoreData: Ubiquity:  Path")).header.sourceLine == 219)
+        let block = try require(header("__45-[PFUbiquityFilePresenter processPendingURLs]_block_invoke(439): CoreData: Ubiquity: x"))
+        expectEqual(block.header.style, .bare)
+        expectEqual(block.header.method, "__45-[PFUbiquityFilePresenter processPendingURLs]_block_invoke")
+        expectEqual(block.body, "x")
+        try expectEqual(require(header("CoreData: error: something")).header.marker, .coreDataError)
+        try expectEqual(require(header("UbiquityStoreManager: Will load cloud store.")).header.marker, .storeManager)
+        try expectEqual(require(header("+[PFUbiquityLocation createUbiquityLocationForPath:withUbiquityRootLocation:](219): CoreData: Ubiquity:  Path")).header.sourceLine, 219)
     }
 
     @Test func theMarkerTwiceAndOneSpace() throws {
-        #expect(try #require(header("2014-03-02 09:14:07.318 J[1:2] CoreData: Ubiquity: CoreData: Ubiquity: Transaction log: x")).body == "Transaction log: x")
-        #expect(try #require(header("2014-03-02 09:14:07.318 J[1:2] CoreData: Ubiquity: x")).body == "x")
+        try expectEqual(require(header("2014-03-02 09:14:07.318 J[1:2] CoreData: Ubiquity: CoreData: Ubiquity: Transaction log: x")).body, "Transaction log: x")
+        try expectEqual(require(header("2014-03-02 09:14:07.318 J[1:2] CoreData: Ubiquity: x")).body, "x")
     }
 
     @Test func continuationLinesAreNotHeaders() {
         for line in ["\tlocalPeerID: mobile~6F2C", "    title = Walk;", "})", "Using local storage: 0", "", "2014 was a year",
                      "Marching on", "Error Domain=NSCocoaErrorDomain Code=134302"] {
-            #expect(header(line) == nil, "\(line)")
+            expect(header(line) == nil, "\(line)")
         }
     }
 }
@@ -340,21 +340,21 @@ import TestSupport
         ]
         for time in times {
             var header = Header(style: .nslog, time: time, process: "Journal")
-            #expect(header.time == time, "\(String(describing: time))")
+            expectEqual(header.time, time, "\(String(describing: time))")
             header.thread = "60b"
-            #expect(header.time == time && header.process == "Journal", "setting a text keeps the time")
+            expect(header.time == time && header.process == "Journal", "setting a text keeps the time")
             for other in times {
                 var changed = header
                 changed.time = other
-                #expect(changed.time == other && changed.process == "Journal" && changed.thread == "60b")
-                #expect((changed == header) == (other == time))
-                #expect(header.time == time, "the header it was copied from keeps its time")
+                expect(changed.time == other && changed.process == "Journal" && changed.thread == "60b")
+                expectEqual((changed == header), (other == time))
+                expectEqual(header.time, time, "the header it was copied from keeps its time")
             }
         }
-        #expect(Header(style: .bare, time: nil) == Header(style: .bare))
+        expectEqual(Header(style: .bare, time: nil), Header(style: .bare))
         var timeOnly = Header(style: .bare, time: times.last ?? nil)
         timeOnly.time = nil
-        #expect(timeOnly == Header(style: .bare))
+        expectEqual(timeOnly, Header(style: .bare))
     }
 }
 
@@ -382,10 +382,10 @@ import TestSupport
             for start in [0, 1, 9, 17, max(0, bytes.count - 18)] {
                 let expected = naive(bytes, from: start)
                 let actual = bytes.withUnsafeBytes { CloudKitToken.find(in: $0, from: start) }
-                #expect(actual == expected, "\(text) from \(start)")
+                expectEqual(actual, expected, "\(text) from \(start)")
                 if expected != nil { found += 1 }
             }
         }
-        #expect(found > 1000, "many of the lines hold a token")
+        expect(found > 1000, "many of the lines hold a token")
     }
 }

@@ -2,6 +2,7 @@
 // `namingLogs`, `matchedLine`) say what the Character-by-Character versions said.
 import Testing
 @testable import UbiquityLogKit
+import TestSupport
 
 @Suite struct HeadlineTextTests {
     let error = ErrorInfo(domain: "NSCocoaErrorDomain", code: 134302, reason: "no store")
@@ -30,12 +31,12 @@ import Testing
         "no error printed, words end with a dash -\u{301}",
     ])
     func theWordsBeforeAnErrorAreTrimmedAsCharacters(line: String) {
-        #expect(Headline.withRootCause(line, error) == reference(line))
+        expectEqual(Headline.withRootCause(line, error), reference(line))
     }
 
     @Test func aLineWithoutALogObjectIsGivenBackAsItIs() {
-        #expect(Headline.namingLogs("Imported log x.1.cdt", log: "y.2.cdt") == "Imported log x.1.cdt")
-        #expect(Headline.namingLogs("Failed <PFUbiquityTransactionLog: 0x1d5e3f20> twice", log: "y.2.cdt") == "Failed y.2.cdt twice")
-        #expect(Headline.namingLogs("Failed <PFUbiquityTransactionLog: 0x1d5e3f20>", log: nil) == "Failed a transaction log")
+        expectEqual(Headline.namingLogs("Imported log x.1.cdt", log: "y.2.cdt"), "Imported log x.1.cdt")
+        expectEqual(Headline.namingLogs("Failed <PFUbiquityTransactionLog: 0x1d5e3f20> twice", log: "y.2.cdt"), "Failed y.2.cdt twice")
+        expectEqual(Headline.namingLogs("Failed <PFUbiquityTransactionLog: 0x1d5e3f20>", log: nil), "Failed a transaction log")
     }
 }

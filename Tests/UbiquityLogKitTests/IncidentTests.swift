@@ -13,9 +13,9 @@ import TestSupport
 
     @Test func aCleanCloudLoadIsHealthy() throws {
         let summary = try run([("a.log", [usm("14:07.000", "Will load cloud store."), usm("14:08.000", "Successfully loaded cloud store.")])])
-        #expect(summary.ubiquity.incidents.isEmpty)
-        #expect(summary.verdict == .healthy)
-        #expect(summary.verdicts == [InputVerdict(input: "a.log", verdict: .healthy, evidence: [])])
+        expect(summary.ubiquity.incidents.isEmpty)
+        expectEqual(summary.verdict, .healthy)
+        expectEqual(summary.verdicts, [InputVerdict(input: "a.log", verdict: .healthy, evidence: [])])
     }
 
     @Test func aFailedLoadThatARetryRecoversIsDegraded() throws {
@@ -26,14 +26,14 @@ import TestSupport
             usm("14:08.000", "Will load cloud store."),
             usm("14:09.000", "Successfully loaded cloud store."),
         ])])
-        try #require(summary.ubiquity.incidents.count == 1)
+        try require(summary.ubiquity.incidents.count == 1)
         let incident = summary.ubiquity.incidents[0]
-        #expect(incident.outcome == .recovered)
-        #expect(incident.problems.map(\.line) == [2, 3])
-        #expect(incident.recovery?.line == 5)
-        #expect(summary.verdict == .degraded)
-        #expect(summary.verdicts[0].evidence.count == 2)
-        #expect(summary.verdicts[0].evidence[1].hasPrefix("recovered: b.log:5 store-load-succeeded"))
+        expectEqual(incident.outcome, .recovered)
+        expectEqual(incident.problems.map(\.line), [2, 3])
+        expectEqual(incident.recovery?.line, 5)
+        expectEqual(summary.verdict, .degraded)
+        expectEqual(summary.verdicts[0].evidence.count, 2)
+        expect(summary.verdicts[0].evidence[1].hasPrefix("recovered: b.log:5 store-load-succeeded"))
     }
 
     @Test func corruptionLeftToAnotherDeviceIsBroken() throws {
@@ -44,11 +44,11 @@ import TestSupport
             usm("15:44.812", "Cloud content corruption detected (device store is healthy)."),
             usm("15:44.813", "Handling cloud corruption with default strategy: Wait for a remote rebuild."),
         ])])
-        #expect(summary.ubiquity.incidents.map(\.outcome) == [.waiting])
-        #expect(summary.ubiquity.incidents.first?.opening.kind == .importFailed)
-        #expect(summary.verdict == .broken)
-        #expect(summary.verdicts[0].evidence == ["c.log:3 import-failed: Import failed for log ?: NSCocoaErrorDomain 134302: Could not read the transaction log, waiting for another device to rebuild the cloud content"])
-        #expect(SummaryText.verdictLines(summary) == ["Verdict: broken", "  " + summary.verdicts[0].evidence[0]])
+        expectEqual(summary.ubiquity.incidents.map(\.outcome), [.waiting])
+        expectEqual(summary.ubiquity.incidents.first?.opening.kind, .importFailed)
+        expectEqual(summary.verdict, .broken)
+        expectEqual(summary.verdicts[0].evidence, ["c.log:3 import-failed: Import failed for log ?: NSCocoaErrorDomain 134302: Could not read the transaction log, waiting for another device to rebuild the cloud content"])
+        expectEqual(SummaryText.verdictLines(summary), ["Verdict: broken", "  " + summary.verdicts[0].evidence[0]])
     }
 
     @Test func corruptionRebuiltHereRecovers() throws {
@@ -61,9 +61,9 @@ import TestSupport
             usm("15:47.000", "Will load cloud store."),
             usm("15:48.000", "Successfully loaded cloud store."),
         ])])
-        #expect(summary.ubiquity.incidents.map(\.outcome) == [.recovered])
-        #expect(summary.ubiquity.incidents.first?.recovery?.kind == .storeUUIDChanged)
-        #expect(summary.verdict == .degraded)
+        expectEqual(summary.ubiquity.incidents.map(\.outcome), [.recovered])
+        expectEqual(summary.ubiquity.incidents.first?.recovery?.kind, .storeUUIDChanged)
+        expectEqual(summary.verdict, .degraded)
     }
 
     @Test func anAccountLogoutFallbackIsAWarning() throws {
@@ -73,9 +73,9 @@ import TestSupport
             usm("14:07.200", "Will load local store."),
             usm("14:07.900", "Successfully loaded local store."),
         ])])
-        #expect(summary.ubiquity.incidents.isEmpty, "a warning alone is no incident")
-        #expect(summary.verdict == .degraded)
-        #expect(summary.verdicts[0].evidence.first?.hasPrefix("e.log:2 cloud-store-unavailable") == true)
+        expect(summary.ubiquity.incidents.isEmpty, "a warning alone is no incident")
+        expectEqual(summary.verdict, .degraded)
+        expectEqual(summary.verdicts[0].evidence.first?.hasPrefix("e.log:2 cloud-store-unavailable"), true)
     }
 
     @Test func devicesHaveTheirOwnVerdictsAndTheRunTheWorst() throws {
@@ -83,14 +83,14 @@ import TestSupport
             ("iphone.log", [importFailure, usm("15:44.812", "Cloud content corruption detected (device store is healthy).")]),
             ("ipad.log", [usm("14:07.000", "Will load cloud store."), usm("14:08.000", "Successfully loaded cloud store.")]),
         ])
-        #expect(summary.verdicts.map(\.verdict) == [.broken, .healthy])
-        #expect(summary.verdict == .broken)
-        #expect(summary.ubiquity.incidents.map(\.input) == ["iphone.log"], "an incident does not run on into the next input")
+        expectEqual(summary.verdicts.map(\.verdict), [.broken, .healthy])
+        expectEqual(summary.verdict, .broken)
+        expectEqual(summary.ubiquity.incidents.map(\.input), ["iphone.log"], "an incident does not run on into the next input")
         let lines = SummaryText.lines(summary)
-        #expect(lines.contains("    iphone.log: 1 import failure; 1 corruption report; 1 incident (unresolved); broken"))
-        #expect(lines.contains("    ipad.log: 1 load (1 succeeded); healthy"))
-        #expect(lines.contains("  iphone.log: broken"))
-        #expect(lines.contains("  ipad.log: healthy"))
+        expect(lines.contains("    iphone.log: 1 import failure; 1 corruption report; 1 incident (unresolved); broken"))
+        expect(lines.contains("    ipad.log: 1 load (1 succeeded); healthy"))
+        expect(lines.contains("  iphone.log: broken"))
+        expect(lines.contains("  ipad.log: healthy"))
     }
 
     @Test func failOnTakesVerdicts() throws {
@@ -99,10 +99,10 @@ import TestSupport
         let degraded = try FailOn(parsing: "degraded", catalog: catalog)
         var summary = RunSummary()
         summary.verdict = .degraded
-        #expect(!broken.outcome(of: summary, catalog: catalog).fails)
-        #expect(degraded.outcome(of: summary, catalog: catalog).verdictFails)
+        expect(!broken.outcome(of: summary, catalog: catalog).fails)
+        expect(degraded.outcome(of: summary, catalog: catalog).verdictFails)
         summary.verdict = .broken
-        #expect(broken.outcome(of: summary, catalog: catalog).reasons == ["the verdict is broken (--fail-on broken)"])
+        expectEqual(broken.outcome(of: summary, catalog: catalog).reasons, ["the verdict is broken (--fail-on broken)"])
         #expect(throws: FailOnError.self) { try FailOn(parsing: "healthy", catalog: catalog) }
     }
 }
@@ -113,8 +113,8 @@ extension IncidentTests {
         var lines = Array(repeating: recovered, count: RunSummary.maxKeptFindings).flatMap { $0 }
         lines.append(importFailure)
         let summary = try run([("g.log", lines)])
-        #expect(summary.ubiquity.incidents.count == RunSummary.maxKeptFindings)
-        #expect(summary.verdict == .broken, "the unrecovered incident after the kept ones still decides")
+        expectEqual(summary.ubiquity.incidents.count, RunSummary.maxKeptFindings)
+        expectEqual(summary.verdict, .broken, "the unrecovered incident after the kept ones still decides")
     }
 }
 
@@ -122,12 +122,12 @@ extension IncidentTests {
     /// Every other kind of the catalogue in, the rest out (past 64 kinds: more than one word).
     @Test func holdsExactlyItsKinds() throws {
         let kinds = try Catalog.standard().kinds
-        #expect(kinds.map(\.ordinal).max() ?? 0 >= 64)
+        expect(kinds.map(\.ordinal).max() ?? 0 >= 64)
         for parity in 0...1 {
             let members = kinds.filter { $0.ordinal % 2 == parity }
             let set = KindSet(members)
-            for kind in kinds { #expect(set.contains(kind) == (kind.ordinal % 2 == parity), "\(kind.id)") }
+            for kind in kinds { expectEqual(set.contains(kind), (kind.ordinal % 2 == parity), "\(kind.id)") }
         }
-        #expect(!KindSet([]).contains(kinds[0]))
+        expect(!KindSet([]).contains(kinds[0]))
     }
 }

@@ -19,16 +19,16 @@ import TestSupport
     /// `--until …:03.123` passed over a record at `…:03.123456`: a bound given to a lower
     /// precision covers the whole of its unit.
     @Test func aBoundCoversTheWholeOfItsLastDigit() throws {
-        let end = try #require(LogTime(parsingEndOf: "2014-03-02 09:14:03.123"))
-        #expect(end.microsecond == 123_999)
-        #expect(LogTime(parsingEndOf: "2014-03-02 09:14:03.123456")?.microsecond == 123_456)
-        #expect(LogTime(parsingEndOf: "2014-03-02 09:14:03.1")?.microsecond == 199_999)
+        let end = try require(LogTime(parsingEndOf: "2014-03-02 09:14:03.123"))
+        expectEqual(end.microsecond, 123_999)
+        expectEqual(LogTime(parsingEndOf: "2014-03-02 09:14:03.123456")?.microsecond, 123_456)
+        expectEqual(LogTime(parsingEndOf: "2014-03-02 09:14:03.1")?.microsecond, 199_999)
         let log = ["09:14:03.123456", "09:14:03.123999", "09:14:03.124000"].map {
             "2014-03-02 \($0)+0100 Journal[412:60b] -[PFUbiquitySwitchboardEntryMetadata setUseLocalStorage:](808): \(storage)"
         }.joined(separator: "\n")
         let summary = try run(Array(log.utf8), until: end)
-        #expect(summary.outsideTimeWindow == 1)
-        #expect(summary.records == 3)
+        expectEqual(summary.outsideTimeWindow, 1)
+        expectEqual(summary.records, 3)
     }
 
     /// Syslog headers have no year: a window across New Year passed over every one.
@@ -37,24 +37,24 @@ import TestSupport
             "\($0) Joes-iPad Journal[412] <Warning>: -[PFUbiquitySwitchboardEntryMetadata setUseLocalStorage:](808): \(storage)"
         }.joined(separator: "\n")
         let summary = try run(Array(log.utf8), since: LogTime(parsing: "2014-12-31 23:50"), until: LogTime(parsingEndOf: "2015-01-01 00:10"))
-        #expect(summary.records == 4)
-        #expect(summary.outsideTimeWindow == 2, "Dec 30 and 00:15 lie outside; Dec 31 23:55 and Jan 1 00:05 inside")
+        expectEqual(summary.records, 4)
+        expectEqual(summary.outsideTimeWindow, 2, "Dec 30 and 00:15 lie outside; Dec 31 23:55 and Jan 1 00:05 inside")
         // A window of one year reads a yearless 29 February in no year that lacks it.
         let leap = "Feb 29 10:00:00 Joes-iPad Journal[412] <Warning>: hello"
-        #expect(try run(Array(leap.utf8), since: LogTime(parsing: "2015-01-01"), until: LogTime(parsingEndOf: "2015-12-31")).outsideTimeWindow == 1)
-        #expect(try run(Array(leap.utf8), since: LogTime(parsing: "2015-01-01"), until: LogTime(parsingEndOf: "2016-12-31")).outsideTimeWindow == 0)
+        try expectEqual(run(Array(leap.utf8), since: LogTime(parsing: "2015-01-01"), until: LogTime(parsingEndOf: "2015-12-31")).outsideTimeWindow, 1)
+        try expectEqual(run(Array(leap.utf8), since: LogTime(parsing: "2015-01-01"), until: LogTime(parsingEndOf: "2016-12-31")).outsideTimeWindow, 0)
     }
 
     /// A UTF-8 byte order mark hid the first line's header: its record had no process.
     @Test func aByteOrderMarkIsNoPartOfTheFirstLine() throws {
         let log = "\u{FEFF}2014-03-02 09:14:07.318 Journal[412:60b] -[PFUbiquitySwitchboardEntryMetadata setUseLocalStorage:](808): \(storage)\n"
         let summary = try run(Array(log.utf8))
-        #expect(summary.lines == 2)
-        #expect(summary.syncRecords == 1)
-        #expect(summary.processes.map(\.process) == ["Journal"])
+        expectEqual(summary.lines, 2)
+        expectEqual(summary.syncRecords, 1)
+        expectEqual(summary.processes.map(\.process), ["Journal"])
         // In the middle of a log it is a character of its line, as before.
         let middle = try run(Array(("hello\n" + log).utf8))
-        #expect(middle.lines == 3)
+        expectEqual(middle.lines, 3)
     }
 
     /// A UTF-16 log read as `no Core Data sync records` without a word about its encoding.
@@ -66,14 +66,14 @@ import TestSupport
         let run = LogRun(catalog: try Catalog.standard(), reporters: [])
         var source = MemorySource(bytes, chunkSize: 5)
         let error = try #require(throws: InputError.self) { try run.process(&source, name: "phone-utf16.log") }
-        #expect(error.input == "phone-utf16.log")
-        #expect(error.reason.hasPrefix("it is UTF-16 (\(littleEndian ? "little" : "big")-endian) text"), "\(error.reason)")
-        #expect(error.reason.contains("iconv -f UTF-16 -t UTF-8"))
+        expectEqual(error.input, "phone-utf16.log")
+        expect(error.reason.hasPrefix("it is UTF-16 (\(littleEndian ? "little" : "big")-endian) text"), "\(error.reason)")
+        expect(error.reason.contains("iconv -f UTF-16 -t UTF-8"))
         let summary = run.finish()
-        #expect(summary.lines == bytes.filter { $0 == 0x0A }.count + (bytes.last == 0x0A ? 0 : 1), "every line is still counted")
-        #expect(summary.verdict == .noEvidence)
+        expectEqual(summary.lines, bytes.filter { $0 == 0x0A }.count + (bytes.last == 0x0A ? 0 : 1), "every line is still counted")
+        expectEqual(summary.verdict, .noEvidence)
         // ASCII with a few NULs is not UTF-16.
         let binary: [UInt8] = Array("2014-03-02 09:14:07.318 Journal[412:60b] x\0y\0 hello world".utf8)
-        #expect(binary.withUnsafeBytes { TextEncoding(firstLine: $0) } == .utf8)
+        expectEqual(binary.withUnsafeBytes { TextEncoding(firstLine: $0) }, .utf8)
     }
 }

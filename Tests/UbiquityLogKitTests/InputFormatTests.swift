@@ -22,44 +22,44 @@ import TestSupport
 
     @Test func ndjsonIsDetectedAndEachObjectIsARecord() throws {
         let items = try run(event + "\n" + event.replacing("Will load cloud", with: "Successfully loaded cloud") + "\n", format: .auto)
-        #expect(items.map(\.1) == [.storeLoadStarted(.cloud, store: nil), .storeLoadSucceeded(.cloud)])
-        let header = try #require(items.first?.0.header)
-        #expect(header.process == "Journal")
-        #expect(header.pid == 412)
-        #expect(header.thread == "12060")
-        #expect(header.level == "Default")
-        #expect(header.time?.iso8601 == "2016-09-30T10:01:02.123456+02:00")
+        expectEqual(items.map(\.1), [.storeLoadStarted(.cloud, store: nil), .storeLoadSucceeded(.cloud)])
+        let header = try require(items.first?.0.header)
+        expectEqual(header.process, "Journal")
+        expectEqual(header.pid, 412)
+        expectEqual(header.thread, "12060")
+        expectEqual(header.level, "Default")
+        expectEqual(header.time?.iso8601, "2016-09-30T10:01:02.123456+02:00")
     }
 
     @Test func linesThatAreNotEventsAreRecordsOfTheirOwn() throws {
         let items = try run("[\n" + event + "\n{not json\n\n", format: .ndjson)
-        #expect(items.map(\.0.firstLine) == [1, 2, 3, 4])
-        #expect(items.map(\.1.kind.id) == ["app", "store-load-started", "app", "app"])
+        expectEqual(items.map(\.0.firstLine), [1, 2, 3, 4])
+        expectEqual(items.map(\.1.kind.id), ["app", "store-load-started", "app", "app"])
     }
 
     @Test func textIsNotTakenForNDJSON() throws {
         let items = try run("2014-03-02 09:14:05.121 Journal[412:60b] UbiquityStoreManager: Will load cloud store.\n{\"eventMessage\":\"x\"}\n", format: .auto)
-        #expect(items.count == 1, "a JSON line after a text first line continues the record")
+        expectEqual(items.count, 1, "a JSON line after a text first line continues the record")
     }
 
     @Test func aTextFormatOnlyStartsRecordsAtItsHeaders() throws {
         let mixed = "Mar  2 09:14:07 pad Journal[412] <Notice>: UbiquityStoreManager: Will load cloud store.\n2014-03-02 09:14:05.121 Journal[412:60b] not a header in syslog format\n"
-        #expect(try run(mixed, format: .syslog).map(\.0.lineCount) == [2])
-        #expect(try run(mixed, format: .nslog).map(\.0.lineCount) == [1, 1], "the syslog line is text before any header")
-        #expect(try run(mixed, format: .auto).map(\.0.lineCount) == [1, 1])
+        try expectEqual(run(mixed, format: .syslog).map(\.0.lineCount), [2])
+        try expectEqual(run(mixed, format: .nslog).map(\.0.lineCount), [1, 1], "the syslog line is text before any header")
+        try expectEqual(run(mixed, format: .auto).map(\.0.lineCount), [1, 1])
     }
 
     @Test func flatJSONDecodesStringsAndSkipsNesting() throws {
         let line = Array(#" {"a":"x\ny\u00e9\ud83d\ude00\"","n":-1.5e3,"t":true,"z":null,"o":{"k":[1,{"q":"}"}]},"e":""} "#.utf8)
-        let object = try #require(line.withUnsafeBytes { FlatJSON.object($0) })
-        #expect(object["a"] == "x\nyé😀\"")
-        #expect(object["n"] == "-1.5e3")
-        #expect(object["t"] == "true")
-        #expect(object["z"] == "null")
-        #expect(object["o"] == "")
-        #expect(object["e"] == "")
+        let object = try require(line.withUnsafeBytes { FlatJSON.object($0) })
+        expectEqual(object["a"], "x\nyé😀\"")
+        expectEqual(object["n"], "-1.5e3")
+        expectEqual(object["t"], "true")
+        expectEqual(object["z"], "null")
+        expectEqual(object["o"], "")
+        expectEqual(object["e"], "")
         for bad in ["", "[]", "{", #"{"a":}"#, #"{"a":"x"} trailing"#, #"{"a" "x"}"#] {
-            #expect(Array(bad.utf8).withUnsafeBytes { FlatJSON.object($0) } == nil, "\(bad)")
+            expect(Array(bad.utf8).withUnsafeBytes { FlatJSON.object($0) } == nil, "\(bad)")
         }
     }
 }

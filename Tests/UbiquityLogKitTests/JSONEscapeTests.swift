@@ -88,27 +88,27 @@ import TestSupport
 
             var span = JSONText()
             Self.withinLarger(bytes, offset: offset) { span.string(maybeUTF8: $0) }
-            #expect(span.bytes == Self.referenceSpan(bytes), "span \(bytes)")
+            expectEqual(span.bytes, Self.referenceSpan(bytes), "span \(bytes)")
 
             var raw = JSONText()
             raw.rawMember(RecordText(bytes))
-            #expect(raw.bytes == Self.referenceRaw(bytes), "raw \(bytes)")
+            expectEqual(raw.bytes, Self.referenceRaw(bytes), "raw \(bytes)")
 
             var quoted = JSONText()
             let found = Self.withinLarger(bytes, offset: offset) { quoted.quoted($0) }
-            #expect((found & JSONText.seenNonASCII != 0) == bytes.contains { $0 >= 0x80 }, "\(bytes)")
-            #expect((found & JSONText.seenHash != 0) == bytes.contains(0x23), "\(bytes)")
-            #expect(quoted.seen == found)
+            expectEqual((found & JSONText.seenNonASCII != 0), bytes.contains { $0 >= 0x80 }, "\(bytes)")
+            expectEqual((found & JSONText.seenHash != 0), bytes.contains(0x23), "\(bytes)")
+            expectEqual(quoted.seen, found)
             // Bytes not UTF-8 are passed to `quoted` only to be written again; as they stand
             // they are escaped as any other bytes.
-            #expect(quoted.bytes == Self.referenceString(bytes), "\(bytes)")
+            expectEqual(quoted.bytes, Self.referenceString(bytes), "\(bytes)")
             if valid {
                 var string = JSONText()
                 Self.withinLarger(bytes, offset: offset) { string.string(utf8: $0) }
-                #expect(string.bytes == Self.referenceString(bytes))
+                expectEqual(string.bytes, Self.referenceString(bytes))
                 var text = JSONText()
                 text.string(String(decoding: bytes, as: UTF8.self))
-                #expect(text.bytes == Self.referenceString(bytes))
+                expectEqual(text.bytes, Self.referenceString(bytes))
             }
         }
     }
@@ -157,10 +157,10 @@ import TestSupport
                 (wide.withUnsafeMutableBufferPointer { cbytescan_json_write($0.baseAddress!, source.baseAddress!, source.count, &wideSeen) },
                  narrow.withUnsafeMutableBufferPointer { cbytescan_json_write_narrow($0.baseAddress!, source.baseAddress!, source.count, &narrowSeen) })
             }
-            #expect(wrote.0 == wrote.1, "\(bytes)")
-            #expect(wide[..<wrote.0] == narrow[..<wrote.1], "\(bytes)")
-            #expect([0x22] + Array(narrow[..<wrote.1]) + [0x22] == Self.referenceString(bytes), "\(bytes)")
-            #expect(wideSeen == narrowSeen, "\(bytes)")
+            expectEqual(wrote.0, wrote.1, "\(bytes)")
+            expectEqual(wide[..<wrote.0], narrow[..<wrote.1], "\(bytes)")
+            expectEqual([0x22] + Array(narrow[..<wrote.1]) + [0x22], Self.referenceString(bytes), "\(bytes)")
+            expectEqual(wideSeen, narrowSeen, "\(bytes)")
         }
     }
 
@@ -182,9 +182,9 @@ import TestSupport
             var source = MemorySource(line + "\n")
             try run.process(&source, name: input)
             run.finish()
-            let record = try #require(output.text.split(separator: "\n").first { $0.hasPrefix(#"{"type":"record""#) })
-            #expect(!record.contains("##["), "\(record)")
-            #expect(record.contains(#"\u0023#["#), "\(record)")
+            let record = try require(output.text.split(separator: "\n").first { $0.hasPrefix(#"{"type":"record""#) })
+            expect(!record.contains("##["), "\(record)")
+            expect(record.contains(#"\u0023#["#), "\(record)")
         }
     }
 }

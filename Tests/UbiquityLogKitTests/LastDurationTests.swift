@@ -9,28 +9,28 @@ import TestSupport
 @Suite struct LastDurationTests {
     @Test func aSpanIsWholeNumbersWithUnitsLargestFirst() throws {
         for (text, seconds) in [("30m", 1800), ("2h", 7200), ("90s", 90), ("1d", 86_400), ("1h30m", 5400), ("1d2h3m4s", 93_784), ("0h5m", 300)] {
-            #expect(LastDuration(parsing: text)?.microseconds == Int64(seconds) * 1_000_000, "\(text)")
+            expectEqual(LastDuration(parsing: text)?.microseconds, Int64(seconds) * 1_000_000, "\(text)")
         }
         for bad in ["30", "0s", "", "m", "30m2h", "1h1h", "1.5h", "-1h", "30 m", "1w", "h30", "99999999999d"] {
-            #expect(LastDuration(parsing: bad) == nil, "\(bad)")
+            expect(LastDuration(parsing: bad) == nil, "\(bad)")
         }
     }
 
     @Test func timesWithoutAYearAreTheNearestAcrossNewYear() throws {
         let end = LogTime(year: nil, month: 1, day: 1, hour: 0, minute: 10, second: 0)
         let before = LogTime(year: nil, month: 12, day: 31, hour: 23, minute: 50, second: 0)
-        #expect(LastDuration.microseconds(from: before, to: end) == 20 * 60_000_000)
-        #expect(LastDuration.microseconds(from: end, to: before) == -20 * 60_000_000)
-        let span = try #require(LastDuration(parsing: "30m"))
-        #expect(span.contains(before, end: end))
-        #expect(!span.contains(LogTime(year: nil, month: 12, day: 31, hour: 23, minute: 30, second: 0), end: end))
+        expectEqual(LastDuration.microseconds(from: before, to: end), 20 * 60_000_000)
+        expectEqual(LastDuration.microseconds(from: end, to: before), -20 * 60_000_000)
+        let span = try require(LastDuration(parsing: "30m"))
+        expect(span.contains(before, end: end))
+        expect(!span.contains(LogTime(year: nil, month: 12, day: 31, hour: 23, minute: 30, second: 0), end: end))
     }
 
     @Test func timesWithOffsetsAreComparedAsInstants() throws {
         // Summer time begins: 02:00+0100 is followed by 03:00+0200, the same instant.
         let winter = LogTime(year: 2016, month: 3, day: 27, hour: 1, minute: 59, second: 0, utcOffsetMinutes: 60)
         let summer = LogTime(year: 2016, month: 3, day: 27, hour: 3, minute: 1, second: 0, utcOffsetMinutes: 120)
-        #expect(LastDuration.microseconds(from: winter, to: summer) == 2 * 60_000_000)
+        expectEqual(LastDuration.microseconds(from: winter, to: summer), 2 * 60_000_000)
     }
 
     private static let storage = "CoreData: Ubiquity:  mobile~6F2C0E8A-1B7D-4C55-9A34-2B8E1D0C7F11:JournalStore\nUsing local storage: 1"
@@ -62,7 +62,7 @@ import TestSupport
         let spans = SpanCollector()
         let run = LogRun(catalog: try Catalog.standard(), reporters: [spans], limits: limits)
         run.usesThreads = threads
-        let span: LastDuration = try #require(LastDuration(parsing: last))
+        let span: LastDuration = try require(LastDuration(parsing: last))
         run.last = span
         var failure: InputError?
         let folder = try ScratchFolder("last")
@@ -90,11 +90,11 @@ import TestSupport
             for threads in [false, true] {
                 let (file, fileFailure) = try read(text, last: last, fromFile: true, threads: threads)
                 let (pipe, pipeFailure) = try read(text, last: last, fromFile: false, threads: threads)
-                #expect(fileFailure == nil && pipeFailure == nil)
-                #expect(file == pipe, "--last \(last), threads \(threads)")
-                #expect(file.records == 1 + 60 + 12, "every record counted: \(last)")
-                #expect(file.lines == 1 + 120 + 12)
-                #expect(file.records - file.outside == file.shown.count, "what is not outside is shown: \(last)")
+                expect(fileFailure == nil && pipeFailure == nil)
+                expectEqual(file, pipe, "--last \(last), threads \(threads)")
+                expectEqual(file.records, 1 + 60 + 12, "every record counted: \(last)")
+                expectEqual(file.lines, 1 + 120 + 12)
+                expectEqual(file.records - file.outside, file.shown.count, "what is not outside is shown: \(last)")
             }
         }
     }
@@ -106,7 +106,7 @@ import TestSupport
         // 40 records: the last at 09:04:33.250.
         let end = 4 * 60 + 33
         for (fromFile, last) in [(true, "45s"), (false, "45s"), (true, "2m"), (false, "2m")] {
-            let span = try #require(LastDuration(parsing: last)).microseconds / 1_000_000
+            let span = try require(LastDuration(parsing: last)).microseconds / 1_000_000
             let (outcome, _) = try read(text, last: last, fromFile: fromFile, threads: true)
             var lastSecond: Int?
             var inside: [Int] = []
@@ -118,7 +118,7 @@ import TestSupport
                 let startsRecord = index == 0 || line.hasPrefix("2014") || line.hasPrefix("CoreData")
                 if startsRecord, let second = lastSecond, end - second <= span { inside.append(index + 1) }
             }
-            #expect(outcome.shown == inside, "--last \(last), from a file: \(fromFile)")
+            expectEqual(outcome.shown, inside, "--last \(last), from a file: \(fromFile)")
         }
     }
 
@@ -127,14 +127,14 @@ import TestSupport
     @Test func aPipeBeyondTheHeldBytesIsReportedNotCut() throws {
         let text = LastDurationTests.log(records: 60)
         let (outcome, failure) = try read(text, last: "1h", fromFile: false, threads: true, heldBytes: 4000)
-        let error = try #require(failure)
-        #expect(error.reason.contains("--last 1h"), "\(error)")
-        #expect(error.reason.contains("4000 bytes"))
-        #expect(outcome.shown.isEmpty)
-        #expect(outcome.records == 73 && outcome.outside == 73)
+        let error = try require(failure)
+        expect(error.reason.contains("--last 1h"), "\(error)")
+        expect(error.reason.contains("4000 bytes"))
+        expect(outcome.shown.isEmpty)
+        expect(outcome.records == 73 && outcome.outside == 73)
         // The same log from a file holds nothing: its end is read first.
         let (file, fileFailure) = try read(text, last: "1h", fromFile: true, threads: true, heldBytes: 4000)
-        #expect(fileFailure == nil && file.outside == 1)
+        expect(fileFailure == nil && file.outside == 1)
     }
 
     /// A file's end read in blocks of any size finds the same time, also when its last line is
@@ -164,8 +164,8 @@ import TestSupport
             for block in test.second == 2 ? [1 << 16] : [1, 2, 7, 64, 1 << 16] {
                 let found = InputEnd.latestTime(descriptor: file.descriptor, format: test.format, parser: parser,
                                                 limits: LineReader.Limits(maxLineLength: 100, tailLength: 120), blockSize: block)
-                let time = try #require(found, "a regular file")
-                #expect(time?.second == test.second, "case \(index), blocks of \(block)")
+                let time = try require(found, "a regular file")
+                expectEqual(time?.second, test.second, "case \(index), blocks of \(block)")
             }
         }
     }
@@ -177,8 +177,8 @@ import TestSupport
         }.joined(separator: "\n")
         for fromFile in [true, false] {
             let (outcome, _) = try read(text, last: "10m", fromFile: fromFile, threads: false)
-            #expect(outcome.shown == [3, 5], "from a file: \(fromFile)")
-            #expect(outcome.outside == 1)
+            expectEqual(outcome.shown, [3, 5], "from a file: \(fromFile)")
+            expectEqual(outcome.outside, 1)
         }
     }
 }

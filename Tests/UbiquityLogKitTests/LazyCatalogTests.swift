@@ -16,22 +16,22 @@ import TestSupport
         _ = try Explanation.text(for: "import-failed", catalog: catalog)
         _ = Explanation.markdown(catalog)
         _ = Classifier(catalog: catalog)
-        #expect(catalog.compiledChannelCount == 0)
-        #expect(catalog.compiledPatternCount == 0)
+        expectEqual(catalog.compiledChannelCount, 0)
+        expectEqual(catalog.compiledPatternCount, 0)
     }
 
     @Test func aRecordCompilesItsChannelAndItsCandidates() throws {
         let catalog = try Self.fresh()
         let classifier = Classifier(catalog: catalog)
-        let record = try #require(assemble("2014-03-02 09:14:00.039 Journal[412:60b] -[PFUbiquitySetupAssistant finishSetup](95): CoreData: Ubiquity:  Using local storage: 1\n").first)
+        let record = try require(assemble("2014-03-02 09:14:00.039 Journal[412:60b] -[PFUbiquitySetupAssistant finishSetup](95): CoreData: Ubiquity:  Using local storage: 1\n").first)
         let classification = classifier.classify(record)
-        #expect(classification.event.kind == .usingLocalStorage)
-        #expect(catalog.compiledChannelCount == 1)
+        expectEqual(classification.event.kind, .usingLocalStorage)
+        expectEqual(catalog.compiledChannelCount, 1)
         let compiled = catalog.compiledPatternCount
-        #expect(compiled >= 1 && compiled <= 3, "\(compiled) patterns compiled")
+        expect(compiled >= 1 && compiled <= 3, "\(compiled) patterns compiled")
         // The same record again compiles nothing more.
         _ = classifier.classify(record)
-        #expect(catalog.compiledPatternCount == compiled)
+        expectEqual(catalog.compiledPatternCount, compiled)
     }
 
     /// A catalogue made of given rules compiles them at once: a pattern PCRE2 rejects throws.

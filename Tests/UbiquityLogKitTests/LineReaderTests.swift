@@ -8,48 +8,48 @@ import TestSupport
     @Test(arguments: [1, 2, 3, 5, 7, 64, 1 << 16])
     func linesAreTheSameWhateverTheChunkSize(chunkSize: Int) throws {
         let lines = try readLines(text, chunkSize: chunkSize)
-        #expect(lines.map(\.text) == ["first line", "second", "", "fourth after an empty one", "last without newline"])
-        #expect(lines.map(\.number) == [1, 2, 3, 4, 5])
+        expectEqual(lines.map(\.text), ["first line", "second", "", "fourth after an empty one", "last without newline"])
+        expectEqual(lines.map(\.number), [1, 2, 3, 4, 5])
     }
 
     @Test func crlfLineEndsAreStripped() throws {
         let lines = try readLines("a\r\nb\r\n\r\nc\r", chunkSize: 2)
-        #expect(lines.map(\.text) == ["a", "b", "", "c"])
+        expectEqual(lines.map(\.text), ["a", "b", "", "c"])
     }
 
     @Test func crInsideALineIsKept() throws {
-        #expect(try readLines("a\rb\n").map(\.text) == ["a\rb"])
+        try expectEqual(readLines("a\rb\n").map(\.text), ["a\rb"])
     }
 
     @Test func aFinalNewlineAddsNoLine() throws {
-        #expect(try readLines("a\nb\n").count == 2)
-        #expect(try readLines("a\nb").count == 2)
-        #expect(try readLines("").isEmpty)
-        #expect(try readLines("\n").map(\.text) == [""])
+        try expectEqual(readLines("a\nb\n").count, 2)
+        try expectEqual(readLines("a\nb").count, 2)
+        try expect(readLines("").isEmpty)
+        try expectEqual(readLines("\n").map(\.text), [""])
     }
 
     @Test func invalidUTF8IsPassedThroughAsBytes() throws {
         let bytes: [UInt8] = [0x61, 0xFF, 0xC0, 0x0A, 0xE2, 0x82, 0x0A]
         let lines = try readLines(bytes, chunkSize: 3)
-        #expect(lines.map(\.bytes) == [[0x61, 0xFF, 0xC0], [0xE2, 0x82]])
+        expectEqual(lines.map(\.bytes), [[0x61, 0xFF, 0xC0], [0xE2, 0x82]])
     }
 
     @Test func anOverlongLineIsCutCountedOnceAndReadingGoesOn() throws {
         let long = String(repeating: "x", count: 100)
         let lines = try readLines(Array("short\n\(long)\nafter\n".utf8),
                                   limits: LineReader.Limits(chunkSize: 7, maxLineLength: 16))
-        #expect(lines.map(\.number) == [1, 2, 3])
-        #expect(lines[1].bytes.count == 16)
-        #expect(lines[1].isTruncated)
-        #expect(lines[2].text == "after")
-        #expect(!lines[2].isTruncated)
+        expectEqual(lines.map(\.number), [1, 2, 3])
+        expectEqual(lines[1].bytes.count, 16)
+        expect(lines[1].isTruncated)
+        expectEqual(lines[2].text, "after")
+        expect(!lines[2].isTruncated)
     }
 
     @Test func anOverlongLineThatArrivesInOneChunkIsCutToo() throws {
         let lines = try readLines(Array((String(repeating: "y", count: 40) + "\nz").utf8),
                                   limits: LineReader.Limits(chunkSize: 1 << 10, maxLineLength: 10))
-        #expect(lines.map(\.bytes.count) == [10, 1])
-        #expect(lines[0].isTruncated)
+        expectEqual(lines.map(\.bytes.count), [10, 1])
+        expect(lines[0].isTruncated)
     }
 
     @Test func aReadErrorNamesTheInputAndLine() throws {
@@ -69,6 +69,6 @@ import TestSupport
         #expect(throws: InputError(input: "device.log", reason: "I/O error", line: 3)) {
             try reader.readLines(from: &source) { _ in seen += 1 }
         }
-        #expect(seen == 2)
+        expectEqual(seen, 2)
     }
 }

@@ -47,7 +47,7 @@ import TestSupport
     @Test func inputsCostWhatTheirGroupsCost() {
         let (ratio, short, long) = Timing.ratio(bound: 8, short: { Self.drive(inputs: 50, groups: 64) },
                                                 long: { Self.drive(inputs: 200, groups: 64) })
-        #expect(ratio < 8, "50 inputs: \(short) s, 200 inputs: \(long) s")
+        expect(ratio < 8, "50 inputs: \(short) s, 200 inputs: \(long) s")
     }
 
     /// Every input's loads are closed at its end, unfinished, each with its own input and
@@ -55,8 +55,8 @@ import TestSupport
     @Test func eachInputClosesItsOwnLoads() throws {
         let summary = try Self.summarize(inputs: 3, text: Self.input(processes: 5), catalog: try Catalog.standard())
         let loads = summary.ubiquity.storeLoadAttempts
-        #expect(loads.map(\.input) == (0..<3).flatMap { input in Array(repeating: "input-\(input).log", count: 5) })
-        #expect(loads.map(\.process) == Array(repeating: (0..<5).map { "App\($0)" }, count: 3).flatMap { $0 })
-        #expect(loads.allSatisfy { $0.outcome == .unfinished })
+        expectEqual(loads.map(\.input), (0..<3).flatMap { input in Array(repeating: "input-\(input).log", count: 5) })
+        expectEqual(loads.map(\.process), Array(repeating: (0..<5).map { "App\($0)" }, count: 3).flatMap { $0 })
+        expect(loads.allSatisfy { $0.outcome == .unfinished })
     }
 }

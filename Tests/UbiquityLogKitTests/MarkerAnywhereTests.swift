@@ -41,19 +41,19 @@ import TestSupport
         // An app line before it, to show the failure is a record of its own.
         let text = "2014-03-02 09:14:06.001 Journal[412:60b] Opening the journal\n" + prefix + Self.failure
         let classified = try classify(text)
-        try #require(classified.count == 2, "\(classified.map(\.record.textString))")
+        try require(classified.count == 2, "\(classified.map(\.record.textString))")
         let (record, classification) = classified[1]
-        #expect(record.marker == .ubiquity)
-        #expect(record.lineCount == 6, "the continuation lines belong to the record")
-        #expect(classification.event.kind == .importFailed, "\(record.textString)")
-        #expect(classification.event.severity == .error)
-        #expect(record.firstBodyText.hasPrefix("Import operation encountered"))
+        expectEqual(record.marker, .ubiquity)
+        expectEqual(record.lineCount, 6, "the continuation lines belong to the record")
+        expectEqual(classification.event.kind, .importFailed, "\(record.textString)")
+        expectEqual(classification.event.severity, .error)
+        expect(record.firstBodyText.hasPrefix("Import operation encountered"))
         if prefix.contains("[_PF") {
-            #expect(record.header?.method?.contains("[_PFUbiquityRecordsImporter operation:failedWithError:]") == true)
+            expectEqual(record.header?.method?.contains("[_PFUbiquityRecordsImporter operation:failedWithError:]"), true)
         }
         let summary = try summarize([("paste.log", text)])
-        #expect(summary.verdict == .broken)
-        #expect(summary.ubiquity.importFailureCount == 1)
+        expectEqual(summary.verdict, .broken)
+        expectEqual(summary.ubiquity.importFailureCount, 1)
     }
 
     /// Store manager messages through a logger's header styles, with the prefix, re-prefixed, or
@@ -73,15 +73,15 @@ import TestSupport
     @Test(arguments: storeManagerLines)
     func storeManagerMessagesAreFoundThroughLoggers(line: String, kind: String) throws {
         let classified = try classify(line)
-        try #require(classified.count == 1)
-        #expect(classified[0].classification.event.kind.id == kind, "\(line)")
+        try require(classified.count == 1)
+        expectEqual(classified[0].classification.event.kind.id, kind, "\(line)")
     }
 
     /// A delegate record whose message no rule knows is the store manager's all the same.
     @Test func anUnknownMessageThroughTheDelegateIsUnhandledNotApp() throws {
         let classified = try classify("2014/03/02 09:14:07:318  [60b] [AppDelegate ubiquityStoreManager:log:]:123 Some message a later version added.")
-        #expect(classified[0].record.marker == .storeManager)
-        #expect(classified[0].classification.event.kind == .unhandled)
+        expectEqual(classified[0].record.marker, .storeManager)
+        expectEqual(classified[0].classification.event.kind, .unhandled)
     }
 
     /// The app's own lines, through the same loggers and headers, stay app lines.
@@ -95,8 +95,8 @@ import TestSupport
     ])
     func appLinesStayAppLines(line: String) throws {
         let classified = try classify(line)
-        try #require(classified.count == 1)
-        #expect(classified[0].classification.event.kind == .app, "\(line)")
+        try require(classified.count == 1)
+        expectEqual(classified[0].classification.event.kind, .app, "\(line)")
     }
 
     /// Continuation lines that mention no marker near their start still continue their record.
@@ -109,7 +109,7 @@ import TestSupport
                 NSFilePath = "/var/mobile/Library/Mobile Documents/x";
             Operation failed: the log is at: a place
             """
-        #expect(try assemble(text).count == 1)
+        try expectEqual(assemble(text).count, 1)
     }
 
     /// The marker's place in the line, the method before or after it and the message's start.
@@ -120,27 +120,27 @@ import TestSupport
                 HeaderParser().parse(buffer).map { ($0.header, String(decoding: bytes[$0.bodyStart...], as: UTF8.self)) }
             }
         }
-        let pasted = try #require(parse("[PFUbiquityFilePresenter processPendingURLs]_block_invoke(439): CoreData: Ubiquity:  x"))
-        #expect(pasted.0.style == .bare)
-        #expect(pasted.0.method == "[PFUbiquityFilePresenter processPendingURLs]_block_invoke")
-        #expect(pasted.0.sourceLine == 439)
-        #expect(pasted.1 == "x")
-        let lumberjack = try #require(parse("2014/03/02 09:14:07:318  [60b] [AppDelegate ubiquityStoreManager:log:]:123 Will load cloud store."))
-        #expect(lumberjack.0.style == .loggerTimestamp)
-        #expect(lumberjack.0.thread == "60b")
-        #expect(lumberjack.0.method == "[AppDelegate ubiquityStoreManager:log:]")
-        #expect(lumberjack.0.sourceLine == 123)
-        #expect(lumberjack.0.marker == .storeManager)
-        #expect(lumberjack.1 == "Will load cloud store.")
+        let pasted = try require(parse("[PFUbiquityFilePresenter processPendingURLs]_block_invoke(439): CoreData: Ubiquity:  x"))
+        expectEqual(pasted.0.style, .bare)
+        expectEqual(pasted.0.method, "[PFUbiquityFilePresenter processPendingURLs]_block_invoke")
+        expectEqual(pasted.0.sourceLine, 439)
+        expectEqual(pasted.1, "x")
+        let lumberjack = try require(parse("2014/03/02 09:14:07:318  [60b] [AppDelegate ubiquityStoreManager:log:]:123 Will load cloud store."))
+        expectEqual(lumberjack.0.style, .loggerTimestamp)
+        expectEqual(lumberjack.0.thread, "60b")
+        expectEqual(lumberjack.0.method, "[AppDelegate ubiquityStoreManager:log:]")
+        expectEqual(lumberjack.0.sourceLine, 123)
+        expectEqual(lumberjack.0.marker, .storeManager)
+        expectEqual(lumberjack.1, "Will load cloud store.")
         // A family that prints its method after its marker.
-        let after = try #require(parse("2014-03-02 09:14:07.318 Journal[412:60b] CoreData: debug: CoreData: Ubiquity: -[A b:](12): y"))
-        #expect(after.0.marker == .ubiquity)
-        #expect(after.0.method == "-[A b:]")
-        #expect(after.1 == "y")
+        let after = try require(parse("2014-03-02 09:14:07.318 Journal[412:60b] CoreData: debug: CoreData: Ubiquity: -[A b:](12): y"))
+        expectEqual(after.0.marker, .ubiquity)
+        expectEqual(after.0.method, "-[A b:]")
+        expectEqual(after.1, "y")
         // The marker twice, a tab between.
-        #expect(try #require(parse("Journal: CoreData: Ubiquity:\tCoreData: Ubiquity:  z")).1 == "z")
+        try expectEqual(require(parse("Journal: CoreData: Ubiquity:\tCoreData: Ubiquity:  z")).1, "z")
         // Far into a long line, no marker is looked for.
-        #expect(parse(String(repeating: "w", count: LooseMarkers.window) + " CoreData: Ubiquity: x") == nil)
+        expect(parse(String(repeating: "w", count: LooseMarkers.window) + " CoreData: Ubiquity: x") == nil)
     }
 
     /// A family's marker is found by its declared spelling alone: one more spelling, and lines
@@ -153,9 +153,9 @@ import TestSupport
             for line in ["[Tag] \(marked)", "2014/03/02 09:14:07:318  [60b] \(marked)", "   \(marked)"] {
                 let bytes = Array(line.utf8)
                 let parsed = bytes.withUnsafeBytes { HeaderParser().parse($0) }
-                #expect(parsed?.header.marker == spelling.marker, "\(line)")
+                expectEqual(parsed?.header.marker, spelling.marker, "\(line)")
                 let body = parsed.map { String(decoding: bytes[$0.bodyStart...], as: UTF8.self) }
-                #expect(body == message, "\(line)")
+                expectEqual(body, message, "\(line)")
             }
         }
     }
@@ -168,8 +168,8 @@ import TestSupport
         for spelling in MarkerTable.standard.spellings {
             let text = Array(spelling.bytes)
             let colon = spelling.firstColon
-            try #require(colon >= back && text[colon] == UInt8(ascii: ":"), "\(spelling.text)")
-            #expect(LooseMarkers.quickPair(text[colon - back], text[colon - 1]), "\(spelling.text)")
+            try require(colon >= back && text[colon] == UInt8(ascii: ":"), "\(spelling.text)")
+            expect(LooseMarkers.quickPair(text[colon - back], text[colon - 1]), "\(spelling.text)")
             // From the line's start (or a header's end) to the furthest place the window takes:
             // the marker's first colon on the window's last byte; one byte further, no marker.
             for from in [0, 7] {
@@ -178,10 +178,10 @@ import TestSupport
                         let line = Array(repeating: UInt8(ascii: "w"), count: from + offset) + text + Array(tail.utf8)
                         let found = line.withUnsafeBytes { LooseMarkers.firstMarker(in: $0, from: from, .standard) }
                         if from + offset + colon < from + LooseMarkers.window {
-                            #expect(found?.start == from + offset, "\(spelling.text) at \(offset) from \(from)")
-                            #expect(found?.spelling.marker == spelling.marker, "\(spelling.text) at \(offset) from \(from)")
+                            expectEqual(found?.start, from + offset, "\(spelling.text) at \(offset) from \(from)")
+                            expectEqual(found?.spelling.marker, spelling.marker, "\(spelling.text) at \(offset) from \(from)")
                         } else {
-                            #expect(found == nil, "\(spelling.text) at \(offset) from \(from)")
+                            expect(found == nil, "\(spelling.text) at \(offset) from \(from)")
                         }
                     }
                 }
@@ -217,7 +217,7 @@ import TestSupport
                 line[$0] == UInt8(ascii: ":") && LooseMarkers.quickPair(line[$0 - 8], line[$0 - 1])
             } ?? limit
             let found = line.withUnsafeBytes { LooseMarkers.markerColon($0.baseAddress!, from: start, to: limit) }
-            #expect(found == expected, "\(String(decoding: line, as: UTF8.self)) \(start)..<\(limit)")
+            expectEqual(found, expected, "\(String(decoding: line, as: UTF8.self)) \(start)..<\(limit)")
         }
     }
 }

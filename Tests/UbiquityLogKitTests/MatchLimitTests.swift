@@ -13,23 +13,23 @@ import PCRE2
         let catalog = try Catalog(rules: [catastrophic])
         let classifier = Classifier(catalog: catalog, limits: MatchLimits(matchLimit: 10_000))
         // A "y" after the run defeats PCRE2's required-character shortcut, so it backtracks.
-        let record = try #require(try assemble("CoreData: Ubiquity:  " + String(repeating: "x", count: 64) + "!y").first)
+        let record = try require(assemble("CoreData: Ubiquity:  " + String(repeating: "x", count: 64) + "!y").first)
         let classification = classifier.classify(record)
-        #expect(classification.event == .unhandled(limitHit: true))
-        #expect(classifier.limitHits == 1)
-        #expect(classification.event.fields == [Field("matchLimitHit", .bool(true))])
+        expectEqual(classification.event, .unhandled(limitHit: true))
+        expectEqual(classifier.limitHits, 1)
+        expectEqual(classification.event.fields, [Field("matchLimitHit", .bool(true))])
 
-        let next = try #require(try assemble("CoreData: Ubiquity:  xxy").first)
-        #expect(classifier.classify(next).event.kind == .storeSetupFinished, "the classifier works on after a limit hit")
+        let next = try require(assemble("CoreData: Ubiquity:  xxy").first)
+        expectEqual(classifier.classify(next).event.kind, .storeSetupFinished, "the classifier works on after a limit hit")
     }
 
     @Test func theSummaryCountsLimitHits() throws {
         var builder = SummaryBuilder()
-        let record = try #require(try assemble("CoreData: Ubiquity:  x").first)
+        let record = try require(assemble("CoreData: Ubiquity:  x").first)
         builder.add(record, .unhandled(limitHit: true), message: "")
         builder.add(record, .unhandled(limitHit: false), message: "")
-        #expect(builder.summary.unhandled == 2)
-        #expect(builder.summary.matchLimitHits == 1)
+        expectEqual(builder.summary.unhandled, 2)
+        expectEqual(builder.summary.matchLimitHits, 1)
     }
 
     @Test func theStandardCatalogueStaysWithinTheLimitOnLongHostileRecords() throws {
@@ -37,9 +37,9 @@ import PCRE2
         let classifier = Classifier(catalog: try Catalog.standard())
         for filler in ["<", " ", "x", ":", "(", "\t", "a = b;"] {
             let body = "CoreData: Ubiquity:  " + String(repeating: filler, count: 200_000 / filler.count)
-            let record = try #require(try assemble(body, limits: RecordAssembler.Limits(maxLines: 10, maxBytes: 1 << 20)).first)
-            #expect(classifier.classify(record).event == .unhandled(limitHit: false), "\(filler)")
+            let record = try require(assemble(body, limits: RecordAssembler.Limits(maxLines: 10, maxBytes: 1 << 20)).first)
+            expectEqual(classifier.classify(record).event, .unhandled(limitHit: false), "\(filler)")
         }
-        #expect(classifier.limitHits == 0)
+        expectEqual(classifier.limitHits, 0)
     }
 }

@@ -21,18 +21,18 @@ import TestSupport
     ])
     func aTransactionLogIsNamedByItsFile(_ message: String) throws {
         let failing = Self.ios7 + "-[_PFUbiquityRecordImportOperation main](402): CoreData: Ubiquity:  " + message
-        let event = try #require(try classify(failing).first).classification.event
+        let event = try require(classify(failing).first).classification.event
         guard case .importFailed(let log, _) = event else { Issue.record("not an import failure: \(event)"); return }
-        #expect(log == Self.logFile)
+        expectEqual(log, Self.logFile)
         let writer = Self.ios7.replacingOccurrences(of: "09:14:07.318", with: "09:10:00.000")
             + "-[_PFUbiquityRecordsExporter managedObjectContextDidSave:](446): CoreData: Ubiquity:  <_PFUbiquityRecordsExporter: 0x15d6a0f0>\n Successfully wrote transaction log: <PFUbiquityTransactionEntryLight: 0x15e52e80>\n\ttransactionNumber: 7\n\ttransactionLogLocation: <PFUbiquityLocation: 0x1>: \(Self.root)/\(Self.otherPeer)/JournalStore/6F0D/\(Self.logFile)"
         let summary = try summarize([("ipad.log", writer), ("iphone.log", failing)])
-        let story = try #require(summary.ubiquity.transactionLogs.first { $0.name == Self.logFile })
-        #expect(story.peer == Self.otherPeer)
-        #expect(story.transaction == 7)
-        #expect(story.imports.map(\.outcome) == [.failed])
-        #expect(summary.ubiquity.correlations.contains { $0.hasPrefix("\(Self.logFile) failed to import on iphone.log:1; ipad.log wrote it") })
-        #expect(!summary.ubiquity.transactionLogs.contains { $0.name.hasPrefix("<") })
+        let story = try require(summary.ubiquity.transactionLogs.first { $0.name == Self.logFile })
+        expectEqual(story.peer, Self.otherPeer)
+        expectEqual(story.transaction, 7)
+        expectEqual(story.imports.map(\.outcome), [.failed])
+        expect(summary.ubiquity.correlations.contains { $0.hasPrefix("\(Self.logFile) failed to import on iphone.log:1; ipad.log wrote it") })
+        expect(!summary.ubiquity.transactionLogs.contains { $0.name.hasPrefix("<") })
     }
 
     /// A problem that prints the log as its object shows the log's file when the record
@@ -41,18 +41,18 @@ import TestSupport
     @Test func aProblemNamesTheLogByItsFileInTheTimeline() throws {
         let named = Self.ios7 + "-[_PFUbiquityRecordImportOperation processObjects:withState:andImportContext:outError:](640): CoreData: Ubiquity:  Transaction log: <PFUbiquityTransactionLog: 0x1d5e3f20>\n Can't find entity for name: Tag in model: <NSManagedObjectModel: 0x15d50a10>\nLocation: \(Self.root)/\(Self.otherPeer)/JournalStore/6F0D/\(Self.logFile)"
         let (text, summary) = try timeline(named)
-        #expect(text.contains("ERROR Transaction log \(Self.logFile): Can't find entity for name: Tag in model: <NSManagedObjectModel: 0x15d50a10>  (t.log:1)"))
-        #expect(summary.verdicts.first?.evidence.first?.contains("<PFUbiquityTransactionLog") == false)
+        expect(text.contains("ERROR Transaction log \(Self.logFile): Can't find entity for name: Tag in model: <NSManagedObjectModel: 0x15d50a10>  (t.log:1)"))
+        expectEqual(summary.verdicts.first?.evidence.first?.contains("<PFUbiquityTransactionLog"), false)
         let unnamed = Self.ios7 + "-[_PFUbiquityRecordImportOperation processObjects:withState:andImportContext:outError:](640): CoreData: Ubiquity:  Transaction log: <PFUbiquityTransactionLog: 0x1d5e3f20>\n Couldn't find missing object for objectID: 0x15e4a1b0"
-        #expect(try timeline(unnamed).text.contains("ERROR A transaction log: Couldn't find missing object for objectID: 0x15e4a1b0  (t.log:1)"))
+        try expect(timeline(unnamed).text.contains("ERROR A transaction log: Couldn't find missing object for objectID: 0x15e4a1b0  (t.log:1)"))
     }
 
     /// A record that names a log by its description alone leaves it unnamed, not named `<…>`.
     @Test func aDescriptionAloneNamesNoLog() throws {
         let log = Self.ios7 + "-[_PFUbiquityRecordImportOperation main](402): CoreData: Ubiquity:  Error loading comparison metadata for transaction log: <PFUbiquityTransactionLog: 0x1d5e3f20>"
         let summary = try summarize([("a.log", log)])
-        #expect(summary.ubiquity.importFailureCount == 1)
-        #expect(summary.ubiquity.transactionLogs.isEmpty)
+        expectEqual(summary.ubiquity.importFailureCount, 1)
+        expect(summary.ubiquity.transactionLogs.isEmpty)
     }
 
     /// Unhandled records show the logging method and the words, not the description of the
@@ -73,7 +73,7 @@ import TestSupport
             reporter.report(item)
             headlines.append(Headline.of(item))
         }
-        #expect(headlines == [
+        expectEqual(headlines, [
             "[unhandled] Frobnicating 3 widgets for the importer [...]",
             "[unhandled] Frobnicating 9 widgets for the importer [...]",
             "[unhandled] -[PFUbiquityWidget frobnicate:]: Frobnicated the widget [...]",
@@ -83,21 +83,21 @@ import TestSupport
         summary.unhandled = 4
         summary.syncRecords = 4
         reporter.finish(summary)
-        #expect(output.text.contains("2×  Frobnicating <n> widgets for the importer\n"))
-        #expect(output.text.contains("1×  -[PFUbiquityWidget frobnicate:]: frobnicated <n> sprockets\n"))
-        #expect(!output.text.contains("0x"))
+        expect(output.text.contains("2×  Frobnicating <n> widgets for the importer\n"))
+        expect(output.text.contains("1×  -[PFUbiquityWidget frobnicate:]: frobnicated <n> sprockets\n"))
+        expect(!output.text.contains("0x"))
     }
 
     /// A store is named by its file; inside the ubiquity container, the name says so.
     @Test func aStoreIsNamedByItsFileAndItsMisplacementSaid() throws {
-        #expect(Extract.storeName("file:///var/mobile/Applications/4C1F/Documents/Journal.sqlite") == "Journal.sqlite")
+        expectEqual(Extract.storeName("file:///var/mobile/Applications/4C1F/Documents/Journal.sqlite"), "Journal.sqlite")
         for url in ["file:///var/mobile/Library/Mobile%20Documents/ABCDE12345~com~example~journal/Journal.sqlite",
                     "/private/var/mobile/Library/Mobile Documents/ABCDE12345~com~example~journal/Data/Journal.sqlite"] {
-            #expect(Extract.storeName(url) == "Journal.sqlite (inside the ubiquity container, where a store must not be)")
+            expectEqual(Extract.storeName(url), "Journal.sqlite (inside the ubiquity container, where a store must not be)")
         }
         let log = Self.ios7 + "CoreData: error: -addPersistentStoreWithType:SQLite configuration:(null) URL:file:///var/mobile/Library/Mobile%20Documents/ABCDE12345~com~example~journal/Journal.sqlite options:{} ... returned error Error Domain=NSCocoaErrorDomain Code=134311 \"(null)\" UserInfo={reason=The store file is nested inside the container} with userInfo dictionary {}"
         let (text, _) = try timeline(log)
-        #expect(text.contains("Core Data could not add the store Journal.sqlite (inside the ubiquity container, where a store must not be): NSCocoaErrorDomain 134311"))
-        #expect(text.contains("a store Journal.sqlite (inside the ubiquity container, where a store must not be)  failed"))
+        expect(text.contains("Core Data could not add the store Journal.sqlite (inside the ubiquity container, where a store must not be): NSCocoaErrorDomain 134311"))
+        expect(text.contains("a store Journal.sqlite (inside the ubiquity container, where a store must not be)  failed"))
     }
 }

@@ -25,17 +25,17 @@ import TestSupport
                     Self.line("07.900", "\(prefix)Error (cause:\(cause)): \(error)"),
                 ].joined(separator: "\n")
                 let (text, summary) = try timeline(log)
-                let load = try #require(summary.ubiquity.storeLoadAttempts.first, "\(prefix) \(cause)")
-                #expect(load.outcome == .failed, "\(prefix) \(cause)")
-                #expect(load.store == .cloud)
-                #expect(load.error?.code == 134100)
-                #expect(load.error?.reason == "The model used to open the store is incompatible with the one used to create the store")
-                #expect(load.durationMilliseconds == 800)
-                #expect(summary.ubiquity.storeLoads.failed[.cloud] == 1)
-                #expect(summary.verdict == .broken)
-                #expect(text.contains("Error (cause:\(cause)): NSCocoaErrorDomain 134100: The model used to open the store is incompatible with the one used to create the store"), "\(prefix) \(cause)")
-                #expect(text.contains("(parselogs explain 134100)"))
-                #expect(text.contains("cloud store  failed after 800 ms: NSCocoaErrorDomain 134100: The model used"))
+                let load = try require(summary.ubiquity.storeLoadAttempts.first, "\(prefix) \(cause)")
+                expectEqual(load.outcome, .failed, "\(prefix) \(cause)")
+                expectEqual(load.store, .cloud)
+                expectEqual(load.error?.code, 134100)
+                expectEqual(load.error?.reason, "The model used to open the store is incompatible with the one used to create the store")
+                expectEqual(load.durationMilliseconds, 800)
+                expectEqual(summary.ubiquity.storeLoads.failed[.cloud], 1)
+                expectEqual(summary.verdict, .broken)
+                expect(text.contains("Error (cause:\(cause)): NSCocoaErrorDomain 134100: The model used to open the store is incompatible with the one used to create the store"), "\(prefix) \(cause)")
+                expect(text.contains("(parselogs explain 134100)"))
+                expect(text.contains("cloud store  failed after 800 ms: NSCocoaErrorDomain 134100: The model used"))
             }
         }
     }
@@ -48,11 +48,11 @@ import TestSupport
             Self.line("08.000", "UbiquityStoreManager: Failed to load local store."),
         ].joined(separator: "\n")
         let summary = try summarize([("a.log", log)])
-        #expect(summary.ubiquity.storeLoads.attempted == 1)
-        #expect(summary.ubiquity.storeLoads.failed[.local] == 1)
-        #expect(summary.ubiquity.storeLoadAttempts.count == 1)
-        #expect(summary.ubiquity.storeLoadAttempts.first?.outcome == .failed)
-        #expect(summary.ubiquity.storeLoadAttempts.first?.error?.code == 134100)
+        expectEqual(summary.ubiquity.storeLoads.attempted, 1)
+        expectEqual(summary.ubiquity.storeLoads.failed[.local], 1)
+        expectEqual(summary.ubiquity.storeLoadAttempts.count, 1)
+        expectEqual(summary.ubiquity.storeLoadAttempts.first?.outcome, .failed)
+        expectEqual(summary.ubiquity.storeLoadAttempts.first?.error?.code, 134100)
     }
 
     /// Newer versions wrap the failure in an error of code 0 and print the real one as
@@ -74,14 +74,14 @@ import TestSupport
         ].joined(separator: "\n")
         for log in [separate, continued] {
             let summary = try summarize([("e.log", log)])
-            let load = try #require(summary.ubiquity.storeLoadAttempts.first)
-            #expect(load.outcome == .failed)
-            #expect(load.error?.code == 134110)
-            #expect(load.error?.reason == "Can't find mapping model for migration, giving up")
+            let load = try require(summary.ubiquity.storeLoadAttempts.first)
+            expectEqual(load.outcome, .failed)
+            expectEqual(load.error?.code, 134110)
+            expectEqual(load.error?.reason, "Can't find mapping model for migration, giving up")
         }
         let (text, _) = try timeline(continued)
-        #expect(text.contains("Failed to load the cloud store: NSCocoaErrorDomain 134110: Can't find mapping model for migration, giving up"))
-        #expect(text.contains("(parselogs explain 134110)"))
+        expect(text.contains("Failed to load the cloud store: NSCocoaErrorDomain 134110: Can't find mapping model for migration, giving up"))
+        expect(text.contains("(parselogs explain 134110)"))
     }
 
     /// Causes that are not load steps (deleting a store, merging imported changes) leave the
@@ -93,9 +93,9 @@ import TestSupport
             Self.line("07.300", "UbiquityStoreManager: Successfully loaded cloud store."),
         ].joined(separator: "\n")
         let loads = try summarize([("b.log", deleting)]).ubiquity.storeLoadAttempts
-        #expect(loads.map(\.outcome) == [.succeeded])
+        expectEqual(loads.map(\.outcome), [.succeeded])
         let alone = Self.line("07.200", "UbiquityStoreManager: Error (cause:UbiquityStoreErrorCauseOpenActiveStore): \(Self.errors[0])")
-        #expect(try summarize([("c.log", alone)]).ubiquity.storeLoadAttempts.isEmpty)
+        try expect(summarize([("c.log", alone)]).ubiquity.storeLoadAttempts.isEmpty)
     }
 
     /// A retry after such a failure is a retry, and its success recovers the incident.
@@ -107,8 +107,8 @@ import TestSupport
             Self.line("08.200", "UbiquityStoreManager: Successfully loaded local store."),
         ].joined(separator: "\n")
         let summary = try summarize([("d.log", log)])
-        #expect(summary.ubiquity.storeLoadAttempts.map(\.outcome) == [.failed, .succeeded])
-        #expect(summary.ubiquity.storeLoadAttempts.last?.isRetry == true)
-        #expect(summary.verdict == .degraded)
+        expectEqual(summary.ubiquity.storeLoadAttempts.map(\.outcome), [.failed, .succeeded])
+        expectEqual(summary.ubiquity.storeLoadAttempts.last?.isRetry, true)
+        expectEqual(summary.verdict, .degraded)
     }
 }

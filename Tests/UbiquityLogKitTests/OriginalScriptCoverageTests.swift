@@ -82,7 +82,7 @@ import TestSupport
         let (message, kind) = Self.messages[index]
         let record = "2012-11-20 18:02:41.770 Journal[233:1303] CoreData: Ubiquity:  \(message)"
         let results = try classify(record)
-        try #require(results.count == 1)
-        #expect(results[0].classification.event.kind.id == kind, "\(message)")
+        try require(results.count == 1)
+        expectEqual(results[0].classification.event.kind.id, kind, "\(message)")
     }
 }

@@ -54,24 +54,24 @@ import TestSupport
     @Test(arguments: [false, true])
     func aContinuationAfterThePauseAmendsItsRecord(threads: Bool) throws {
         let (summary, objects, text) = try run([Self.failureStart, Self.failureRest + Self.next], threads: threads)
-        #expect(summary.records == 2, "the failure is one record, counted once")
-        #expect(summary.lines == 6)
-        #expect(summary.ubiquity.importFailureCount == 1)
-        let failure = try #require(summary.ubiquity.importFailures.first)
-        #expect(failure.message.contains("DAC8E3F1-2B4A-4C6D-8E9F-0A1B2C3D4E5F.1.cdt"), "\(failure.message)")
-        #expect(!failure.message.contains("log ?"))
+        expectEqual(summary.records, 2, "the failure is one record, counted once")
+        expectEqual(summary.lines, 6)
+        expectEqual(summary.ubiquity.importFailureCount, 1)
+        let failure = try require(summary.ubiquity.importFailures.first)
+        expect(failure.message.contains("DAC8E3F1-2B4A-4C6D-8E9F-0A1B2C3D4E5F.1.cdt"), "\(failure.message)")
+        expect(!failure.message.contains("log ?"))
         let records = objects.filter { $0["type"] as? String == "record" }
         // Shown at the pause, then again with its later lines, marked as the one that counts.
-        try #require(records.count == 3, "\(records)")
-        #expect(records[0]["line"] as? Int == 1 && records[0]["lines"] as? Int == 1 && records[0]["amended"] == nil)
-        #expect(records[1]["line"] as? Int == 1 && records[1]["lines"] as? Int == 5 && records[1]["amended"] as? NSNumber == true)
-        let fields = try #require(records[1]["fields"] as? [String: Any])
-        #expect(fields["log"] as? String == "DAC8E3F1-2B4A-4C6D-8E9F-0A1B2C3D4E5F.1.cdt")
-        #expect(records[2]["kind"] as? String == "store-load-started")
-        let jsonSummary = try #require(objects.last)
-        #expect(jsonSummary["records"] as? Int == 2)
-        #expect(((jsonSummary["families"] as? [String: Any])?["ubiquity"] as? [String: Any])?["importFailures"] as? Int == 1)
-        #expect(text.contains("DAC8E3F1-2B4A-4C6D-8E9F-0A1B2C3D4E5F.1.cdt"))
+        try require(records.count == 3, "\(records)")
+        expect(records[0]["line"] as? Int == 1 && records[0]["lines"] as? Int == 1 && records[0]["amended"] == nil)
+        expect(records[1]["line"] as? Int == 1 && records[1]["lines"] as? Int == 5 && records[1]["amended"] as? NSNumber == true)
+        let fields = try require(records[1]["fields"] as? [String: Any])
+        expectEqual(fields["log"] as? String, "DAC8E3F1-2B4A-4C6D-8E9F-0A1B2C3D4E5F.1.cdt")
+        expectEqual(records[2]["kind"] as? String, "store-load-started")
+        let jsonSummary = try require(objects.last)
+        expectEqual(jsonSummary["records"] as? Int, 2)
+        expectEqual(((jsonSummary["families"] as? [String: Any])?["ubiquity"] as? [String: Any])?["importFailures"] as? Int, 1)
+        expect(text.contains("DAC8E3F1-2B4A-4C6D-8E9F-0A1B2C3D4E5F.1.cdt"))
     }
 
     /// Issue #41: a pause right after Xcode's two copies of an error, then more lines (the
@@ -83,9 +83,9 @@ import TestSupport
         let pair = CKSample.oslogError(method, 2183, message) + "\n" + CKSample.stderr("error", method, 2183, message) + "\n"
         for after in ["Saved recipe\n", "\tmore of the stderr copy\nSaved recipe\n"] {
             let (summary, _, _) = try run([pair, after], threads: threads)
-            #expect(summary.countsByKind["cloudkit-container-not-linked"] == 1, "\(after)")
-            #expect(summary.countsByKind["cloudkit-echo"] == 1, "\(after)")
-            #expect(summary.warnings + summary.errors == 1, "\(after)")
+            expectEqual(summary.countsByKind["cloudkit-container-not-linked"], 1, "\(after)")
+            expectEqual(summary.countsByKind["cloudkit-echo"], 1, "\(after)")
+            expectEqual(summary.warnings + summary.errors, 1, "\(after)")
         }
     }
 
@@ -93,10 +93,10 @@ import TestSupport
     @Test(arguments: [false, true])
     func aPauseAfterAWholeRecordShowsItOnce(threads: Bool) throws {
         let (summary, objects, _) = try run([Self.failureStart + Self.failureRest, Self.next], threads: threads)
-        #expect(summary.records == 2)
+        expectEqual(summary.records, 2)
         let records = objects.filter { $0["type"] as? String == "record" }
-        #expect(records.count == 2)
-        #expect(records.allSatisfy { $0["amended"] == nil })
+        expectEqual(records.count, 2)
+        expect(records.allSatisfy { $0["amended"] == nil })
     }
 
     /// Two pauses inside one record: shown at each, counted once at its end.
@@ -104,11 +104,11 @@ import TestSupport
         let lines: [String] = Self.failureRest.split(separator: "\n").map { String($0) + "\n" }
         let parts = [Self.failureStart, lines[0] + lines[1], lines[2] + lines[3], Self.next]
         let (summary, objects, _) = try run(parts, threads: false)
-        #expect(summary.records == 2)
-        #expect(summary.ubiquity.importFailureCount == 1)
+        expectEqual(summary.records, 2)
+        expectEqual(summary.ubiquity.importFailureCount, 1)
         let records = objects.filter { $0["type"] as? String == "record" }
-        #expect(records.map { $0["lines"] as? Int } == [1, 3, 5, 1])
-        #expect(records.map { $0["amended"] as? NSNumber == true } == [false, true, true, false])
+        expectEqual(records.map { $0["lines"] as? Int }, [1, 3, 5, 1])
+        expectEqual(records.map { $0["amended"] as? NSNumber == true }, [false, true, true, false])
     }
 
     @Test func theAssemblerSaysWhetherAPreviewedRecordChanged() throws {
@@ -116,20 +116,20 @@ import TestSupport
         func line(_ text: String, _ number: Int) -> Record? {
             Array(text.utf8).withUnsafeBytes { assembler.append(Line(bytes: $0, number: number, isTruncated: false)) }
         }
-        #expect(assembler.preview() == nil, "nothing open")
+        expect(assembler.preview() == nil, "nothing open")
         _ = line("2014-03-02 09:14:07.318 Journal[412:60b] CoreData: Ubiquity:  x", 1)
-        let first = try #require(assembler.preview())
-        #expect(first.revision == .preview && first.lineCount == 1)
-        #expect(assembler.preview() == nil, "nothing new")
+        let first = try require(assembler.preview())
+        expect(first.revision == .preview && first.lineCount == 1)
+        expect(assembler.preview() == nil, "nothing new")
         _ = line("\tmore", 2)
-        let second = try #require(assembler.preview())
-        #expect(second.revision == .amendedPreview && second.lineCount == 2)
-        let closed = try #require(line("2014-03-02 09:14:08.318 Journal[412:60b] CoreData: Ubiquity:  y", 3))
-        #expect(closed.revision == .confirmed && closed.lineCount == 2)
+        let second = try require(assembler.preview())
+        expect(second.revision == .amendedPreview && second.lineCount == 2)
+        let closed = try require(line("2014-03-02 09:14:08.318 Journal[412:60b] CoreData: Ubiquity:  y", 3))
+        expect(closed.revision == .confirmed && closed.lineCount == 2)
         _ = assembler.preview()
         _ = line("\tthe rest", 4)
-        let last = try #require(assembler.finish())
-        #expect(last.revision == .amended && last.lineCount == 2 && last.textString.hasSuffix("the rest"))
-        #expect(try assemble("a\nb").allSatisfy { $0.revision == .whole })
+        let last = try require(assembler.finish())
+        expect(last.revision == .amended && last.lineCount == 2 && last.textString.hasSuffix("the rest"))
+        try expect(assemble("a\nb").allSatisfy { $0.revision == .whole })
     }
 }

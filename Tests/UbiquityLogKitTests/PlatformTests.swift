@@ -9,6 +9,7 @@ import Darwin
 import Synchronization
 import Testing
 @testable import UbiquityLogKit
+import TestSupport
 
 // SIGUSR2, which nothing else in the tests or the tool uses; the two tests take turns with it.
 @Suite(.serialized) struct PlatformTests {
@@ -19,17 +20,17 @@ import Testing
         var previous = Self.unblockUSR2()
         defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
         SignalDisposition.set(SIGUSR2, to: SIG_IGN)
-        #expect(SignalDisposition.isIgnored(SIGUSR2))
+        expect(SignalDisposition.isIgnored(SIGUSR2))
         raise(SIGUSR2)  // ignored: the process goes on
 
         Self.caught.store(0, ordering: .sequentiallyConsistent)
         SignalDisposition.set(SIGUSR2, to: { signal in PlatformTests.caught.store(signal, ordering: .sequentiallyConsistent) })
-        #expect(!SignalDisposition.isIgnored(SIGUSR2))
+        expect(!SignalDisposition.isIgnored(SIGUSR2))
         raise(SIGUSR2)  // delivered to this thread before raise returns
-        #expect(Self.caught.load(ordering: .sequentiallyConsistent) == SIGUSR2)
+        expectEqual(Self.caught.load(ordering: .sequentiallyConsistent), SIGUSR2)
 
         SignalDisposition.set(SIGUSR2, to: SIG_DFL)
-        #expect(!SignalDisposition.isIgnored(SIGUSR2))
+        expect(!SignalDisposition.isIgnored(SIGUSR2))
     }
 
     @Test func aThreadBlockedInReadIsCutShortBySignallingItsNumber() throws {
@@ -37,11 +38,11 @@ import Testing
         SignalDisposition.set(SIGUSR2, to: { _ in })
         defer { SignalDisposition.set(SIGUSR2, to: SIG_DFL) }
         var ends: [Int32] = [-1, -1]
-        try #require(pipe(&ends) == 0)
+        try require(pipe(&ends) == 0)
         defer { close(ends[0]); close(ends[1]) }
         let shared = Shared()
         let readEnd = ends[0]
-        let thread = try #require(SystemThread.start {
+        let thread = try require(SystemThread.start {
             _ = PlatformTests.unblockUSR2()
             shared.number.store(SystemThread.currentNumber, ordering: .sequentiallyConsistent)
             var byte: UInt8 = 0
@@ -55,8 +56,8 @@ import Testing
             waited += 1
         }
         let number = shared.number.load(ordering: .sequentiallyConsistent)
-        #expect(number != 0)
-        #expect(number != SystemThread.currentNumber)
+        expect(number != 0)
+        expect(number != SystemThread.currentNumber)
         // A signal that lands before the thread is in read(2) is lost: send it until read returns
         // (ten seconds at most; then a byte ends the read, and the test fails).
         var sent = 0
@@ -71,8 +72,8 @@ import Testing
             _ = write(ends[1], &byte, 1)
         }
         pthread_join(thread, nil)
-        #expect(interrupted, "the signal did not reach the thread")
-        #expect(shared.error.load(ordering: .sequentiallyConsistent) == EINTR)
+        expect(interrupted, "the signal did not reach the thread")
+        expectEqual(shared.error.load(ordering: .sequentiallyConsistent), EINTR)
     }
 
     /// Test threads (libdispatch's) start with most signals blocked; a blocked signal waits

@@ -114,19 +114,19 @@ final class RecordKeeper: Reporter {
         let (summary, spans) = try run(bytes, chunkSize: chunkSize)
 
         let newlines = bytes.filter { $0 == 0x0A }.count
-        #expect(summary.lines == newlines + (bytes.isEmpty || bytes.last == 0x0A ? 0 : 1))
-        #expect(summary.records == spans.count)
+        expectEqual(summary.lines, newlines + (bytes.isEmpty || bytes.last == 0x0A ? 0 : 1))
+        expectEqual(summary.records, spans.count)
         var next = 1
         for span in spans {
-            #expect(span.first == next, "seed \(seed)")
-            #expect(span.count >= 1)
+            expectEqual(span.first, next, "seed \(seed)")
+            expect(span.count >= 1)
             next += span.count
         }
-        #expect(next - 1 == summary.lines, "seed \(seed)")
+        expectEqual(next - 1, summary.lines, "seed \(seed)")
         // The same input read in other chunk sizes gives the same records and events.
         let (_, again) = try run(bytes, chunkSize: 4096)
-        #expect(again.map(\.kind) == spans.map(\.kind), "seed \(seed)")
-        #expect(again.map(\.first) == spans.map(\.first), "seed \(seed)")
+        expectEqual(again.map(\.kind), spans.map(\.kind), "seed \(seed)")
+        expectEqual(again.map(\.first), spans.map(\.first), "seed \(seed)")
     }
 
     @Test(arguments: seeds.prefix(40))
@@ -134,8 +134,8 @@ final class RecordKeeper: Reporter {
         var generator = SeededGenerator(state: seed)
         let bytes = RandomLog.make(&generator)
         let first = try render(bytes)
-        #expect(!first.isEmpty)
-        #expect(try render(bytes) == first, "seed \(seed)")
+        expect(!first.isEmpty)
+        try expectEqual(render(bytes), first, "seed \(seed)")
     }
 
     /// Reading, classifying and summarising on three threads, with batches of any size, gives
@@ -146,12 +146,12 @@ final class RecordKeeper: Reporter {
         let bytes = RandomLog.make(&generator)
         let batch = Int.random(in: 1...9, using: &generator)
         let alone = try render(bytes, threads: false)
-        #expect(try render(bytes, threads: true, batchRecords: batch) == alone, "seed \(seed), batches of \(batch)")
+        try expectEqual(render(bytes, threads: true, batchRecords: batch), alone, "seed \(seed), batches of \(batch)")
         let (summary, spans) = try run(bytes, chunkSize: 5, threads: true, batchRecords: batch)
         let (expected, expectedSpans) = try run(bytes, chunkSize: 5, threads: false)
-        #expect(spans.map(\.first) == expectedSpans.map(\.first), "seed \(seed)")
-        #expect(spans.map(\.kind) == expectedSpans.map(\.kind), "seed \(seed)")
-        #expect(summary.records == expected.records && summary.lines == expected.lines)
+        expectEqual(spans.map(\.first), expectedSpans.map(\.first), "seed \(seed)")
+        expectEqual(spans.map(\.kind), expectedSpans.map(\.kind), "seed \(seed)")
+        expect(summary.records == expected.records && summary.lines == expected.lines)
     }
 
     /// A record a reporter keeps is its own: the stages lend one `Record` object, loaded with
@@ -170,9 +170,9 @@ final class RecordKeeper: Reporter {
             var source = MemorySource(bytes, chunkSize: 5)
             try logRun.process(&source, name: "random.log")
             _ = logRun.finish()
-            #expect(!keeper.kept.isEmpty || bytes.isEmpty, "seed \(seed)")
+            expect(!keeper.kept.isEmpty || bytes.isEmpty, "seed \(seed)")
             for (record, seen) in keeper.kept {
-                #expect(RecordKeeper.snapshot(record) == seen, "seed \(seed), threads \(threads)")
+                expectEqual(RecordKeeper.snapshot(record), seen, "seed \(seed), threads \(threads)")
             }
         }
     }
@@ -210,8 +210,8 @@ final class RecordKeeper: Reporter {
             return records
         }
         let ranges = try assemble(copyingLines: false)
-        #expect(!ranges.isEmpty || bytes.isEmpty)
-        #expect(ranges == (try assemble(copyingLines: true)), "seed \(seed), chunks of \(chunkSize)")
+        expect(!ranges.isEmpty || bytes.isEmpty)
+        expectEqual(ranges, (try assemble(copyingLines: true)), "seed \(seed), chunks of \(chunkSize)")
     }
 
     /// What the text and JSON Lines reporters write for `bytes`.
@@ -237,7 +237,7 @@ final class RecordKeeper: Reporter {
         return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
     }()
 
-    @Test func fuzzFixturesExist() { #expect(Self.fuzzFixtures.count >= 5) }
+    @Test func fuzzFixturesExist() { expect(Self.fuzzFixtures.count >= 5) }
 
     @Test(arguments: fuzzFixtures)
     func fuzzFixturesKeepTheInvariants(name: String) throws {
@@ -246,8 +246,8 @@ final class RecordKeeper: Reporter {
         for chunkSize in [1, 2, 3, 5, 8, 4096] {
             let (summary, spans) = try run(bytes, chunkSize: chunkSize)
             let newlines = bytes.filter { $0 == 0x0A }.count
-            #expect(summary.lines == newlines + (bytes.isEmpty || bytes.last == 0x0A ? 0 : 1), "\(name)")
-            #expect(spans.reduce(0) { $0 + $1.count } == summary.lines, "\(name)")
+            expectEqual(summary.lines, newlines + (bytes.isEmpty || bytes.last == 0x0A ? 0 : 1), "\(name)")
+            expectEqual(spans.reduce(0) { $0 + $1.count }, summary.lines, "\(name)")
         }
     }
 }

@@ -14,7 +14,7 @@ import TestSupport
             for word in round == 1 ? words.reversed() : words {
                 let bytes = Array(("<<" + word + ">>").utf8)
                 let text = bytes.withUnsafeBytes { texts.text($0, 2..<bytes.count - 2) }
-                #expect(text == word)
+                expectEqual(text, word)
             }
         }
     }
@@ -43,18 +43,18 @@ import TestSupport
         lines.append("2014/03/02 09:14:07:318  [60b] [AppDelegate ubiquityStoreManager:log:]:123 Will load cloud store.")
         for maxBytes in [1 << 22, 70, 40, 24, 1] {
             let records = try assemble(lines.joined(separator: "\n"), limits: RecordAssembler.Limits(maxBytes: maxBytes))
-            #expect(records.count == lines.count)
+            expectEqual(records.count, lines.count)
             for (record, line) in zip(records, lines) {
                 let alone = Array(line.utf8).withUnsafeBytes { HeaderParser().parse($0)?.header }
-                #expect(alone != nil, "\(line)")
-                #expect(record.header == alone, "\(maxBytes) \(line)")
+                expect(alone != nil, "\(line)")
+                expectEqual(record.header, alone, "\(maxBytes) \(line)")
                 for field in HeaderField.allCases {
                     let text = record.string(field)
-                    #expect(record.has(field) == (text != nil))
+                    expectEqual(record.has(field), (text != nil))
                     let bytes = record.withBytes(of: field) { $0.map { Array($0) } }
-                    #expect(bytes.map { String(decoding: $0, as: UTF8.self) } == text, "\(maxBytes) \(field) \(line)")
+                    expectEqual(bytes.map { String(decoding: $0, as: UTF8.self) }, text, "\(maxBytes) \(field) \(line)")
                 }
-                #expect(record.time == alone?.time && record.pid == alone?.pid && record.sourceLine == alone?.sourceLine)
+                expect(record.time == alone?.time && record.pid == alone?.pid && record.sourceLine == alone?.sourceLine)
             }
         }
     }
@@ -67,15 +67,15 @@ import TestSupport
             let bytes = (0..<length).map { UInt8(truncatingIfNeeded: 0x41 + $0) }
             bytes.withUnsafeBytes { original in
                 let kept = KeptText(original)
-                #expect(kept.matches(original), "\(length)")
-                #expect(!KeptText().matches(original))
+                expect(kept.matches(original), "\(length)")
+                expect(!KeptText().matches(original))
                 for place in 0..<length {
                     var changed = bytes
                     changed[place] ^= 0x20
-                    #expect(!changed.withUnsafeBytes { kept.matches($0) }, "\(length) \(place)")
+                    expect(!changed.withUnsafeBytes { kept.matches($0) }, "\(length) \(place)")
                 }
-                #expect(!(bytes + [0x41]).withUnsafeBytes { kept.matches($0) })
-                if length > 0 { #expect(!bytes.dropLast().withUnsafeBytes { kept.matches($0) }) }
+                expect(!(bytes + [0x41]).withUnsafeBytes { kept.matches($0) })
+                if length > 0 { expect(!bytes.dropLast().withUnsafeBytes { kept.matches($0) }) }
             }
         }
     }
@@ -85,15 +85,15 @@ import TestSupport
         let original = Header(style: .nslog, process: "Journal", thread: "60b", method: "-[A b]")
         var changed = original
         changed.thread = "1a"
-        #expect(changed.thread == "1a")
-        #expect(changed.process == "Journal" && changed.method == "-[A b]")
-        #expect(original.thread == "60b")
-        #expect(changed != original)
+        expectEqual(changed.thread, "1a")
+        expect(changed.process == "Journal" && changed.method == "-[A b]")
+        expectEqual(original.thread, "60b")
+        expect(changed != original)
         changed.thread = "60b"
-        #expect(changed == original)
+        expectEqual(changed, original)
         var emptied = Header(style: .bare, level: "Default")
         emptied.level = nil
-        #expect(emptied == Header(style: .bare))
+        expectEqual(emptied, Header(style: .bare))
     }
 }
 
@@ -105,28 +105,28 @@ import TestSupport
         \tand more
         2014-03-02 09:14:07.400 Journal[412:60b] second
         """)
-        #expect(records.count == 2)
-        #expect(records[0].firstLine == 1)
-        #expect(records[0].lineCount == 3)
-        #expect(records[0].bodyString == "first\ncontinued\n\tand more")
-        #expect(records[1].firstLine == 4)
-        #expect(records[1].lineCount == 1)
+        expectEqual(records.count, 2)
+        expectEqual(records[0].firstLine, 1)
+        expectEqual(records[0].lineCount, 3)
+        expectEqual(records[0].bodyString, "first\ncontinued\n\tand more")
+        expectEqual(records[1].firstLine, 4)
+        expectEqual(records[1].lineCount, 1)
     }
 
     @Test func linesBeforeAnyHeaderAreARecordOfTheirOwn() throws {
         let records = try assemble("pasted text\nmore\n2014-03-02 09:14:07.318 Journal[412:60b] hello\n")
-        #expect(records.map(\.lineCount) == [2, 1])
-        #expect(records[0].header == nil)
+        expectEqual(records.map(\.lineCount), [2, 1])
+        expect(records[0].header == nil)
     }
 
     @Test(arguments: [1, 3, 17, 4096])
     func everyLineBelongsToExactlyOneRecord(chunkSize: Int) throws {
         let text = "a\n2014-03-02 09:14:07.318 J[1:2] b\nc\n\nMar  2 09:14:07 pad J[1] <Notice>: d\ne"
         let records = try assemble(text, chunkSize: chunkSize)
-        #expect(records.reduce(0) { $0 + $1.lineCount } == 6)
+        expectEqual(records.reduce(0) { $0 + $1.lineCount }, 6)
         var next = 1
         for record in records {
-            #expect(record.firstLine == next)
+            expectEqual(record.firstLine, next)
             next += record.lineCount
         }
     }
@@ -135,11 +135,11 @@ import TestSupport
         let body = (1...50).map { "line \($0)" }.joined(separator: "\n")
         let records = try assemble("2014-03-02 09:14:07.318 J[1:2] CoreData: Ubiquity:  big\n\(body)\nCoreData: Ubiquity: next",
                                    limits: RecordAssembler.Limits(maxLines: 10, maxBytes: 1 << 20))
-        #expect(records.count == 2)
-        #expect(records[0].lineCount == 51)
-        #expect(records[0].isTruncated)
-        #expect(records[0].textString.split(separator: "\n").count == 10)
-        #expect(records[1].firstLine == 52)
+        expectEqual(records.count, 2)
+        expectEqual(records[0].lineCount, 51)
+        expect(records[0].isTruncated)
+        expectEqual(records[0].textString.split(separator: "\n").count, 10)
+        expectEqual(records[1].firstLine, 52)
     }
 
     /// Records are ranges of the assembler's chunks (`RecordText`): records kept while many
@@ -162,9 +162,9 @@ import TestSupport
             expected.append(record.joined(separator: "\n"))
         }
         let records = try assemble(lines.joined(separator: "\r\n") + "\r\n", chunkSize: chunkSize)
-        #expect(records.count == expected.count)
-        #expect(records.map(\.textString) == expected)
-        #expect(records[5_000].text.count > 2_000_000 && !records[5_000].isTruncated)
+        expectEqual(records.count, expected.count)
+        expectEqual(records.map(\.textString), expected)
+        expect(records[5_000].text.count > 2_000_000 && !records[5_000].isTruncated)
     }
 
     /// A record whose lines lie one after another where they were read is that range, not a
@@ -184,10 +184,10 @@ import TestSupport
             if let closed { records.append(closed) }
             if line.number == 1 || closed != nil { starts.append(line.bytes.baseAddress) }
         }
-        records += [try #require(assembler.finish())]
-        #expect(records.map(\.textString) == ["2014-03-02 09:14:07.318 Journal[412:60b] CoreData: Ubiquity:  first\n\tmore\n\tand more",
+        records += [try require(assembler.finish())]
+        expectEqual(records.map(\.textString), ["2014-03-02 09:14:07.318 Journal[412:60b] CoreData: Ubiquity:  first\n\tmore\n\tand more",
                                                "2014-03-02 09:14:08.318 Journal[412:60b] CoreData: Ubiquity:  second\n\tlast"])
-        #expect(records.map { $0.text.withUnsafeBytes(\.baseAddress) } == starts)
+        expectEqual(records.map { $0.text.withUnsafeBytes(\.baseAddress) }, starts)
     }
 
     @Test func aPreviewKeepsItsBytesWhenItsRecordMovesOnToAFreshChunk() throws {
@@ -196,21 +196,21 @@ import TestSupport
             Array(text.utf8).withUnsafeBytes { assembler.append(Line(bytes: $0, number: number, isTruncated: false)) }
         }
         _ = line("2014-03-02 09:14:07.318 Journal[412:60b] CoreData: Ubiquity:  x", 1)
-        let preview = try #require(assembler.preview())
+        let preview = try require(assembler.preview())
         let shown = preview.textString
         let long = "\t" + String(repeating: "y", count: 600_000)
         _ = line(long, 2)
         _ = line(long, 3)  // past the first chunk: the open record is copied to a fresh one
-        let closed = try #require(line("2014-03-02 09:14:08.318 Journal[412:60b] CoreData: Ubiquity:  z", 4))
-        #expect(preview.textString == shown)
-        #expect(closed.textString == [shown, long, long].joined(separator: "\n"))
+        let closed = try require(line("2014-03-02 09:14:08.318 Journal[412:60b] CoreData: Ubiquity:  z", 4))
+        expectEqual(preview.textString, shown)
+        expectEqual(closed.textString, [shown, long, long].joined(separator: "\n"))
     }
 
     @Test func byteCapCutsTheRecord() throws {
         let records = try assemble("CoreData: Ubiquity: " + String(repeating: "z", count: 500),
                                    limits: RecordAssembler.Limits(maxLines: 100, maxBytes: 100))
-        #expect(records[0].text.count == 100)
-        #expect(records[0].isTruncated)
+        expectEqual(records[0].text.count, 100)
+        expect(records[0].isTruncated)
     }
 }
 
@@ -228,8 +228,8 @@ import TestSupport
                     for omitting in [false, true] {
                         let got = mine.split(separator: 0x0A, maxSplits: maxSplits, omittingEmptySubsequences: omitting)
                         let expected = theirs.split(separator: 0x0A, maxSplits: maxSplits, omittingEmptySubsequences: omitting)
-                        #expect(got.map(Array.init) == expected.map(Array.init), "\(text.debugDescription) \(maxSplits) \(omitting)")
-                        #expect(got.map(\.startIndex) == expected.map(\.startIndex), "\(text.debugDescription) \(maxSplits) \(omitting)")
+                        expectEqual(got.map(Array.init), expected.map(Array.init), "\(text.debugDescription) \(maxSplits) \(omitting)")
+                        expectEqual(got.map(\.startIndex), expected.map(\.startIndex), "\(text.debugDescription) \(maxSplits) \(omitting)")
                     }
                 }
             }
@@ -239,13 +239,13 @@ import TestSupport
     @Test func indicesSlicesAndSearchesActAsAnArraySlices() {
         let bytes = Array("CoreData: Ubiquity: x\nsecond line".utf8)
         let text = RecordText(bytes)
-        #expect(text.count == bytes.count && text.startIndex == 0 && Array(text) == bytes)
+        expect(text.count == bytes.count && text.startIndex == 0 && Array(text) == bytes)
         let tail = text[10...]
-        #expect(tail.startIndex == 10 && tail.first == bytes[10])
-        #expect(tail.firstIndex(of: 0x0A) == bytes.firstIndex(of: 0x0A))
-        #expect(tail[..<21].withUnsafeBytes { Array($0) } == Array(bytes[10..<21]))
-        #expect(!text[..<21].contains(0x0A) && text.contains(0x0A))
-        #expect(String(decoding: tail, as: UTF8.self) == String(decoding: bytes[10...], as: UTF8.self))
-        #expect(text[22...] == RecordText(Array("second line".utf8)))
+        expect(tail.startIndex == 10 && tail.first == bytes[10])
+        expectEqual(tail.firstIndex(of: 0x0A), bytes.firstIndex(of: 0x0A))
+        expectEqual(tail[..<21].withUnsafeBytes { Array($0) }, Array(bytes[10..<21]))
+        expect(!text[..<21].contains(0x0A) && text.contains(0x0A))
+        expectEqual(String(decoding: tail, as: UTF8.self), String(decoding: bytes[10...], as: UTF8.self))
+        expectEqual(text[22...], RecordText(Array("second line".utf8)))
     }
 }

@@ -69,12 +69,12 @@ enum GeneratedRecords {
         // Two let go long ago, two still held: each ends once, and only a held one has a duration.
         lines += [0, 1, count - 2, count - 1].map { G.finished(G.uuid($0), second: 30) }
         let tracker = try track(lines)
-        #expect(tracker.openRequestCount <= cap)
-        let tally = try #require(tracker.finishedStory.requests.first { $0.type == "export" })
-        #expect(tally.started == count)
-        #expect(tally.succeeded == 4)
-        #expect(tally.unfinished == count - 4)
-        #expect(tally.timed == 2)
+        expect(tracker.openRequestCount <= cap)
+        let tally = try require(tracker.finishedStory.requests.first { $0.type == "export" })
+        expectEqual(tally.started, count)
+        expectEqual(tally.succeeded, 4)
+        expectEqual(tally.unfinished, count - 4)
+        expectEqual(tally.timed, 2)
     }
 
     /// `Executing: <private>` twice, then `Finished request: <private>` twice: two requests, each
@@ -83,14 +83,14 @@ enum GeneratedRecords {
         let start = "2024-11-02 21:12:40.101311-0700 0x9a41     Default     0x0                  611    0    Notes Plus: (CoreData) [com.apple.coredata:CloudKit] CoreData+CloudKit: -[NSCloudKitMirroringDelegate checkAndExecuteNextRequest]_block_invoke(3583): <private>: Executing: <private>"
         let end = "2024-11-02 21:12:43.207459-0700 0x9a41     Error       0x0                  611    0    Notes Plus: (CoreData) [com.apple.coredata:CloudKit] CoreData+CloudKit: -[NSCloudKitMirroringDelegate _finishedRequest:withResult:](3584): Finished request: <private> with result: <private> storeIdentifier: <private> success: 0 madeChanges: 0 error: <private>"
         let story = try track([start, start, end, end]).finishedStory
-        #expect(story.requests.map(\.started) == [2], "\(story.requests)")
-        #expect(story.requests.map(\.failed) == [2])
-        #expect(story.requests.map(\.unfinished) == [0])
+        expectEqual(story.requests.map(\.started), [2], "\(story.requests)")
+        expectEqual(story.requests.map(\.failed), [2])
+        expectEqual(story.requests.map(\.unfinished), [0])
         // A type shown with a `<private>` id: the same, by type.
         let typed = try track([G.executing("<private>"), G.executing("<private>"), G.finished("<private>"), G.finished("<private>")]).finishedStory
-        #expect(typed.requests.map(\.started) == [2], "\(typed.requests)")
-        #expect(typed.requests.map(\.succeeded) == [2])
-        #expect(typed.requests.map(\.unfinished) == [0])
+        expectEqual(typed.requests.map(\.started), [2], "\(typed.requests)")
+        expectEqual(typed.requests.map(\.succeeded), [2])
+        expectEqual(typed.requests.map(\.unfinished), [0])
     }
 
     /// 40,000 request types took 0.9 s (each looked for along the list of types): past the cap a
@@ -100,11 +100,11 @@ enum GeneratedRecords {
         let count = cap + 300
         let lines = (0..<count).map { G.executing(G.uuid($0), type: "Kind" + G.letters($0)) }
         let story = try track(lines).finishedStory
-        #expect(story.requests.count == cap + 1)
-        #expect(story.requests.last?.type == CloudKitTracker.otherRequestTypes)
-        #expect(story.requests.last?.started == 300)
-        #expect(story.requests.reduce(0) { $0 + $1.started } == count)
-        #expect(story.requests.reduce(0) { $0 + $1.unfinished } == count)
+        expectEqual(story.requests.count, cap + 1)
+        expectEqual(story.requests.last?.type, CloudKitTracker.otherRequestTypes)
+        expectEqual(story.requests.last?.started, 300)
+        expectEqual(story.requests.reduce(0) { $0 + $1.started }, count)
+        expectEqual(story.requests.reduce(0) { $0 + $1.unfinished }, count)
     }
 }
 
@@ -122,9 +122,9 @@ enum GeneratedRecords {
                                                  text: "export blocked: field CD_f\(line) is not in the production schema"), epoch: 0)
         }
         let kept = Array(failures.all)
-        #expect(failures.keyCount <= cap + 1)
-        #expect(kept.count <= 2 * (cap + 1))
-        #expect(kept.first?.line == 1, "the first is cited where it came")
+        expect(failures.keyCount <= cap + 1)
+        expect(kept.count <= 2 * (cap + 1))
+        expectEqual(kept.first?.line, 1, "the first is cited where it came")
     }
 
     @Test func causesPastTheCapAreCountedNotKept() throws {
@@ -132,12 +132,12 @@ enum GeneratedRecords {
         let count = cap + 250
         let lines = (0..<count).map { G.schemaGap(field: "CD_" + G.letters($0), recordType: "CD_Item", number: $0) }
         let summary = try summarize([("causes.log", lines.joined(separator: "\n"))])
-        let story = try #require(summary.cloudKit)
-        #expect(story.causes.count <= cap)
-        #expect(story.causes.reduce(0) { $0 + $1.reports } + story.causeReportsNotListed == count)
-        #expect(summary.verdict == .broken)
-        let row = try #require(story.rows(in: summary).first { $0.label == "cloudkit causes" })
-        #expect(row.value.contains("\(story.causeReportsNotListed) more reports"), "\(row.value)")
+        let story = try require(summary.cloudKit)
+        expect(story.causes.count <= cap)
+        expectEqual(story.causes.reduce(0) { $0 + $1.reports } + story.causeReportsNotListed, count)
+        expectEqual(summary.verdict, .broken)
+        let row = try require(story.rows(in: summary).first { $0.label == "cloudkit causes" })
+        expect(row.value.contains("\(story.causeReportsNotListed) more reports"), "\(row.value)")
     }
 }
 
@@ -159,14 +159,14 @@ enum GeneratedRecords {
         var builder = SummaryBuilder()
         builder.beginInput("console.log")
         for (record, classification) in try G.classified(lines) { builder.add(record, classification.event, message: "") }
-        #expect(builder.groupCount <= cap + 1)
+        expect(builder.groupCount <= cap + 1)
         let summary = builder.summary
-        #expect(summary.records == count + 1)
-        #expect(summary.verdict == .broken)
-        let other = try #require(summary.processes.first { $0.isOtherProcesses })
-        #expect(other.process == ProcessSummary.otherProcessesName)
-        #expect(other.syncRecords == 1)
-        #expect(other.isJudged)
+        expectEqual(summary.records, count + 1)
+        expectEqual(summary.verdict, .broken)
+        let other = try require(summary.processes.first { $0.isOtherProcesses })
+        expectEqual(other.process, ProcessSummary.otherProcessesName)
+        expectEqual(other.syncRecords, 1)
+        expect(other.isJudged)
     }
 
     /// The verdict listed one line per process: a console of thousands printed thousands. It
@@ -187,13 +187,13 @@ enum GeneratedRecords {
         let input = InputVerdict(input: "console.log", verdict: .broken, evidence: processes[38].evidence, processes: processes)
         let lines = SummaryText.verdictDetails(input, indent: "  ")
         let listed = lines.filter { !$0.hasPrefix("    ") && !$0.contains("more processes") }
-        #expect(listed.count == SummaryText.maxVerdictProcesses)
-        #expect(lines.contains("  Daemon38: broken"), "\(lines)")
-        #expect(lines.contains("    console.log:9 cloudkit-schema-not-deployed: export blocked"))
-        #expect(!lines.contains { $0.hasPrefix("  Daemon33:") }, "a daemon not judged comes after the judged")
-        #expect(lines.last == "  … and 30 more processes (all are in --format json)")
+        expectEqual(listed.count, SummaryText.maxVerdictProcesses)
+        expect(lines.contains("  Daemon38: broken"), "\(lines)")
+        expect(lines.contains("    console.log:9 cloudkit-schema-not-deployed: export blocked"))
+        expect(!lines.contains { $0.hasPrefix("  Daemon33:") }, "a daemon not judged comes after the judged")
+        expectEqual(lines.last, "  … and 30 more processes (all are in --format json)")
         let few = InputVerdict(input: "console.log", verdict: .healthy, evidence: [], processes: Array(processes.prefix(3)))
-        #expect(SummaryText.verdictDetails(few, indent: "  ").count == 3, "a few processes are all listed")
+        expectEqual(SummaryText.verdictDetails(few, indent: "  ").count, 3, "a few processes are all listed")
     }
 }
 
@@ -216,13 +216,13 @@ enum GeneratedRecords {
         var tracker = TransactionLogTracker()
         tracker.beginInput("test.log")
         for (record, classification) in try G.classified(lines) { tracker.add(record, classification.event) }
-        let device = try #require(tracker.devices.first)
-        #expect(device.storeUUIDs.count == cap)
-        #expect(device.moreStoreUUIDs == 300, "one kept named again is not counted again")
-        #expect(device.peers.count == cap)
-        #expect(device.morePeers == 301, "one past the cap named again is counted again")
+        let device = try require(tracker.devices.first)
+        expectEqual(device.storeUUIDs.count, cap)
+        expectEqual(device.moreStoreUUIDs, 300, "one kept named again is not counted again")
+        expectEqual(device.peers.count, cap)
+        expectEqual(device.morePeers, 301, "one past the cap named again is counted again")
         let fields = JSON.object(device.fields)
-        #expect(fields.contains(#""moreStoreUUIDs":300"#), "\(fields.suffix(80))")
+        expect(fields.contains(#""moreStoreUUIDs":300"#), "\(fields.suffix(80))")
     }
 }
 
@@ -246,7 +246,7 @@ enum GeneratedRecords {
                 tracker.beginInput("test.log")
                 for (record, classification) in records { tracker.add(record, classification.event) }
             }
-            #expect(ratio < 8, "2,000: \(short) s, 8,000: \(long) s")
+            expect(ratio < 8, "2,000: \(short) s, 8,000: \(long) s")
         }
     }
 
@@ -258,6 +258,6 @@ enum GeneratedRecords {
             tracker.switchGroup(to: 0, input: "requests.log")
             for (record, classification) in records { tracker.add(record, classification.event) }
         }
-        #expect(ratio < 8, "3,000: \(short) s, 12,000: \(long) s")
+        expect(ratio < 8, "3,000: \(short) s, 12,000: \(long) s")
     }
 }

@@ -15,29 +15,29 @@ import PCRE2
     }
 
     @Test func literalsGroupsAndAlternations() {
-        #expect(prefixes(#"Using local storage: (?<local>[01])"#) == ["Using local storage: 0", "Using local storage: 1"])
-        #expect(prefixes(#"(?<what>Error: A|Unable to|\(x\)|It)"#) == ["Error: A", "Unable to", "(x)", "It"])
-        #expect(prefixes(#"(?:Scheduling|adding) root scan|Fin"#) == ["Scheduling root scan", "adding root scan", "Fin"])
-        #expect(prefixes(String(repeating: "x", count: 200)) == [String(repeating: "x", count: LeadingBytes.prefixLimit)])
+        expectEqual(prefixes(#"Using local storage: (?<local>[01])"#), ["Using local storage: 0", "Using local storage: 1"])
+        expectEqual(prefixes(#"(?<what>Error: A|Unable to|\(x\)|It)"#), ["Error: A", "Unable to", "(x)", "It"])
+        expectEqual(prefixes(#"(?:Scheduling|adding) root scan|Fin"#), ["Scheduling root scan", "adding root scan", "Fin"])
+        expectEqual(prefixes(String(repeating: "x", count: 200)), [String(repeating: "x", count: LeadingBytes.prefixLimit)])
     }
 
     @Test func optionalAndRepeatedItems() {
-        #expect(prefixes(PatternPiece.objectPrefix + "Done") == ["<", "Done"])
-        #expect(prefixes(#"[ ]*iCloud"#) == [" ", "iCloud"])
-        #expect(prefixes(#"(?:Truncated )?[Pp]ath: "#) == ["Truncated path: ", "Truncated Path: ", "path: ", "Path: "])
-        #expect(prefixes(#"ab+c"#) == ["ab"], "what follows a repeated item is unknown")
-        #expect(prefixes(#"a{2}b"#) == ["a"])
-        #expect(prefixes(#"a{x}"#) == ["a{x}"], "a brace that opens no quantifier is itself")
-        #expect(prefixes(#"(?s:x.*)y"#) == ["x"])
+        expectEqual(prefixes(PatternPiece.objectPrefix + "Done"), ["<", "Done"])
+        expectEqual(prefixes(#"[ ]*iCloud"#), [" ", "iCloud"])
+        expectEqual(prefixes(#"(?:Truncated )?[Pp]ath: "#), ["Truncated path: ", "Truncated Path: ", "path: ", "Path: "])
+        expectEqual(prefixes(#"ab+c"#), ["ab"], "what follows a repeated item is unknown")
+        expectEqual(prefixes(#"a{2}b"#), ["a"])
+        expectEqual(prefixes(#"a{x}"#), ["a{x}"], "a brace that opens no quantifier is itself")
+        expectEqual(prefixes(#"(?s:x.*)y"#), ["x"])
     }
 
     @Test func anythingHarderEndsThePrefix() {
-        #expect(prefixes(#"ab\d+"#) == ["ab"])
-        #expect(prefixes(#"[^ ]x"#) == [""])
-        #expect(prefixes(#"(?i)not enough"#) == [""])
-        #expect(prefixes(#"(?i:ab)c"#) == ["abc", "aBc", "Abc", "ABc"])
-        #expect(prefixes(#"(?i:abcdef)"#).count == 16, "four letters in both cases, then the prefix ends")
-        #expect(prefixes(#"x?"#) == [""], "a pattern that may match nothing may start anywhere")
+        expectEqual(prefixes(#"ab\d+"#), ["ab"])
+        expectEqual(prefixes(#"[^ ]x"#), [""])
+        expectEqual(prefixes(#"(?i)not enough"#), [""])
+        expectEqual(prefixes(#"(?i:ab)c"#), ["abc", "aBc", "Abc", "ABc"])
+        expectEqual(prefixes(#"(?i:abcdef)"#).count, 16, "four letters in both cases, then the prefix ends")
+        expectEqual(prefixes(#"x?"#), [""], "a pattern that may match nothing may start anywhere")
     }
 
     func required(_ pattern: String) -> Set<String> {
@@ -45,29 +45,28 @@ import PCRE2
     }
 
     @Test func requiredTexts() {
-        #expect(required(#"(?:(?<p>[^:]+):\n)?Using local: (?<l>[01])"#) == ["Using local: "])
-        #expect(required(#"(?<r>[^\n]*?)\.  ?Notify(?<a>x|y)"#) == ["Notify"])
-        #expect(required(#"ab+cde\d"#) == ["cde"], "a repeated item ends a run after its first")
-        #expect(required(#"x(?i)abc"#) == [], "options set inside the pattern")
-        #expect(required(#"abc|de"#) == ["abc", "de"], "one text of each alternative")
-        #expect(required(#"abc|[^x]+"#) == [], "an alternative that requires nothing")
-        #expect(required(#"[^\n]{0,30}?(?:\(Err |Error Domain=Foo Code=(?<c>\d+)|<Err 0x)"#) == ["(Err ", "Error Domain=Foo Code=", "<Err 0x"],
-                "a group's starts, cut where its prefixes are")
-        #expect(required(#"[^\n]*?(?:Fail|Abort)ed to x"#) == ["ed to x"], "the longer of a run and a group's texts")
-        #expect(required(#"[^\n]*?(?:Failure|Abort)ed"#) == ["Failure", "Abort"])
-        #expect(required(#"\d+(?:a|)z"#) == ["z"], "a group that can match nothing requires nothing")
-        #expect(required(#"\d+(?:ab)?z"#) == ["z"], "nor an optional group")
-        #expect(required(#"\d+(?=Look)x"#) == ["x"], "nor a lookahead")
+        expectEqual(required(#"(?:(?<p>[^:]+):\n)?Using local: (?<l>[01])"#), ["Using local: "])
+        expectEqual(required(#"(?<r>[^\n]*?)\.  ?Notify(?<a>x|y)"#), ["Notify"])
+        expectEqual(required(#"ab+cde\d"#), ["cde"], "a repeated item ends a run after its first")
+        expectEqual(required(#"x(?i)abc"#), [], "options set inside the pattern")
+        expectEqual(required(#"abc|de"#), ["abc", "de"], "one text of each alternative")
+        expectEqual(required(#"abc|[^x]+"#), [], "an alternative that requires nothing")
+        expectEqual(required(#"[^\n]{0,30}?(?:\(Err |Error Domain=Foo Code=(?<c>\d+)|<Err 0x)"#), ["(Err ", "Error Domain=Foo Code=", "<Err 0x"], "a group's starts, cut where its prefixes are")
+        expectEqual(required(#"[^\n]*?(?:Fail|Abort)ed to x"#), ["ed to x"], "the longer of a run and a group's texts")
+        expectEqual(required(#"[^\n]*?(?:Failure|Abort)ed"#), ["Failure", "Abort"])
+        expectEqual(required(#"\d+(?:a|)z"#), ["z"], "a group that can match nothing requires nothing")
+        expectEqual(required(#"\d+(?:ab)?z"#), ["z"], "nor an optional group")
+        expectEqual(required(#"\d+(?=Look)x"#), ["x"], "nor a lookahead")
     }
 
     @Test func pastSeparatorsLeadingColonsAndBlanksAreLeftOut() {
         func past(_ pattern: String) -> Set<String> {
             Set(LeadingBytes.prefixesPastSeparators(of: pattern).map { String(decoding: $0, as: UTF8.self) })
         }
-        #expect(past(#"(?::[ ]*Successfully wrote|Checking)"#) == ["Successfully wrote", "Checking"])
-        #expect(past(#":?[ ]*Done"#) == ["Done"])
-        #expect(past(#"a(?::b|c)"#) == ["a:b", "ac"], "only at the match's start")
-        #expect(past(#"(?:x)?:Done"#) == ["x:Done", ":Done"], "after an item that can match nothing, a colon stays")
+        expectEqual(past(#"(?::[ ]*Successfully wrote|Checking)"#), ["Successfully wrote", "Checking"])
+        expectEqual(past(#":?[ ]*Done"#), ["Done"])
+        expectEqual(past(#"a(?::b|c)"#), ["a:b", "ac"], "only at the match's start")
+        expectEqual(past(#"(?:x)?:Done"#), ["x:Done", ":Done"], "after an item that can match nothing, a colon stays")
     }
 
     /// The leads of `pattern` that are sure, as text.
@@ -77,56 +76,55 @@ import PCRE2
     }
 
     @Test func aTextFollowedByWhatMatchesAnythingIsSure() {
-        #expect(sure(#"Stack Changes:"#) == ["Stack Changes:"])
-        #expect(sure(#"We are forked from baseline\.\.\.force it"#) == ["We are forked from baseline...force it"])
-        #expect(sure(#"Lit: (?<x>[^\n]*)"#) == ["Lit: "])
-        #expect(sure(#"Post store setup succee?ded\.[ ]*(?<store>[^\n]*)"#) == ["Post store setup succeeded.", "Post store setup succeded."])
-        #expect(sure(#"Lit(?: for token (?<t>[^\n]*)| or \d{2})?[ ]?"#) == ["Lit"], "an optional group of fixed texts, each then anything")
-        #expect(sure(#"(?<what>Moving on|Finished)[^\n]*"#) == ["Moving on", "Finished"])
-        #expect(sure(#"(?:a|b)c(?<x>[^\n]*?)"#) == ["ac", "bc"], "lazy, but what follows matches anything")
-        #expect(sure(#"(?i:ab)c"#) == ["abc", "aBc", "Abc", "ABc"])
-        #expect(sure(#"(?:Lit)??Done"#) == ["Done"], "a lazy item is left out first")
+        expectEqual(sure(#"Stack Changes:"#), ["Stack Changes:"])
+        expectEqual(sure(#"We are forked from baseline\.\.\.force it"#), ["We are forked from baseline...force it"])
+        expectEqual(sure(#"Lit: (?<x>[^\n]*)"#), ["Lit: "])
+        expectEqual(sure(#"Post store setup succee?ded\.[ ]*(?<store>[^\n]*)"#), ["Post store setup succeeded.", "Post store setup succeded."])
+        expectEqual(sure(#"Lit(?: for token (?<t>[^\n]*)| or \d{2})?[ ]?"#), ["Lit"], "an optional group of fixed texts, each then anything")
+        expectEqual(sure(#"(?<what>Moving on|Finished)[^\n]*"#), ["Moving on", "Finished"])
+        expectEqual(sure(#"(?:a|b)c(?<x>[^\n]*?)"#), ["ac", "bc"], "lazy, but what follows matches anything")
+        expectEqual(sure(#"(?i:ab)c"#), ["abc", "aBc", "Abc", "ABc"])
+        expectEqual(sure(#"(?:Lit)??Done"#), ["Done"], "a lazy item is left out first")
     }
 
     @Test func aTextIsNotSureWhereThePatternRequiresMore() {
-        #expect(sure(#"Lit\d+"#).isEmpty)
-        #expect(sure(#"Finished check: (?<result>-?\d+)|Done"#) == ["Done"])
-        #expect(sure(#"Lit(?:x)"#) == ["Litx"])
-        #expect(sure(#"Lit(?:x)+"#).isEmpty)
-        #expect(sure(#"Lit(?=x)"#).isEmpty, "a lookahead")
-        #expect(sure(#"Lit$"#).isEmpty)
-        #expect(sure(#"Lit(?:(?<a>[A-Za-z]+)>)?"#).isEmpty, "what follows may fail")
-        #expect(sure(String(repeating: "x", count: 200)).isEmpty, "cut at the limit")
+        expect(sure(#"Lit\d+"#).isEmpty)
+        expectEqual(sure(#"Finished check: (?<result>-?\d+)|Done"#), ["Done"])
+        expectEqual(sure(#"Lit(?:x)"#), ["Litx"])
+        expect(sure(#"Lit(?:x)+"#).isEmpty)
+        expect(sure(#"Lit(?=x)"#).isEmpty, "a lookahead")
+        expect(sure(#"Lit$"#).isEmpty)
+        expect(sure(#"Lit(?:(?<a>[A-Za-z]+)>)?"#).isEmpty, "what follows may fail")
+        expect(sure(String(repeating: "x", count: 200)).isEmpty, "cut at the limit")
     }
 
     @Test func aTextIsNotSureWherePCRE2MayRunIntoItsLimitFirst() {
         // Each of these runs into the match limit (or the JIT's stack) on a long enough line
         // where its text stands, so a match is not certain.
-        #expect(sure(#"Lit[^\n]*?(?:\(URL: (?<u>[^)\n]+)\)|$)"#).isEmpty, "a lazy search for what follows")
-        #expect(sure(#"Lit(?:[^\n]*?x(?<d>\w+))?"#).isEmpty, "an optional group that searches")
-        #expect(sure(#"Lit(?:\n\t[^\n]*)*"#).isEmpty, "a repeated group")
-        #expect(sure(#"(?:[^\n]*?x)?Lit"#).isEmpty, "an optional item tried first, at any cost")
-        #expect(sure(#"(?:[^\n]*?x|Lit)"#).isEmpty, "an alternative tried first, at any cost")
-        #expect(sure(#"(?:x[^\n]*?y)?Lit"#) == ["Lit"], "tried first, but failing at once where the text stands")
-        #expect(sure(#"(?:L[^\n]*?y)?Lit"#).isEmpty, "not where its first byte is the text's")
-        #expect(sure(#"(?:Truncated )?[Pp]ath: (?<p>[^\n]*)"#) == ["Truncated path: ", "Truncated Path: ", "path: ", "Path: "])
-        #expect(sure(#"(?:Scheduling|Store name: )?Store: "#) == ["SchedulingStore: ", "Store name: Store: ", "Store: "],
-                "items of bounded cost tried first")
-        #expect(sure(#"(?:ab)?(?:x[^\n]*?y)?Lit"#) == ["abLit"], "after an item that may have matched, one that relies on failing at once")
+        expect(sure(#"Lit[^\n]*?(?:\(URL: (?<u>[^)\n]+)\)|$)"#).isEmpty, "a lazy search for what follows")
+        expect(sure(#"Lit(?:[^\n]*?x(?<d>\w+))?"#).isEmpty, "an optional group that searches")
+        expect(sure(#"Lit(?:\n\t[^\n]*)*"#).isEmpty, "a repeated group")
+        expect(sure(#"(?:[^\n]*?x)?Lit"#).isEmpty, "an optional item tried first, at any cost")
+        expect(sure(#"(?:[^\n]*?x|Lit)"#).isEmpty, "an alternative tried first, at any cost")
+        expectEqual(sure(#"(?:x[^\n]*?y)?Lit"#), ["Lit"], "tried first, but failing at once where the text stands")
+        expect(sure(#"(?:L[^\n]*?y)?Lit"#).isEmpty, "not where its first byte is the text's")
+        expectEqual(sure(#"(?:Truncated )?[Pp]ath: (?<p>[^\n]*)"#), ["Truncated path: ", "Truncated Path: ", "path: ", "Path: "])
+        expectEqual(sure(#"(?:Scheduling|Store name: )?Store: "#), ["SchedulingStore: ", "Store name: Store: ", "Store: "], "items of bounded cost tried first")
+        expectEqual(sure(#"(?:ab)?(?:x[^\n]*?y)?Lit"#), ["abLit"], "after an item that may have matched, one that relies on failing at once")
     }
 
     @Test func pastSeparatorsATextAfterARequiredColonIsNotSure() {
-        #expect(sure(#"(?::[ ]*Done|Fine)"#, pastSeparators: true) == ["Fine"])
-        #expect(sure(#":?[ ]*Done"#, pastSeparators: true) == ["Done"])
+        expectEqual(sure(#"(?::[ ]*Done|Fine)"#, pastSeparators: true), ["Fine"])
+        expectEqual(sure(#":?[ ]*Done"#, pastSeparators: true), ["Done"])
     }
 
     @Test func manyPrefixesAreShortenedNotDropped() {
         // 2^12 spellings: shortened until at most maxPrefixes remain, each still a prefix.
         let pattern = String(repeating: "[ab]", count: 12)
         let found = LeadingBytes.prefixes(of: pattern)
-        #expect(found.count <= LeadingBytes.maxPrefixes)
-        #expect(found.count > 1)
-        #expect(found.contains(Array("abab".utf8.prefix(found[0].count))) || found.allSatisfy { !$0.isEmpty })
+        expect(found.count <= LeadingBytes.maxPrefixes)
+        expect(found.count > 1)
+        expect(found.contains(Array("abab".utf8.prefix(found[0].count))) || found.allSatisfy { !$0.isEmpty })
     }
 
     /// Every sure lead of the catalogue's rules matches, whatever follows it: alone, at a line's
@@ -147,12 +145,12 @@ import PCRE2
                 for tail in tails {
                     let subject = lead + Array(tail.utf8)
                     let matched = try subject.withUnsafeBytes { try matcher.matches($0) }
-                    #expect(matched, "\(rule.id): \(String(decoding: subject.prefix(200), as: UTF8.self))")
+                    expect(matched, "\(rule.id): \(String(decoding: subject.prefix(200), as: UTF8.self))")
                     checked += 1
                 }
             }
         }
-        #expect(checked > 1000)
+        expect(checked > 1000)
     }
 
     @Test func everySampleMatchStartsWithOneOfItsRulesPrefixes() throws {
@@ -161,11 +159,11 @@ import PCRE2
             let matcher = Matcher(regex)
             let prefixes = LeadingBytes.prefixes(of: rule.pattern)
             for sample in rule.samples {
-                let body = Array(try #require(try assemble(sample).first).body)
+                let body = Array(try require(assemble(sample).first).body)
                 try body.withUnsafeBytes { bytes in
                     var start = 0
                     while start <= bytes.count, try matcher.matches(bytes, from: start), let found = matcher.range(ofGroup: 0) {
-                        #expect(prefixes.contains { body[found.lowerBound...].starts(with: $0) }, "\(rule.id) at \(found.lowerBound)")
+                        expect(prefixes.contains { body[found.lowerBound...].starts(with: $0) }, "\(rule.id) at \(found.lowerBound)")
                         start = found.lowerBound + 1
                     }
                 }
@@ -188,18 +186,18 @@ import PCRE2
 
     @Test func candidatesComeInRuleOrderEachOnce() {
         let index = RuleIndex(rules: [(0, "Foo"), (1, #"\d"#), (2, "F"), (3, "(?:Fo|Fx)o"), (4, "Bar"), (5, ".")])
-        #expect(offered(index, "Foo bar") == [0, 1, 2, 3, 5])
-        #expect(offered(index, "Fxo") == [1, 2, 3, 5])
-        #expect(offered(index, "Bar") == [1, 4, 5])
-        #expect(offered(index, "F") == [1, 2, 5], "one byte left: one-byte prefixes and the rules tried everywhere")
-        #expect(offered(index, "") == [1, 5])
+        expectEqual(offered(index, "Foo bar"), [0, 1, 2, 3, 5])
+        expectEqual(offered(index, "Fxo"), [1, 2, 3, 5])
+        expectEqual(offered(index, "Bar"), [1, 4, 5])
+        expectEqual(offered(index, "F"), [1, 2, 5], "one byte left: one-byte prefixes and the rules tried everywhere")
+        expectEqual(offered(index, ""), [1, 5])
     }
 
     @Test func rulesTriedEverywhereNeedTheirTextInTheMessage() {
         let index = RuleIndex(rules: [(0, "Foo"), (1, #"[^x]*Needle"#), (2, #"\d+ Pin"#), (3, "Fo")])
-        #expect(offered(index, "Foo Needle") == [0, 1, 3])
-        #expect(offered(index, "Foo 12 Pin") == [0, 2, 3])
-        #expect(offered(index, "Foo") == [0, 3], "neither required text is there")
+        expectEqual(offered(index, "Foo Needle"), [0, 1, 3])
+        expectEqual(offered(index, "Foo 12 Pin"), [0, 2, 3])
+        expectEqual(offered(index, "Foo"), [0, 3], "neither required text is there")
         // What a message lacks is found out once and holds for its other positions.
         Array("ab Needle".utf8).withUnsafeBytes { bytes in
             var absence = RuleIndex.Absence()
@@ -207,7 +205,7 @@ import PCRE2
                 var cursor = index.cursor(in: bytes, at: position)
                 var rules: [Int] = []
                 while let candidate = index.next(&cursor, in: bytes, at: position, &absence) { rules.append(candidate.rule) }
-                #expect(rules == [1], "at \(position)")
+                expectEqual(rules, [1], "at \(position)")
             }
         }
     }
@@ -218,15 +216,15 @@ import PCRE2
                 Array(subject.utf8).withUnsafeBytes { RareByteSearch.firstOffset(of: text, in: $0) != nil }
             }
         }
-        #expect(Array(" received Push".utf8).withUnsafeBytes { RareByteSearch.anchor(of: $0) } == 10, "looked for by its capital")
-        #expect(found(" received Push", in: " received Push"))
-        #expect(found(" received Push", in: "x received Pus received Push y"))
-        #expect(!found(" received Push", in: " received Pus"), "cut at the subject's end")
-        #expect(!found(" received Push", in: "received Push"))
-        #expect(!found(" received Push", in: "Push received push"), "a capital before the text does not count")
-        #expect(found("ab", in: "xxab"))
-        #expect(!found("ab", in: "a"))
-        #expect(found("", in: ""))
+        expectEqual(Array(" received Push".utf8).withUnsafeBytes { RareByteSearch.anchor(of: $0) }, 10, "looked for by its capital")
+        expect(found(" received Push", in: " received Push"))
+        expect(found(" received Push", in: "x received Pus received Push y"))
+        expect(!found(" received Push", in: " received Pus"), "cut at the subject's end")
+        expect(!found(" received Push", in: "received Push"))
+        expect(!found(" received Push", in: "Push received push"), "a capital before the text does not count")
+        expect(found("ab", in: "xxab"))
+        expect(!found("ab", in: "a"))
+        expect(found("", in: ""))
     }
 
     @Test func aTextIsFoundByItsRareByteAtItsFirstOccurrence() {
@@ -235,24 +233,24 @@ import PCRE2
                 Array(subject.utf8).withUnsafeBytes { RareByteSearch.firstOffset(of: text, in: $0) }
             }
         }
-        #expect(Array("does Not".utf8).withUnsafeBytes { RareByteSearch.anchor(of: $0) } == 5)
-        #expect(Array("<CKError 0x".utf8).withUnsafeBytes { RareByteSearch.anchorInLogs(of: $0) } == 2, "K, rarer in logs than C")
-        #expect(Array("does not".utf8).withUnsafeBytes { RareByteSearch.anchor(of: $0) } == 0, "no rarer byte than its first")
-        #expect(offset("does Not", in: "does does Not does Not") == 5)
-        #expect(offset("ab", in: "aab ab") == 1)
-        #expect(offset("ab", in: "aa") == nil)
-        #expect(offset("", in: "x") == 0)
+        expectEqual(Array("does Not".utf8).withUnsafeBytes { RareByteSearch.anchor(of: $0) }, 5)
+        expectEqual(Array("<CKError 0x".utf8).withUnsafeBytes { RareByteSearch.anchorInLogs(of: $0) }, 2, "K, rarer in logs than C")
+        expectEqual(Array("does not".utf8).withUnsafeBytes { RareByteSearch.anchor(of: $0) }, 0, "no rarer byte than its first")
+        expectEqual(offset("does Not", in: "does does Not does Not"), 5)
+        expectEqual(offset("ab", in: "aab ab"), 1)
+        expect(offset("ab", in: "aa") == nil)
+        expectEqual(offset("", in: "x"), 0)
         // Through the String search every catalogue phrase uses.
-        #expect("a does not support ordered relationships".firstRange(ofASCII: "ordered relationships").map {
+        expectEqual("a does not support ordered relationships".firstRange(ofASCII: "ordered relationships").map {
             "a does not support ordered relationships".utf8.distance(from: "a does not support ordered relationships".startIndex, to: $0.lowerBound)
-        } == 19)
+        }, 19)
     }
 
     @Test func afterAnObjectsDescriptionTheTextAfterItIsLookedUp() {
         let index = RuleIndex(rules: [(0, PatternPiece.objectPrefix + "Done"), (1, "Do")])
-        #expect(offered(index, "<NSObject: 0x1>: Done") == [0])
-        #expect(offered(index, "Done") == [0, 1])
-        #expect(offered(index, "<unclosed Done") == [])
+        expectEqual(offered(index, "<NSObject: 0x1>: Done"), [0])
+        expectEqual(offered(index, "Done"), [0, 1])
+        expectEqual(offered(index, "<unclosed Done"), [])
     }
 
     /// Whether the index offers its one rule at the start of `text` as sure.
@@ -266,24 +264,23 @@ import PCRE2
 
     @Test func aDescribedTextIsSureOnlyAfterWhatTheDescriptionTakes() {
         let index = RuleIndex(rules: [(0, PatternPiece.objectPrefix + #"(?::[ ]*Done|Fine)"#)])
-        #expect(offeredSure(index, "<NSObject: 0x1>: Fine") == true)
-        #expect(offeredSure(index, "<NSObject: 0x1>Fine") == true)
-        #expect(offeredSure(index, "<NSObject: 0x1>:: Fine") == false, "two colons: the description takes one")
-        #expect(offeredSure(index, "<NSObject: 0x1> : Fine") == false)
-        #expect(offeredSure(index, "<NSObject: 0x1>: Done") == false, "read past a colon the pattern requires")
-        #expect(offeredSure(index, "Fine") == true)
-        #expect(offeredSure(RuleIndex(rules: [(0, PatternPiece.objectPrefix + #"<private> Done"#)]), "<private> Done") == false,
-                "the description is tried first where a `<` stands")
+        expectEqual(offeredSure(index, "<NSObject: 0x1>: Fine"), true)
+        expectEqual(offeredSure(index, "<NSObject: 0x1>Fine"), true)
+        expectEqual(offeredSure(index, "<NSObject: 0x1>:: Fine"), false, "two colons: the description takes one")
+        expectEqual(offeredSure(index, "<NSObject: 0x1> : Fine"), false)
+        expectEqual(offeredSure(index, "<NSObject: 0x1>: Done"), false, "read past a colon the pattern requires")
+        expectEqual(offeredSure(index, "Fine"), true)
+        expectEqual(offeredSure(RuleIndex(rules: [(0, PatternPiece.objectPrefix + #"<private> Done"#)]), "<private> Done"), false, "the description is tried first where a `<` stands")
     }
 
     @Test func aTextThatStartsWithColonsOrBlanksIsLookedUpPastThem() {
         let index = RuleIndex(rules: [(0, PatternPiece.objectPrefix + #"(?::[ ]*Done|Fine)"#), (1, "Do")])
-        #expect(offered(index, "<NSObject: 0x1>: Done") == [0])
-        #expect(offered(index, "<NSObject: 0x1>:: Done") == [0])
-        #expect(offered(index, "<NSObject: 0x1> : Fine") == [0])
-        #expect(offered(index, ": Done") == [0])
-        #expect(offered(index, "Done") == [1])
-        #expect(offered(index, "<NSObject: 0x1>: Other") == [], "not every line that starts with a description")
+        expectEqual(offered(index, "<NSObject: 0x1>: Done"), [0])
+        expectEqual(offered(index, "<NSObject: 0x1>:: Done"), [0])
+        expectEqual(offered(index, "<NSObject: 0x1> : Fine"), [0])
+        expectEqual(offered(index, ": Done"), [0])
+        expectEqual(offered(index, "Done"), [1])
+        expectEqual(offered(index, "<NSObject: 0x1>: Other"), [], "not every line that starts with a description")
     }
 }
 
@@ -384,9 +381,9 @@ import PCRE2
                 }
             }
         }
-        #expect(differences.isEmpty, "\(differences.joined(separator: "\n\n"))")
+        expect(differences.isEmpty, "\(differences.joined(separator: "\n\n"))")
         for channel in (try Catalog.standard()).allChannels {
-            #expect(matched[channel, default: 0] >= 100, "\(channel): \(matched[channel, default: 0]) messages matched a rule")
+            expect(matched[channel, default: 0] >= 100, "\(channel): \(matched[channel, default: 0]) messages matched a rule")
         }
     }
 }
@@ -426,14 +423,13 @@ import PCRE2
                         let absence = tables.absences(in: bytes), narrow = tables.absences(in: bytes, narrow: true)
                         for slot in 0..<tables.slotCount {
                             let expected = tables.lacksRequiredTextsOneByOne(slot: slot, in: bytes)
-                            #expect(absence.isAbsent(slot: slot) == expected && narrow.isAbsent(slot: slot) == expected,
-                                    "\(channel.channel.id) slot \(slot): \(String(decoding: subject, as: UTF8.self).prefix(200))")
+                            expect(absence.isAbsent(slot: slot) == expected && narrow.isAbsent(slot: slot) == expected, "\(channel.channel.id) slot \(slot): \(String(decoding: subject, as: UTF8.self).prefix(200))")
                             checked += 1
                         }
                     }
                 }
             }
         }
-        #expect(checked > 10_000)
+        expect(checked > 10_000)
     }
 }

@@ -11,30 +11,30 @@ import TestSupport
     @Test func theHelperHoldsAtTheBounds() {
         var sum = Int.max - 1
         sum.saturatingAdd(5)
-        #expect(sum == .max)
+        expectEqual(sum, .max)
         sum.saturatingAdd(-3)
-        #expect(sum == .max - 3)
+        expectEqual(sum, .max - 3)
         var low = Int.min + 1
         low.saturatingAdd(-5)
-        #expect(low == .min)
-        #expect((40).saturatingAdding(2) == 42)
+        expectEqual(low, .min)
+        expectEqual((40).saturatingAdding(2), 42)
     }
 
     @Test func aDurationOfAnySizePrints() {
         for milliseconds in [Int.max, Int.min, Int.max - 49, Int.min + 49, -999, 0, 999, 1_000, -1_000] {
-            #expect(!SummaryText.duration(milliseconds).isEmpty)
+            expect(!SummaryText.duration(milliseconds).isEmpty)
         }
-        #expect(SummaryText.duration(1_250) == "1.3 s")
-        #expect(SummaryText.duration(-1_250) == "-1.3 s")
-        #expect(SummaryText.duration(400) == "400 ms")
+        expectEqual(SummaryText.duration(1_250), "1.3 s")
+        expectEqual(SummaryText.duration(-1_250), "-1.3 s")
+        expectEqual(SummaryText.duration(400), "400 ms")
     }
 
     @Test func objectCountsNearIntMaxAddUpWithoutATrap() throws {
         let found = "CoreData: debug: CoreData+CloudKit: -[PFCloudKitExporter exportIfNecessary]_block_invoke_2(196): <PFCloudKitExporter: 0x1>: Found 999999999999999999 objects needing export."
         let summary = try summarize([("a.log", Array(repeating: found, count: 10).joined(separator: "\n"))])
-        let story = try #require(summary.cloudKit)
-        #expect(story.objectsToExport == .max)
-        #expect(SummaryText.lines(summary).joined(separator: "\n").contains("found needing export"))
+        let story = try require(summary.cloudKit)
+        expectEqual(story.objectsToExport, .max)
+        expect(SummaryText.lines(summary).joined(separator: "\n").contains("found needing export"))
     }
 
     /// Requests stamped at year 1 and 9999: each lasts 3×10^14 ms, and 30,000 of them pass
@@ -48,12 +48,12 @@ import TestSupport
         for (start, end, sign) in [(early, late, 1), (late, early, -1)] {
             let pair = start + header + executing + "\n" + end + header + finished + "\n"
             let summary = try summarize([("a.log", String(repeating: pair, count: 30_000))])
-            let tally = try #require(summary.cloudKit?.requests.first)
-            #expect(tally.succeeded == 30_000)
-            #expect(tally.timed == (sign > 0 ? 30_000 : 0))
-            #expect(tally.totalMilliseconds == (sign > 0 ? Int.max : 0))
-            #expect(tally.longestMilliseconds == (sign > 0 ? 315_537_897_599_999 : 0))
-            #expect(!SummaryText.lines(summary).isEmpty)
+            let tally = try require(summary.cloudKit?.requests.first)
+            expectEqual(tally.succeeded, 30_000)
+            expectEqual(tally.timed, (sign > 0 ? 30_000 : 0))
+            expectEqual(tally.totalMilliseconds, (sign > 0 ? Int.max : 0))
+            expectEqual(tally.longestMilliseconds, (sign > 0 ? 315_537_897_599_999 : 0))
+            expect(!SummaryText.lines(summary).isEmpty)
         }
     }
 }

@@ -25,22 +25,22 @@ import TestSupport
                             "Unable to continue parse components of URL: file://localhost\(root)/Notes/shopping.txt\nConfused by: Notes"))
     func aStrayFileInTheContainerIsAWarning(_ log: String) throws {
         let (text, summary) = try timeline(log)
-        let event = try #require(try classify(log).first).classification.event
-        #expect(event.kind == .containerStrayFile)
-        #expect(event.severity == .warning)
-        #expect(event.fields.contains(Field("file", .string("shopping.txt"))))
-        #expect(event.fields.contains(Field("confusedBy", .string("Notes"))))
-        #expect(text.contains("WARN  Cannot place shopping.txt in the ubiquity content folder, confused by Notes: file://localhost\(Self.root)/Notes/shopping.txt"))
-        #expect(summary.errors == 0 && summary.verdict == .degraded)
-        let action = try #require(EventKind.containerStrayFile.guidance.action)
-        #expect(action.contains("NSPersistentStoreUbiquitousContentURLKey") && !action.contains("free space"))
+        let event = try require(classify(log).first).classification.event
+        expectEqual(event.kind, .containerStrayFile)
+        expectEqual(event.severity, .warning)
+        expect(event.fields.contains(Field("file", .string("shopping.txt"))))
+        expect(event.fields.contains(Field("confusedBy", .string("Notes"))))
+        expect(text.contains("WARN  Cannot place shopping.txt in the ubiquity content folder, confused by Notes: file://localhost\(Self.root)/Notes/shopping.txt"))
+        expect(summary.errors == 0 && summary.verdict == .degraded)
+        let action = try require(EventKind.containerStrayFile.guidance.action)
+        expect(action.contains("NSPersistentStoreUbiquitousContentURLKey") && !action.contains("free space"))
     }
 
     /// A cut paste: the `Confused by:` line lost. Still the same event and file.
     @Test func aStrayFileWithoutItsSecondLine() throws {
-        let event = try #require(try classify("CoreData: Ubiquity:  Unable to continue parse components of URL: file://\(Self.root)/stray.plist").first).classification.event
-        #expect(event.kind == .containerStrayFile)
-        #expect(event.fields.contains(Field("file", .string("stray.plist"))))
+        let event = try require(classify("CoreData: Ubiquity:  Unable to continue parse components of URL: file://\(Self.root)/stray.plist").first).classification.event
+        expectEqual(event.kind, .containerStrayFile)
+        expect(event.fields.contains(Field("file", .string("stray.plist"))))
     }
 
     /// A peer whose logs carry another model version hash: its logs never import here. A
@@ -52,14 +52,14 @@ import TestSupport
     ])
     func aPeerOnAnotherModelVersionIsAWarningNamingIt(_ peer: String, _ location: String) throws {
         for log in Self.styles("-[_PFUbiquityRecordsImporter createSortedOperationsArrayWithMetadata:isFirstImport:]", "Skipping (model version hash): \(location)") {
-            let event = try #require(try classify(log).first).classification.event
-            #expect(event.kind == .peerModelMismatch, "\(log)")
-            #expect(event.severity == .warning)
-            #expect(event.fields.contains(Field("peer", .string(peer))), "\(log)")
+            let event = try require(classify(log).first).classification.event
+            expectEqual(event.kind, .peerModelMismatch, "\(log)")
+            expectEqual(event.severity, .warning)
+            expect(event.fields.contains(Field("peer", .string(peer))), "\(log)")
             let (text, summary) = try timeline(log)
-            #expect(text.contains("WARN  Skipping the logs of peer \(peer): written with another model version, never imported here"), "\(log)")
-            #expect(summary.verdict == .degraded)
-            #expect(summary.verdicts.first?.evidence.first?.contains(peer) == true)
+            expect(text.contains("WARN  Skipping the logs of peer \(peer): written with another model version, never imported here"), "\(log)")
+            expectEqual(summary.verdict, .degraded)
+            expectEqual(summary.verdicts.first?.evidence.first?.contains(peer), true)
         }
     }
 
@@ -72,12 +72,12 @@ import TestSupport
     func cloudDocsErrorsAreFileTransfersWithTheirCode(_ method: String, _ words: String) throws {
         let error = #"Error Domain=BRCloudDocsErrorDomain Code=12 "The operation couldn’t be completed. (BRCloudDocsErrorDomain error 12 - Logged out - iCloud Drive is not configured)""#
         for log in Self.styles(method, "\(words) \(error) with userInfo {\n} for these urls: (\n    \"file://\(Self.root)/x.1.cdt\"\n)") {
-            let event = try #require(try classify(log).first).classification.event
-            #expect(event.kind == .fileTransferFailed, "\(log)")
-            #expect(event.error?.domain == "BRCloudDocsErrorDomain" && event.error?.code == 12)
+            let event = try require(classify(log).first).classification.event
+            expectEqual(event.kind, .fileTransferFailed, "\(log)")
+            expect(event.error?.domain == "BRCloudDocsErrorDomain" && event.error?.code == 12)
             let (text, summary) = try timeline(log)
-            #expect(text.contains("WARN  \(words): BRCloudDocsErrorDomain 12: Logged out - iCloud Drive is not configured"), "\(log)")
-            #expect(summary.verdict == .degraded)
+            expect(text.contains("WARN  \(words): BRCloudDocsErrorDomain 12: Logged out - iCloud Drive is not configured"), "\(log)")
+            expectEqual(summary.verdict, .degraded)
         }
     }
 
@@ -89,26 +89,26 @@ import TestSupport
     ])
     func logHousekeepingIsAWarning(_ method: String, _ message: String) throws {
         for log in Self.styles(method, message) {
-            let event = try #require(try classify(log).first).classification.event
-            #expect(event.kind == .logFileProblem, "\(log)")
-            #expect(try timeline(log).summary.verdict == .degraded)
+            let event = try require(classify(log).first).classification.event
+            expectEqual(event.kind, .logFileProblem, "\(log)")
+            try expectEqual(timeline(log).summary.verdict, .degraded)
         }
     }
 
     /// iOS 6's exporter dumps the entries of the transaction it exports: an export event.
     @Test func stackChangesCountAsAnExport() throws {
         let log = "2012-11-20 18:03:10.171 Journal[233:1a07] CoreData: Ubiquity:  Stack Changes: {\n    transactionEntry = \"(x-coredata://8F3A1C2B-6D4E-4F50-9B7A-1C2D3E4F5A6B/PFUbiquityTransactionEntry/p5)\";\n}"
-        let event = try #require(try classify(log).first).classification.event
-        #expect(event.category == .export)
-        #expect(event.kind == .exportConsidered)
+        let event = try require(classify(log).first).classification.event
+        expectEqual(event.category, .export)
+        expectEqual(event.kind, .exportConsidered)
     }
 
     /// The rubric itself, over every kind: each warning and error says in its guidance
     /// what to do, and no routine (`-vv`) kind is above info.
     @Test func everyKindFitsTheRubricsShape() throws {
         for kind in try Catalog.standard().kinds {
-            if kind.severity >= .warning { #expect(kind.guidance.action != nil, "\(kind.id)") }
-            if kind.tier == .routine { #expect(kind.severity <= .info, "\(kind.id)") }
+            if kind.severity >= .warning { expect(kind.guidance.action != nil, "\(kind.id)") }
+            if kind.tier == .routine { expect(kind.severity <= .info, "\(kind.id)") }
         }
     }
 }

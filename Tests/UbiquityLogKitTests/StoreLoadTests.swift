@@ -21,9 +21,9 @@ import TestSupport
         expected.end = summary.ubiquity.storeLoadAttempts.first?.end
         expected.storeUUID = "6F0D0A1E-8C55-4F4C-9C3A-1D2E3F4A5B6C"
         expected.outcome = .succeeded
-        #expect(summary.ubiquity.storeLoadAttempts == [expected])
-        #expect(summary.ubiquity.storeLoadAttempts.first?.durationMilliseconds == 1250)
-        #expect(UbiquityStory.describe(summary.ubiquity.storeLoadAttempts[0]) == "a.log:1  cloud store  succeeded in 1.3 s")
+        expectEqual(summary.ubiquity.storeLoadAttempts, [expected])
+        expectEqual(summary.ubiquity.storeLoadAttempts.first?.durationMilliseconds, 1250)
+        expectEqual(UbiquityStory.describe(summary.ubiquity.storeLoadAttempts[0]), "a.log:1  cloud store  succeeded in 1.3 s")
     }
 
     @Test func aFailureWithCoreDataErrorThenARetry() throws {
@@ -37,17 +37,17 @@ import TestSupport
             line("09.600", "UbiquityStoreManager: Successfully loaded cloud store."),
         ].joined(separator: "\n")
         let loads = try summarize([("b.log", log)]).ubiquity.storeLoadAttempts
-        try #require(loads.count == 2)
-        #expect(loads[0].outcome == .failed)
-        #expect(loads[0].error?.code == 134080)
-        #expect(loads[0].storeURL == "file:///x/Journal.sqlite")
-        #expect(loads[0].after == ["identity-token-changed"])
-        #expect(!loads[0].isRetry)
-        #expect(loads[1].outcome == .succeeded)
-        #expect(loads[1].isRetry)
-        #expect(loads[1].after == ["store-load-retried"])
-        #expect(loads[1].durationMilliseconds == 2000)
-        #expect(UbiquityStory.describe(loads[0]).hasPrefix("b.log:2  cloud store Journal.sqlite  failed after 300 ms: NSCocoaErrorDomain 134080: Unable to add the store (after identity-token-changed)"))
+        try require(loads.count == 2)
+        expectEqual(loads[0].outcome, .failed)
+        expectEqual(loads[0].error?.code, 134080)
+        expectEqual(loads[0].storeURL, "file:///x/Journal.sqlite")
+        expectEqual(loads[0].after, ["identity-token-changed"])
+        expect(!loads[0].isRetry)
+        expectEqual(loads[1].outcome, .succeeded)
+        expect(loads[1].isRetry)
+        expectEqual(loads[1].after, ["store-load-retried"])
+        expectEqual(loads[1].durationMilliseconds, 2000)
+        expect(UbiquityStory.describe(loads[0]).hasPrefix("b.log:2  cloud store Journal.sqlite  failed after 300 ms: NSCocoaErrorDomain 134080: Unable to add the store (after identity-token-changed)"))
     }
 
     @Test func theSwitchFromTheFallbackStoreWithItsDelay() throws {
@@ -56,8 +56,8 @@ import TestSupport
             line("52.500", "-[PFUbiquitySwitchboardEntryMetadata setUseLocalStorage:](808): CoreData: Ubiquity:  mobile~6F2C:JournalStore\nUsing local storage: 0"),
         ].joined(separator: "\n")
         let summary = try summarize([("c.log", log)])
-        #expect(summary.ubiquity.localStorageSwitches == [LocalStorageSwitch(input: "c.log", fallbackLine: 1, cloudLine: 3, delayMilliseconds: 45_500)])
-        #expect(SummaryText.lines(summary).contains("  local storage    fallback store, then the iCloud store 45.5 s later"))
+        expectEqual(summary.ubiquity.localStorageSwitches, [LocalStorageSwitch(input: "c.log", fallbackLine: 1, cloudLine: 3, delayMilliseconds: 45_500)])
+        expect(SummaryText.lines(summary).contains("  local storage    fallback store, then the iCloud store 45.5 s later"))
     }
 
     @Test func unfinishedAttemptsAndSetupRetries() throws {
@@ -68,20 +68,20 @@ import TestSupport
         ].joined(separator: "\n")
         let summary = try summarize([("d.log", log), ("e.log", line("10.000", "UbiquityStoreManager: Successfully loaded local store."))])
         let loads = summary.ubiquity.storeLoadAttempts
-        #expect(loads.map(\.outcome) == [.unfinished, .unfinished, .succeeded])
-        #expect(loads[0].setupRetryDelays == [60])
-        #expect(loads.map(\.input) == ["d.log", "d.log", "e.log"], "an attempt does not run on into the next input")
-        #expect(summary.ubiquity.storeLoads.attempted == 3)
-        #expect(loads[2].durationMilliseconds == nil, "seen only by its outcome: no start, no duration")
-        #expect(summary.ubiquity.storeLoads.succeeded == [.local: 1])
+        expectEqual(loads.map(\.outcome), [.unfinished, .unfinished, .succeeded])
+        expectEqual(loads[0].setupRetryDelays, [60])
+        expectEqual(loads.map(\.input), ["d.log", "d.log", "e.log"], "an attempt does not run on into the next input")
+        expectEqual(summary.ubiquity.storeLoads.attempted, 3)
+        expect(loads[2].durationMilliseconds == nil, "seen only by its outcome: no start, no duration")
+        expectEqual(summary.ubiquity.storeLoads.succeeded, [.local: 1])
     }
 
     @Test func coreDataFailingAloneIsAnAttemptOfItsOwn() throws {
         let log = line("07.000", "CoreData: error: -addPersistentStoreWithType:SQLite configuration:(null) URL:file:///x/Journal.sqlite options:{} ... returned error \(error134080) with userInfo dictionary {}")
         let summary = try summarize([("f.log", log)])
-        #expect(summary.ubiquity.storeLoadAttempts.map(\.outcome) == [.failed])
-        #expect(summary.ubiquity.storeLoadAttempts.first?.store == .unknown)
-        #expect(summary.ubiquity.storeLoads.failed == [.unknown: 1])
+        expectEqual(summary.ubiquity.storeLoadAttempts.map(\.outcome), [.failed])
+        expectEqual(summary.ubiquity.storeLoadAttempts.first?.store, .unknown)
+        expectEqual(summary.ubiquity.storeLoads.failed, [.unknown: 1])
     }
 
     @Test func aDurationAcrossHeaderStylesWithAndWithoutAYear() throws {
@@ -96,13 +96,13 @@ import TestSupport
             "Mar  2 09:14:13 Joes-iPad Journal[412] <Warning>: -[PFUbiquitySwitchboardEntryMetadata setUseLocalStorage:](808): CoreData: Ubiquity:  mobile~6F2C:JournalStore\nUsing local storage: 0",
         ].joined(separator: "\n")
         let summary = try summarize([("g.log", log)])
-        #expect(summary.ubiquity.storeLoadAttempts.map(\.durationMilliseconds) == [1500, 2000])
-        #expect(summary.ubiquity.localStorageSwitches.map(\.delayMilliseconds) == [2000])
+        expectEqual(summary.ubiquity.storeLoadAttempts.map(\.durationMilliseconds), [1500, 2000])
+        expectEqual(summary.ubiquity.localStorageSwitches.map(\.delayMilliseconds), [2000])
     }
 
     @Test func durationsRead() {
-        #expect(SummaryText.duration(350) == "350 ms")
-        #expect(SummaryText.duration(1250) == "1.3 s", "tenths, rounded half up")
-        #expect(SummaryText.duration(44_800) == "44.8 s")
+        expectEqual(SummaryText.duration(350), "350 ms")
+        expectEqual(SummaryText.duration(1250), "1.3 s", "tenths, rounded half up")
+        expectEqual(SummaryText.duration(44_800), "44.8 s")
     }
 }

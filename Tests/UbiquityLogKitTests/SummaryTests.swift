@@ -19,36 +19,36 @@ import TestSupport
 
     @Test func countsAddUp() throws {
         let summary = try summarize([("a.log", log)])
-        #expect(summary.lines == 11)
-        #expect(summary.records == 10)
-        #expect(summary.syncRecords == 9)
-        #expect(summary.unhandled == 1)
+        expectEqual(summary.lines, 11)
+        expectEqual(summary.records, 10)
+        expectEqual(summary.syncRecords, 9)
+        expectEqual(summary.unhandled, 1)
         // Two store manager attempts, and one add-store failure outside any attempt.
-        #expect(summary.ubiquity.storeLoads.attempted == 3)
-        #expect(summary.ubiquity.storeLoads.succeeded == [.local: 1])
-        #expect(summary.ubiquity.storeLoads.failed == [.cloud: 1, .unknown: 1])
-        #expect(summary.ubiquity.importFailures.map(\.line) == [7])
-        #expect(summary.ubiquity.importFailures.first?.message == "Import failed for log c.1.cdt: NSCocoaErrorDomain 134302: x")
-        #expect(summary.ubiquity.corruptionReports.map(\.line) == [9])
+        expectEqual(summary.ubiquity.storeLoads.attempted, 3)
+        expectEqual(summary.ubiquity.storeLoads.succeeded, [.local: 1])
+        expectEqual(summary.ubiquity.storeLoads.failed, [.cloud: 1, .unknown: 1])
+        expectEqual(summary.ubiquity.importFailures.map(\.line), [7])
+        expectEqual(summary.ubiquity.importFailures.first?.message, "Import failed for log c.1.cdt: NSCocoaErrorDomain 134302: x")
+        expectEqual(summary.ubiquity.corruptionReports.map(\.line), [9])
         // Errors: two add-store failures, the load failure, the import failure, the corruption.
-        #expect(summary.errors == 5)
+        expectEqual(summary.errors, 5)
     }
 
     @Test func inputsAreCountedSeparately() throws {
         let summary = try summarize([("a.log", "x\ny\n"), ("b.log", "z")])
-        #expect(summary.inputs == ["a.log", "b.log"])
-        #expect(summary.lines == 3)
-        #expect(summary.records == 2)
+        expectEqual(summary.inputs, ["a.log", "b.log"])
+        expectEqual(summary.lines, 3)
+        expectEqual(summary.records, 2)
     }
 }
 
 @Suite struct OutputTextTests {
     @Test func invalidUTF8IsShownAsHexEscapes() {
-        #expect(ByteText.string([0x61, 0xFF, 0x62]) == "a\\xFFb")
-        #expect(ByteText.string([0xC0, 0xAF]) == "\\xC0\\xAF")  // overlong
-        #expect(ByteText.string([0xED, 0xA0, 0x80]) == "\\xED\\xA0\\x80")  // surrogate
-        #expect(ByteText.string(Array("héllo".utf8)) == "héllo")
-        #expect(ByteText.string([0xE2, 0x82]) == "\\xE2\\x82")  // cut short
+        expectEqual(ByteText.string([0x61, 0xFF, 0x62]), "a\\xFFb")
+        expectEqual(ByteText.string([0xC0, 0xAF]), "\\xC0\\xAF")  // overlong
+        expectEqual(ByteText.string([0xED, 0xA0, 0x80]), "\\xED\\xA0\\x80")  // surrogate
+        expectEqual(ByteText.string(Array("héllo".utf8)), "héllo")
+        expectEqual(ByteText.string([0xE2, 0x82]), "\\xE2\\x82")  // cut short
     }
 
     /// The byte check that lets text be decoded without Swift's validator accepts exactly what
@@ -71,9 +71,9 @@ import TestSupport
     }
 
     @Test func controlCharactersNeverReachTheTerminal() {
-        #expect(ByteText.terminalSafe("a\u{1B}[31mb\tc") == "a\\x1B[31mb\tc")
-        #expect(ByteText.terminalSafe("\u{9B}x") == "\\u{9B}x")
-        #expect(ByteText.terminalSafe("plain") == "plain")
+        expectEqual(ByteText.terminalSafe("a\u{1B}[31mb\tc"), "a\\x1B[31mb\tc")
+        expectEqual(ByteText.terminalSafe("\u{9B}x"), "\\u{9B}x")
+        expectEqual(ByteText.terminalSafe("plain"), "plain")
         // The timeline's byte-level form agrees, around multi-byte letters and next to C1's
         // neighbours (U+00A0 and U+0100 share bytes with C1 controls and are not escaped).
         let pieces = ["a", "é", "\u{80}", "\u{9F}", "\u{A0}", "\u{100}", "\u{1B}[31m", "\t", "\n", "\u{7F}", "\u{0}", "💥", " "]
@@ -83,12 +83,12 @@ import TestSupport
             var buffer = ByteBuffer()
             var copy = text
             copy.withUTF8 { ByteText.appendTerminalSafe($0, to: &buffer) }
-            #expect(String(decoding: buffer.array, as: UTF8.self) == ByteText.terminalSafe(text), "\(text.debugDescription)")
+            expectEqual(String(decoding: buffer.array, as: UTF8.self), ByteText.terminalSafe(text), "\(text.debugDescription)")
         }
     }
 
     @Test func jsonEscaping() {
-        #expect(JSON.quote("a\"b\\c\nd\u{01}é") == #""a\"b\\c\nd\u0001é""#)
+        expectEqual(JSON.quote("a\"b\\c\nd\u{01}é"), #""a\"b\\c\nd\u0001é""#)
         // Every byte JSON escapes, at every place in texts longer than the sixteen bytes the
         // writer's scan reads at once (in the first block, the second, the tail that is read
         // a byte at a time), next to multi-byte letters, and a second one after it.
@@ -113,34 +113,34 @@ import TestSupport
                 characters.insert(special, at: position)
                 if position < 12 { characters.insert("\n", at: position + 18) }
                 let text = characters.joined()
-                #expect(JSON.quote(text) == reference(text), "\(text.debugDescription)")
+                expectEqual(JSON.quote(text), reference(text), "\(text.debugDescription)")
             }
         }
-        #expect(JSON.object([Field("n", .int(3)), Field("l", .list([.bool(true), .string("x")]))]) == #"{"n":3,"l":[true,"x"]}"#)
+        expectEqual(JSON.object([Field("n", .int(3)), Field("l", .list([.bool(true), .string("x")]))]), #"{"n":3,"l":[true,"x"]}"#)
     }
 
     @Test func logTimeFormats() {
         let time = LogTime(year: 2014, month: 3, day: 2, hour: 9, minute: 14, second: 7, microsecond: 318_000, fractionDigits: 3)
-        #expect(time.iso8601 == "2014-03-02T09:14:07.318")
-        #expect(time.clock == "09:14:07.318")
+        expectEqual(time.iso8601, "2014-03-02T09:14:07.318")
+        expectEqual(time.clock, "09:14:07.318")
         let syslog = LogTime(year: nil, month: 3, day: 2, hour: 9, minute: 14, second: 7)
-        #expect(syslog.iso8601 == "--03-02T09:14:07")
+        expectEqual(syslog.iso8601, "--03-02T09:14:07")
         let zoned = LogTime(year: 2016, month: 9, day: 30, hour: 10, minute: 1, second: 2, microsecond: 123_456, fractionDigits: 6, utcOffsetMinutes: -330)
-        #expect(zoned.iso8601 == "2016-09-30T10:01:02.123456-05:30")
-        #expect(zoned.clock(maxFractionDigits: 3) == "10:01:02.123")
+        expectEqual(zoned.iso8601, "2016-09-30T10:01:02.123456-05:30")
+        expectEqual(zoned.clock(maxFractionDigits: 3), "10:01:02.123")
         let early = LogTime(year: 7, month: 1, day: 9, hour: 0, minute: 0, second: 0, microsecond: 5_000, fractionDigits: 2, utcOffsetMinutes: 60)
-        #expect(early.iso8601 == "0007-01-09T00:00:00.00+01:00", "zeros kept in every field, the fraction's leading ones too")
-        #expect(LogTime(year: 2014, month: 3, day: 2, hour: 9, minute: 14, second: 7, microsecond: 7, fractionDigits: 6).clock == "09:14:07.000007")
+        expectEqual(early.iso8601, "0007-01-09T00:00:00.00+01:00", "zeros kept in every field, the fraction's leading ones too")
+        expectEqual(LogTime(year: 2014, month: 3, day: 2, hour: 9, minute: 14, second: 7, microsecond: 7, fractionDigits: 6).clock, "09:14:07.000007")
         // Values no header gives still print whole: more digits than the width, signs, the
         // widest Int in every field.
-        #expect(LogTime(year: 2014, month: 3, day: 2, hour: 9, minute: 14, second: 7, microsecond: 12_345_678, fractionDigits: 3).clock == "09:14:07.123")
-        #expect(LogTime(year: 2014, month: 3, day: 2, hour: 9, minute: 14, second: 7, microsecond: -5, fractionDigits: 3).clock == "09:14:07.-00")
+        expectEqual(LogTime(year: 2014, month: 3, day: 2, hour: 9, minute: 14, second: 7, microsecond: 12_345_678, fractionDigits: 3).clock, "09:14:07.123")
+        expectEqual(LogTime(year: 2014, month: 3, day: 2, hour: 9, minute: 14, second: 7, microsecond: -5, fractionDigits: 3).clock, "09:14:07.-00")
         let widest = LogTime(year: Int.min, month: Int.max, day: Int.min, hour: Int.max, minute: Int.min, second: Int.max,
                              microsecond: Int.min, fractionDigits: 6, utcOffsetMinutes: Int.max)
-        #expect(widest.iso8601 == "-9223372036854775808-9223372036854775807--9223372036854775808T9223372036854775807:"
+        expectEqual(widest.iso8601, "-9223372036854775808-9223372036854775807--9223372036854775808T9223372036854775807:"
                 + "-9223372036854775808:9223372036854775807.-92233+153722867280912930:07")
-        #expect(LogTime(year: 2014, month: 3, day: 2, hour: 0, minute: 0, second: 1).microsecondsSinceEpoch
-                - LogTime(year: 2014, month: 3, day: 1, hour: 23, minute: 59, second: 59).microsecondsSinceEpoch == 2_000_000)
+        expectEqual(LogTime(year: 2014, month: 3, day: 2, hour: 0, minute: 0, second: 1).microsecondsSinceEpoch
+                - LogTime(year: 2014, month: 3, day: 1, hour: 23, minute: 59, second: 59).microsecondsSinceEpoch, 2_000_000)
     }
 }
 
@@ -163,11 +163,11 @@ import TestSupport
         var sameDay = 0
         for later in times {
             for earlier in times.prefix(60) {
-                #expect(later.microseconds(since: earlier) == full(later, earlier), "\(later) since \(earlier)")
+                expectEqual(later.microseconds(since: earlier), full(later, earlier), "\(later) since \(earlier)")
                 if later.year == earlier.year, later.month == earlier.month, later.day == earlier.day { sameDay += 1 }
             }
         }
-        #expect(sameDay > 500)
+        expect(sameDay > 500)
     }
 }
 
@@ -183,19 +183,19 @@ import TestSupport
             let before = expected
             buffer.append(piece)
             expected += piece
-            #expect(copy.array == before)
+            expectEqual(copy.array, before)
             copy.append(UInt8(ascii: "!"))
-            #expect(copy.array == before + [UInt8(ascii: "!")])
+            expectEqual(copy.array, before + [UInt8(ascii: "!")])
             if round % 500 == 499 {
                 var emptied = buffer
                 emptied.removeAll()
-                #expect(emptied.isEmpty)
+                expect(emptied.isEmpty)
             }
         }
-        #expect(buffer.array == expected)
+        expectEqual(buffer.array, expected)
         buffer.append("literal")
         buffer.append(string: "é")
-        #expect(buffer.array == expected + Array("literalé".utf8))
+        expectEqual(buffer.array, expected + Array("literalé".utf8))
     }
 }
 
@@ -212,7 +212,7 @@ import TestSupport
         for number in numbers + numbers.map({ $0 == Int.min ? $0 : -$0 }) {
             var json = JSONText()
             json.int(number)
-            #expect(json.text == String(number))
+            expectEqual(json.text, String(number))
         }
     }
 
@@ -259,7 +259,7 @@ import TestSupport
             expected += process.map { String(decoding: $0, as: UTF8.self) } ?? ""
             expected += pid.map { #","pid":\#($0)"# } ?? ""
             expected += String(decoding: kind, as: UTF8.self) + #","message":"#
-            #expect(json.text == expected)
+            expectEqual(json.text, expected)
         }
     }
 
@@ -271,8 +271,8 @@ import TestSupport
             json.string(text)
             var bytes = JSONText()
             Array(text.utf8).withUnsafeBufferPointer { bytes.string(utf8: $0) }
-            #expect(json.text == bytes.text, "\(text.debugDescription)")
-            #expect(JSON.quote(String(Substring(text))) == bytes.text)
+            expectEqual(json.text, bytes.text, "\(text.debugDescription)")
+            expectEqual(JSON.quote(String(Substring(text))), bytes.text)
         }
     }
 
@@ -307,7 +307,7 @@ import TestSupport
             for bytes in cases {
                 var json = JSONText()
                 (bytes + after).withUnsafeBufferPointer { json.string(utf8: UnsafeBufferPointer(rebasing: $0[..<length])) }
-                #expect(json.text == reference(bytes), "\(bytes)")
+                expectEqual(json.text, reference(bytes), "\(bytes)")
             }
         }
     }
@@ -324,9 +324,9 @@ import TestSupport
         json.key("c")
         json.value(.object([Field("o", .object([Field("p", .int(3)), Field("q", .int(4))])), Field("r", .int(5))]))
         json.closeObject()
-        #expect(json.text == #"{"a":{"x":1},"b":[{},{"y":[],"z":[2,[false,"s"]]}],"c":{"o":{"p":3,"q":4},"r":5}}"#)
-        #expect(JSON.object([]) == "{}")
-        #expect(JSON.value(.list([])) == "[]")
+        expectEqual(json.text, #"{"a":{"x":1},"b":[{},{"y":[],"z":[2,[false,"s"]]}],"c":{"o":{"p":3,"q":4},"r":5}}"#)
+        expectEqual(JSON.object([]), "{}")
+        expectEqual(JSON.value(.list([])), "[]")
     }
 
     /// The ASCII scan hands every byte at or above 0x80 to the UTF-8 check, wherever it falls.
@@ -364,7 +364,7 @@ import TestSupport
                 TimeText.write(into: &bytes) { $0.digits(value, width: width) }
                 let magnitude = String(value.magnitude)
                 let expected = (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - magnitude.count)) + magnitude
-                #expect(String(decoding: bytes, as: UTF8.self) == expected, "\(value) in \(width)")
+                expectEqual(String(decoding: bytes, as: UTF8.self), expected, "\(value) in \(width)")
             }
         }
     }
@@ -372,14 +372,14 @@ import TestSupport
 
 @Suite struct TimeBoundTests {
     @Test func boundsParse() {
-        #expect(LogTime(parsing: "2014-03-02") == LogTime(year: 2014, month: 3, day: 2, hour: 0, minute: 0, second: 0))
-        #expect(LogTime(parsing: "2014-03-02 09:14") == LogTime(year: 2014, month: 3, day: 2, hour: 9, minute: 14, second: 0))
-        #expect(LogTime(parsing: "2014-03-02T09:14:07.318") == LogTime(year: 2014, month: 3, day: 2, hour: 9, minute: 14, second: 7, microsecond: 318_000, fractionDigits: 3))
-        #expect(LogTime(parsingEndOf: "2014-03-02")?.iso8601 == LogTime(year: 2014, month: 3, day: 2, hour: 23, minute: 59, second: 59, microsecond: 999_999).iso8601)
-        #expect(LogTime(parsingEndOf: "2014-03-02 09:14")?.microsecondsSinceEpoch == LogTime(year: 2014, month: 3, day: 2, hour: 9, minute: 14, second: 59, microsecond: 999_999).microsecondsSinceEpoch)
-        #expect(LogTime(parsingEndOf: "2014-03-02 09:14:07.5")?.microsecond == 599_999, "the whole tenth of a second (issue #41)")
+        expectEqual(LogTime(parsing: "2014-03-02"), LogTime(year: 2014, month: 3, day: 2, hour: 0, minute: 0, second: 0))
+        expectEqual(LogTime(parsing: "2014-03-02 09:14"), LogTime(year: 2014, month: 3, day: 2, hour: 9, minute: 14, second: 0))
+        expectEqual(LogTime(parsing: "2014-03-02T09:14:07.318"), LogTime(year: 2014, month: 3, day: 2, hour: 9, minute: 14, second: 7, microsecond: 318_000, fractionDigits: 3))
+        expectEqual(LogTime(parsingEndOf: "2014-03-02")?.iso8601, LogTime(year: 2014, month: 3, day: 2, hour: 23, minute: 59, second: 59, microsecond: 999_999).iso8601)
+        expectEqual(LogTime(parsingEndOf: "2014-03-02 09:14")?.microsecondsSinceEpoch, LogTime(year: 2014, month: 3, day: 2, hour: 9, minute: 14, second: 59, microsecond: 999_999).microsecondsSinceEpoch)
+        expectEqual(LogTime(parsingEndOf: "2014-03-02 09:14:07.5")?.microsecond, 599_999, "the whole tenth of a second (issue #41)")
         for bad in ["", "2014", "2014-3-2", "2014-03-02 9:14", "2014-03-02 09:14:07.", "2014-02-30x", "14-03-02"] {
-            #expect(LogTime(parsing: bad) == nil, "\(bad)")
+            expect(LogTime(parsing: bad) == nil, "\(bad)")
         }
     }
 }
@@ -388,10 +388,10 @@ import TestSupport
     @Test func evidenceIsCappedWithACount() throws {
         let failure = "2014-03-02 09:14:06.000 J[1:2] CoreData: Ubiquity:  Import operation encountered an error: Error Domain=NSCocoaErrorDomain Code=134302 \"x\" UserInfo=0x1 {}\n"
         let summary = try summarize([("a.log", String(repeating: failure, count: 15))])
-        #expect(summary.ubiquity.importFailureCount == 15)
+        expectEqual(summary.ubiquity.importFailureCount, 15)
         let lines = SummaryText.lines(summary)
-        #expect(lines.filter { $0.hasPrefix("    a.log:") && $0.contains("  import-failed  ") }.count == 10, "evidence rows, not the incident or verdict lines")
-        #expect(lines.contains("    … and 5 more (all are in --format jsonl)"))
+        expectEqual(lines.filter { $0.hasPrefix("    a.log:") && $0.contains("  import-failed  ") }.count, 10, "evidence rows, not the incident or verdict lines")
+        expect(lines.contains("    … and 5 more (all are in --format jsonl)"))
     }
 }
 
@@ -403,7 +403,7 @@ import TestSupport
         let texts = ["", "%", "%2", "%20", "%%20", "%2%20", "a%20b%20%20c%20", "file:///var/mobile/Application%20Support/Store.sqlite",
                      "no spaces at all", "%200", "20%", "é%20x", "%20\u{301}", String(repeating: "%20", count: 50)]
         for text in texts {
-            #expect(text.removingPercentEncodedSpaces == text.replacing("%20", with: " "), "\(text.debugDescription)")
+            expectEqual(text.removingPercentEncodedSpaces, text.replacing("%20", with: " "), "\(text.debugDescription)")
         }
     }
 }

@@ -15,13 +15,13 @@ import TestSupport
     func aKeyboardStoreInTheAppsProcessIsJudgedApart(_ header: String) throws {
         let log = "2015-10-03 11:44:25.001 Journal[210:2a03] -[PFUbiquitySwitchboardEntryMetadata setUseLocalStorage:](808): CoreData: Ubiquity:  mobile~8E0DD575-E4AE-50F5-94EF-C483E3278D97:JournalStore\nUsing local storage: 0\n" + header + Self.keyboardSetup
         let (text, summary) = try timeline(log)
-        #expect(text.contains("Not the app's store: a system framework's store in Journal's process, outside the app's container (/var/mobile/Library/Keyboard/CoreDataUbiquitySupport/"), "\(text)")
-        #expect(summary.verdict == .healthy)
-        #expect(summary.warnings == 0)
-        let store = try #require(summary.ubiquity.systemStores.first)
-        #expect(store.store.hasSuffix("/store/CloudUserDictionary.sqlite"))
-        #expect(store.severity == .warning && store.records == 1)
-        #expect(text.contains("system stores    1 in the app's process, outside its container: not judged"))
+        expect(text.contains("Not the app's store: a system framework's store in Journal's process, outside the app's container (/var/mobile/Library/Keyboard/CoreDataUbiquitySupport/"), "\(text)")
+        expectEqual(summary.verdict, .healthy)
+        expectEqual(summary.warnings, 0)
+        let store = try require(summary.ubiquity.systemStores.first)
+        expect(store.store.hasSuffix("/store/CloudUserDictionary.sqlite"))
+        expect(store.severity == .warning && store.records == 1)
+        expect(text.contains("system stores    1 in the app's process, outside its container: not judged"))
     }
 
     /// The app's own store, in its container or its iCloud container, stays the app's.
@@ -31,43 +31,43 @@ import TestSupport
         "/var/mobile/Library/Mobile Documents/ABCDE12345~com~example~journal/CoreDataLogs/x.cdt",
     ])
     func theAppsOwnStoreIsTheApps(_ path: String) throws {
-        #expect(SystemStores.place(of: path) == .app)
+        expectEqual(SystemStores.place(of: path), .app)
         let log = "2015-10-03 11:44:27.001 Journal[210:2a03] CoreData: error: (10) I/O error for database at \(path).  SQLite error code:10, 'disk I/O error'"
         let (_, summary) = try timeline(log)
-        #expect(summary.verdict == .degraded)
-        #expect(summary.ubiquity.systemStores.isEmpty)
+        expectEqual(summary.verdict, .degraded)
+        expect(summary.ubiquity.systemStores.isEmpty)
     }
 
     @Test(arguments: ["/var/mobile/Library/Keyboard/UserDictionary.sqlite", "/private/var/mobile/Library/AddressBook/AddressBook.sqlitedb",
                       "/var/mobile/Library/Mobile Documents/com~apple~shoebox/UbiquitousCards.sqlite"])
     func systemLocations(_ path: String) {
-        #expect(SystemStores.place(of: path) == .system)
-        #expect(SystemStores.location(in: "error at file://localhost\(path.replacingOccurrences(of: " ", with: "%20")). Giving up") == path)
+        expectEqual(SystemStores.place(of: path), .system)
+        expectEqual(SystemStores.location(in: "error at file://localhost\(path.replacingOccurrences(of: " ", with: "%20")). Giving up"), path)
     }
 
     /// A record that names the app's store and a system one is the app's.
     @Test func aRecordNamingTheAppsStoreIsTheApps() {
-        #expect(SystemStores.location(in: "from /var/mobile/Library/Keyboard/x.sqlite to /var/mobile/Containers/Data/Application/1A2B/Documents/y.sqlite") == nil)
+        expect(SystemStores.location(in: "from /var/mobile/Library/Keyboard/x.sqlite to /var/mobile/Containers/Data/Application/1A2B/Documents/y.sqlite") == nil)
     }
 
     /// `Core Data: error:` (with a space) is a Core Data record, in every envelope.
     @Test(arguments: ["2015-10-03 11:44:28.001 Journal[210:2a03] ", "Oct  3 11:44:28 Poc Journal[210] <Error>: ", ""])
     func aCoreDataErrorSpeltWithASpaceIsACoreDataRecord(_ header: String) throws {
         let log = header + "Core Data: error: -executeRequest: encountered exception = The database disk image is malformed with userInfo = {\n    NSFilePath = \"/var/mobile/Containers/Data/Application/1A2B3C4D-0000-4000-8000-123456789ABC/Documents/Journal.sqlite\";\n}"
-        let (record, classification) = try #require(try classify(log).first)
-        #expect(record.marker == .coreDataError)
-        #expect(classification.event.kind == .coreDataError)
+        let (record, classification) = try require(classify(log).first)
+        expectEqual(record.marker, .coreDataError)
+        expectEqual(classification.event.kind, .coreDataError)
     }
 
     /// A daemon's Core Data error is its evidence also when no app logged a sync record.
     @Test func aDaemonsErrorIsShownWhenTheAppIsSilent() throws {
         let log = "Oct  3 11:44:20 Poc Journal[210] <Warning>: Loaded 12 entries\nOct  3 11:44:27 Poc kbd[195] <Error>: Core Data: error: (10) I/O error for database at /var/mobile/Library/Keyboard/UserDictionary.sqlite.  SQLite error code:10, 'disk I/O error'"
         let (text, summary) = try timeline(log)
-        #expect(summary.verdict == .noEvidence)
-        #expect(text.contains("kbd[195]: degraded, not judged: a system daemon"), "\(text)")
-        #expect(text.contains("kbd[195] core-data-error: (10) I/O error for database"), "\(text)")
+        expectEqual(summary.verdict, .noEvidence)
+        expect(text.contains("kbd[195]: degraded, not judged: a system daemon"), "\(text)")
+        expect(text.contains("kbd[195] core-data-error: (10) I/O error for database"), "\(text)")
         // The daemon's records stay its own: not recast as a system framework's store.
-        #expect(summary.ubiquity.systemStores.isEmpty)
+        expect(summary.ubiquity.systemStores.isEmpty)
     }
 }
 
@@ -82,22 +82,22 @@ import TestSupport
     func coreDatasOwnFilesAreInfo(_ method: String, _ path: String, _ file: String) throws {
         for header in ["2013-02-13 09:25:56.310 Journal[6902:5d17] \(method): ", "2012-11-20 18:02:41.770 Journal[233:1303] "] {
             let log = header + "CoreData: Ubiquity:  Unable to continue parse components of URL: \(path)\nConfused by: \(file)"
-            let event = try #require(try classify(log).first).classification.event
-            #expect(event.kind == .containerOwnFile, "\(log)")
+            let event = try require(classify(log).first).classification.event
+            expectEqual(event.kind, .containerOwnFile, "\(log)")
             let (text, summary) = try timeline(log)
-            #expect(summary.verdict == .healthy && summary.warnings == 0)
-            #expect(!text.contains("WARN"))
+            expect(summary.verdict == .healthy && summary.warnings == 0)
+            expect(!text.contains("WARN"))
         }
         let stray = "2013-02-13 09:25:56.310 Journal[6902:5d17] CoreData: Ubiquity:  Unable to continue parse components of URL: /var/mobile/Library/Mobile Documents/ABCDE12345~com~example~journal/CoreDataLogs/shopping.txt\nConfused by: shopping.txt"
-        #expect(try #require(try classify(stray).first).classification.event.kind == .containerStrayFile)
+        try expectEqual(require(classify(stray).first).classification.event.kind, .containerStrayFile)
     }
 
     /// The switchboard's record cut to `peer:store` is recognised.
     @Test(arguments: ["2014-03-02 09:14:07.318 Journal[412:60b] -[PFUbiquitySwitchboardEntryMetadata setUseLocalStorage:](808): CoreData: Ubiquity:  mobile~6F2C0E8A-1B7D-4C55-9A34-2B8E1D0C7F11:JournalStore",
                       "Mar  2 09:14:07 Joes-iPad Journal[412] <Warning>: -[PFUbiquitySwitchboardEntryMetadata setUseLocalStorage:](906): CoreData: Ubiquity: mac~11D2AB34-5566-4788-99AA-BBCCDDEEFF00:Ledger Store"])
     func theSwitchboardsCutRecordIsRecognised(_ log: String) throws {
-        let event = try #require(try classify(log).first).classification.event
-        #expect(event.kind == .localStorageNoted)
+        let event = try require(classify(log).first).classification.event
+        expectEqual(event.kind, .localStorageNoted)
     }
 
     /// CocoaLumberjack's default format puts a comma after the method's line; UbiquityStoreManager's
@@ -112,7 +112,7 @@ import TestSupport
         ("Mar  2 09:14:07 Joes-iPad Ledger[16215] <Warning>: [Line 301] Successfully loaded cloud store.", EventKind.storeLoadSucceeded),
     ])
     func loggersPrefixesAreRead(_ log: String, _ kind: EventKind) throws {
-        let event = try #require(try classify(log).first).classification.event
-        #expect(event.kind == kind, "\(log)")
+        let event = try require(classify(log).first).classification.event
+        expectEqual(event.kind, kind, "\(log)")
     }
 }

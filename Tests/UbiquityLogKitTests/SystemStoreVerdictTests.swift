@@ -36,25 +36,25 @@ import TestSupport
         "/Users/joe/Pictures/Photos Library.photoslibrary/database/Photos.sqlite",
     ])
     func systemFrameworksStoresAreTold(_ path: String) throws {
-        #expect(SystemStores.place(of: path) == .system)
-        #expect(SystemStores.mayNameASystemStore(RecordText(Array(Self.ioError(path).utf8))))
+        expectEqual(SystemStores.place(of: path), .system)
+        expect(SystemStores.mayNameASystemStore(RecordText(Array(Self.ioError(path).utf8))))
         let (text, summary) = try Self.run(Self.appSetUp + Self.console + Self.ioError(path))
-        let store = try #require(summary.systemStores.first, "\(text)")
-        #expect(store.store == path)
-        #expect(store.verdict == .degraded && store.kinds == ["core-data-error": 1])
-        #expect(summary.verdict == .healthy)
-        #expect(text.contains("Journal[412] store \(path): degraded, not judged: a system framework's store, outside the app's container"), "\(text)")
-        #expect(text.contains("    t.log:3 core-data-error: (10) I/O error for database at \(path)."), "\(text)")
+        let store = try require(summary.systemStores.first, "\(text)")
+        expectEqual(store.store, path)
+        expect(store.verdict == .degraded && store.kinds == ["core-data-error": 1])
+        expectEqual(summary.verdict, .healthy)
+        expect(text.contains("Journal[412] store \(path): degraded, not judged: a system framework's store, outside the app's container"), "\(text)")
+        expect(text.contains("    t.log:3 core-data-error: (10) I/O error for database at \(path)."), "\(text)")
     }
 
     /// A Mac app's own folder in the user's Library, or its sandbox container, stays the app's.
     @Test(arguments: ["/Users/joe/Library/Application Support/Ledger/Ledger.sqlite",
                       "/Users/joe/Library/Containers/com.example.ledger/Data/Library/Application Support/Ledger/Ledger.sqlite"])
     func aMacAppsOwnStoreIsTheApps(_ path: String) throws {
-        #expect(SystemStores.place(of: path) != .system)
+        expect(SystemStores.place(of: path) != .system)
         let (_, summary) = try Self.run(Self.appSetUp + Self.console + Self.ioError(path))
-        #expect(summary.systemStores.isEmpty)
-        #expect(summary.verdict == .degraded)
+        expect(summary.systemStores.isEmpty)
+        expectEqual(summary.verdict, .degraded)
     }
 
     /// A store a framework cannot add (a recognised `CoreData: error:` record, an error) is
@@ -62,13 +62,13 @@ import TestSupport
     @Test func aFrameworksFailedStoreIsBrokenApart() throws {
         let path = "/Users/joe/Library/Suggestions/snippets.db"
         let (text, summary) = try Self.run(Self.appSetUp + Self.console + Self.addFailed(path))
-        let store = try #require(summary.systemStores.first, "\(text)")
-        #expect(store.kinds == ["store-add-failed": 1] && store.severity == .error)
-        #expect(store.verdict == .broken)
-        #expect(summary.verdict == .healthy && summary.errors == 0)
-        #expect(summary.ubiquity.storeLoads.totalFailed == 0)
-        #expect(summary.outcome?.fails == false)
-        #expect(text.contains("Journal[412] store \(path): broken, not judged"), "\(text)")
+        let store = try require(summary.systemStores.first, "\(text)")
+        expect(store.kinds == ["store-add-failed": 1] && store.severity == .error)
+        expectEqual(store.verdict, .broken)
+        expect(summary.verdict == .healthy && summary.errors == 0)
+        expectEqual(summary.ubiquity.storeLoads.totalFailed, 0)
+        expectEqual(summary.outcome?.fails, false)
+        expect(text.contains("Journal[412] store \(path): broken, not judged"), "\(text)")
     }
 
     /// The app's own failure decides the app's verdict; a system store's never does, in
@@ -78,9 +78,9 @@ import TestSupport
         let system = Self.console + Self.addFailed("/var/mobile/Media/PhotoData/Photos.sqlite") + "\n"
         for log in [Self.appSetUp + app + system, Self.appSetUp + system + app] {
             let (_, summary) = try Self.run(log)
-            #expect(summary.verdict == .degraded)
-            #expect(summary.systemStores.map(\.verdict) == [.broken])
-            #expect(summary.warnings == 1 && summary.errors == 0)
+            expectEqual(summary.verdict, .degraded)
+            expectEqual(summary.systemStores.map(\.verdict), [.broken])
+            expect(summary.warnings == 1 && summary.errors == 0)
         }
     }
 
@@ -91,15 +91,15 @@ import TestSupport
     func failOnMatchesTheStoresRecords(_ list: String, _ fails: Bool) throws {
         let failOn = try FailOn(parsing: list, catalog: try Catalog.standard())
         let (text, summary) = try Self.run(Self.appSetUp + Self.console + Self.ioError("/var/mobile/Library/Keyboard/UserDictionary.sqlite"), failOn: failOn)
-        let outcome = try #require(summary.outcome)
-        #expect(outcome.fails == fails, "\(list): \(text)")
-        #expect(outcome.failingSystemStores == (fails ? [0] : []))
+        let outcome = try require(summary.outcome)
+        expectEqual(outcome.fails, fails, "\(list): \(text)")
+        expectEqual(outcome.failingSystemStores, (fails ? [0] : []))
         let items = CIFindings.items(summary, outcome: outcome, firstRecords: FirstRecords())
-        let store = try #require(items.first { $0.rule == "system-store" })
-        #expect(store.failsTheRun == fails)
-        #expect(store.level == (fails ? .error : .warning))
-        #expect(store.line == 3 && store.file == "t.log")
-        #expect(items.filter { $0.rule == "system-store" }.count == 1)
+        let store = try require(items.first { $0.rule == "system-store" })
+        expectEqual(store.failsTheRun, fails)
+        expectEqual(store.level, (fails ? .error : .warning))
+        expect(store.line == 3 && store.file == "t.log")
+        expectEqual(items.filter { $0.rule == "system-store" }.count, 1)
     }
 
     /// An app process whose only sync records are about system frameworks' stores has no
@@ -108,12 +108,12 @@ import TestSupport
         let log = "Mar  2 09:14:04 Joes-iPhone Journal[412] <Warning>: Loaded 12 entries\n" + Self.console + Self.ioError("/var/mobile/Media/PhotoData/Photos.sqlite")
             + "\nMar  2 09:14:08 Joes-iPhone kbd[87] <Error>: " + Self.ioError("/var/mobile/Library/Keyboard/UserDictionary.sqlite")
         let (text, summary) = try Self.run(log)
-        #expect(summary.verdict == .noEvidence)
-        #expect(summary.verdictReason?.contains("system daemons', not judged: kbd[87] (1); system stores', not judged: Journal[412] store /var/mobile/Media/PhotoData/Photos.sqlite (1)") == true, "\(text)")
-        #expect(text.contains("kbd[87]: degraded, not judged: a system daemon"), "\(text)")
-        #expect(text.contains("kbd[87] core-data-error: (10) I/O error for database at /var/mobile/Library/Keyboard/UserDictionary.sqlite"), "\(text)")
-        #expect(text.contains("Journal[412] store /var/mobile/Media/PhotoData/Photos.sqlite: degraded, not judged"), "\(text)")
-        #expect(summary.processes.map(\.process) == ["kbd"])
+        expectEqual(summary.verdict, .noEvidence)
+        expectEqual(summary.verdictReason?.contains("system daemons', not judged: kbd[87] (1); system stores', not judged: Journal[412] store /var/mobile/Media/PhotoData/Photos.sqlite (1)"), true, "\(text)")
+        expect(text.contains("kbd[87]: degraded, not judged: a system daemon"), "\(text)")
+        expect(text.contains("kbd[87] core-data-error: (10) I/O error for database at /var/mobile/Library/Keyboard/UserDictionary.sqlite"), "\(text)")
+        expect(text.contains("Journal[412] store /var/mobile/Media/PhotoData/Photos.sqlite: degraded, not judged"), "\(text)")
+        expectEqual(summary.processes.map(\.process), ["kbd"])
     }
 
     /// Records of one store are counted by kind; the first of the worst severity decides.
@@ -121,11 +121,11 @@ import TestSupport
         let path = "/var/mobile/Media/PhotoData/Photos.sqlite"
         let log = Self.appSetUp + Self.console + Self.ioError(path) + "\n" + Self.console + Self.addFailed(path) + "\n" + Self.console + Self.addFailed(path)
         let (_, summary) = try Self.run(log)
-        let store = try #require(summary.systemStores.first)
-        #expect(summary.systemStores.count == 1)
-        #expect(store.records == 3 && store.kinds == ["core-data-error": 1, "store-add-failed": 2])
-        #expect(store.worstLine == 4 && store.worstKind == "store-add-failed")
-        #expect(store.evidence.count == 1 && store.evidence[0].hasPrefix("t.log:4 store-add-failed: "))
+        let store = try require(summary.systemStores.first)
+        expectEqual(summary.systemStores.count, 1)
+        expect(store.records == 3 && store.kinds == ["core-data-error": 1, "store-add-failed": 2])
+        expect(store.worstLine == 4 && store.worstKind == "store-add-failed")
+        expect(store.evidence.count == 1 && store.evidence[0].hasPrefix("t.log:4 store-add-failed: "))
     }
 
     /// In `log show --style ndjson` too, a message that starts `Core Data: error:` (with a
@@ -135,21 +135,21 @@ import TestSupport
         let message = "Core Data: error: (14) I/O error for database at \(path).  SQLite error code:14, 'unable to open database file'"
         let event = #"{"eventMessage":"\#(message.replacingOccurrences(of: "/", with: "\\/"))","processImagePath":"\/Applications\/Ledger.app\/Contents\/MacOS\/Ledger","timestamp":"2016-09-30 10:01:05.400000+0200","messageType":"Error","processID":512}"#
         let (text, summary) = try Self.run(event + "\n")
-        #expect(summary.syncRecords == 1, "\(text)")
-        let store = try #require(summary.systemStores.first, "\(text)")
-        #expect(store.store == path && store.kinds == ["core-data-error": 1])
-        #expect(summary.verdict == .noEvidence)
+        expectEqual(summary.syncRecords, 1, "\(text)")
+        let store = try require(summary.systemStores.first, "\(text)")
+        expect(store.store == path && store.kinds == ["core-data-error": 1])
+        expectEqual(summary.verdict, .noEvidence)
     }
 
     /// The summary's JSON names each store with its verdict, apart from the processes.
     @Test func theJSONSummaryJudgesEachStore() throws {
         let (_, summary) = try Self.run(Self.appSetUp + Self.console + Self.ioError("/var/db/analyticsd/Analytics.sqlite"))
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(JSONSummary.text(summary).utf8)) as? [String: Any])
-        let stores = try #require(object["systemStores"] as? [[String: Any]])
-        #expect(stores.count == 1)
-        #expect(stores[0]["verdict"] as? String == "degraded")
-        #expect(stores[0]["judged"] as? Bool == false)
-        #expect(stores[0]["kinds"] as? [String: Int] == ["core-data-error": 1])
-        #expect(object["verdict"] as? String == "healthy")
+        let object = try require(JSONSerialization.jsonObject(with: Data(JSONSummary.text(summary).utf8)) as? [String: Any])
+        let stores = try require(object["systemStores"] as? [[String: Any]])
+        expectEqual(stores.count, 1)
+        expectEqual(stores[0]["verdict"] as? String, "degraded")
+        expectEqual(stores[0]["judged"] as? Bool, false)
+        expectEqual(stores[0]["kinds"] as? [String: Int], ["core-data-error": 1])
+        expectEqual(object["verdict"] as? String, "healthy")
     }
 }

@@ -20,15 +20,15 @@ import TestSupport
             at("4e13", "02.000", "-[_PFUbiquityRecordImportOperation main](390): CoreData: Ubiquity:  Changes applied for transaction log content, managed object context changes: \n\tinserted: {(\n    <Entry: 0x3> (entity: Entry; id: 0x4 <x-coredata://S/Entry/p31> ; data: <fault>)\n)}\n\tupdated: {(\n)}\n\tdeleted: {(\n)}."),
         ].joined(separator: "\n")
         let summary = try summarize([("a.log", log)])
-        #expect(summary.ubiquity.transactionLogs == [TransactionLogStory(name: Self.log, peer: Self.peerB, imports: [.init(input: "a.log", line: 9, outcome: .applied, startLine: 1)])])
-        #expect(summary.ubiquity.entities == ["Entry": EntityChanges(exported: 0, imported: 1)])
+        expectEqual(summary.ubiquity.transactionLogs, [TransactionLogStory(name: Self.log, peer: Self.peerB, imports: [.init(input: "a.log", line: 9, outcome: .applied, startLine: 1)])])
+        expectEqual(summary.ubiquity.entities, ["Entry": EntityChanges(exported: 0, imported: 1)])
     }
 
     @Test func anImportThatNeverFinishedStaysStarted() throws {
         let log = at("4e13", "01.000", "-[_PFUbiquityRecordImportOperation main](188): CoreData: Ubiquity:  <_PFUbiquityRecordImportOperation: 0x1>: Beginning parse of log file: <PFUbiquityLocation: 0x2>: \(Self.path)")
         let summary = try summarize([("a.log", log)])
-        #expect(summary.ubiquity.transactionLogs.first?.imports == [.init(input: "a.log", line: 1, outcome: .started)])
-        #expect(SummaryText.lines(summary).contains("    \(Self.log) (peer \(Self.peerB)): started at a.log:1"))
+        expectEqual(summary.ubiquity.transactionLogs.first?.imports, [.init(input: "a.log", line: 1, outcome: .started)])
+        expect(SummaryText.lines(summary).contains("    \(Self.log) (peer \(Self.peerB)): started at a.log:1"))
     }
 
     @Test func aLogImportedManyTimesIsOneLineOfCountsWithTheFirstPlaces() {
@@ -37,16 +37,16 @@ import TestSupport
             + (1...7).map { .init(input: "a.log", line: 100 + $0, outcome: .failed) }
             + [.init(input: "a.log", line: 200, outcome: .applied, startLine: 190),
                .init(input: "a.log", line: 210, outcome: .skipped)]
-        #expect(UbiquityStory.describe(story) == "\(Self.log) (peer \(Self.peerB)): written at b.log:40; "
+        expectEqual(UbiquityStory.describe(story), "\(Self.log) (peer \(Self.peerB)): written at b.log:40; "
                 + "7 failed at a.log:101, a.log:102, a.log:103 and 4 more; skipped at a.log:210; applied at a.log:190-200; 80 already-imported")
     }
 
     @Test func theFolderOfALogNamesItsPeer() throws {
-        let record = try #require(try assemble(at("4e13", "01.000", "CoreData: Ubiquity:  Skipping log because it has already been imported into the local store: <PFUbiquityLocation: 0x1>: \(Self.path)")).first)
-        #expect(TransactionLogTracker.peer(holding: Self.log, in: record) == Self.peerB)
-        #expect(TransactionLogTracker.isPeerID("mobile.6F2C0E8A1B7D4C559A342B8E1D0C7F11"))
-        #expect(!TransactionLogTracker.isPeerID("JournalStore"))
-        #expect(!TransactionLogTracker.isPeerID("5A1E2F3B-7C8D-4E9F-A0B1-C2D3E4F5A6B7"))
+        let record = try require(assemble(at("4e13", "01.000", "CoreData: Ubiquity:  Skipping log because it has already been imported into the local store: <PFUbiquityLocation: 0x1>: \(Self.path)")).first)
+        expectEqual(TransactionLogTracker.peer(holding: Self.log, in: record), Self.peerB)
+        expect(TransactionLogTracker.isPeerID("mobile.6F2C0E8A1B7D4C559A342B8E1D0C7F11"))
+        expect(!TransactionLogTracker.isPeerID("JournalStore"))
+        expect(!TransactionLogTracker.isPeerID("5A1E2F3B-7C8D-4E9F-A0B1-C2D3E4F5A6B7"))
     }
 
     @Test func devicesAreLinkedByTheLogsTheyWroteAndTheStoresTheyRebuilt() throws {
@@ -63,10 +63,10 @@ import TestSupport
             at("3a07", "46.000", "UbiquityStoreManager: Writing new StoreUUID:9B8C7D6E-5F40-4132-A3B4-C5D6E7F8A9B0 to /x/StoreUUID (v1)."),
         ].joined(separator: "\n")
         let summary = try summarize([("iphone.log", iphone), ("ipad.log", ipad)])
-        #expect(summary.ubiquity.devices.map(\.peers) == [[Self.peerA], [Self.peerB]])
-        #expect(summary.ubiquity.devices[1].deviceStore == "healthy")
+        expectEqual(summary.ubiquity.devices.map(\.peers), [[Self.peerA], [Self.peerB]])
+        expectEqual(summary.ubiquity.devices[1].deviceStore, "healthy")
         // Logs first, then the devices in input order.
-        #expect(summary.ubiquity.correlations == [
+        expectEqual(summary.ubiquity.correlations, [
             "\(Self.log) failed to import on iphone.log:3; it comes from ipad.log (peer \(Self.peerB))",
             "iphone.log moved to the cloud store ipad.log rebuilt, 9B8C7D6E-5F40-4132-A3B4-C5D6E7F8A9B0 (iphone.log:8, ipad.log:5)",
             "ipad.log: its store was healthy; it rebuilt the cloud content (ipad.log:4)",
@@ -89,7 +89,7 @@ import TestSupport
         var generator = SeededGenerator(state: 30)
         for _ in 0..<4000 {
             let path = (0..<Int.random(in: 0...8, using: &generator)).map { _ in Self.pieces.randomElement(using: &generator) ?? "" }.joined()
-            #expect(TransactionLogTracker.peer(inPath: path) == TransactionLogTracker.peerByCharacters(inPath: path), "\(path.debugDescription)")
+            expectEqual(TransactionLogTracker.peer(inPath: path), TransactionLogTracker.peerByCharacters(inPath: path), "\(path.debugDescription)")
         }
     }
 
@@ -99,8 +99,7 @@ import TestSupport
             let text = (0..<Int.random(in: 0...10, using: &generator)).map { _ in Self.pieces.randomElement(using: &generator) ?? "" }.joined()
             let record = Record(input: "a.log", firstLine: 1, lineCount: 1, text: Array(text.utf8), header: nil, bodyStart: 0)
             for log in ["log.cdt", "cdt", "mobile", "\u{301}", "x\ny"] {
-                #expect(TransactionLogTracker.peer(holding: log, in: record) == TransactionLogTracker.peerByCharacters(holding: log, in: record),
-                        "\(log) in \(text.debugDescription)")
+                expectEqual(TransactionLogTracker.peer(holding: log, in: record), TransactionLogTracker.peerByCharacters(holding: log, in: record), "\(log) in \(text.debugDescription)")
             }
         }
     }

@@ -26,21 +26,21 @@ import TestSupport
     @Test(arguments: exceptionRecords(path: macPath, transaction: 3, exception: "*** -[__NSArrayM insertObject:atIndex:]: object cannot be nil")
         + exceptionRecords(path: phonePath, transaction: 12, exception: "-[__NSCFString objectForKey:]: unrecognized selector sent to instance 0x1e5a1230"))
     func anImportStoppedByAnExceptionNamesItsLogAndTheException(_ log: String) throws {
-        let classification = try #require(try classify(log).first).classification
-        #expect(classification.event.kind == .importFailed)
+        let classification = try require(classify(log).first).classification
+        expectEqual(classification.event.kind, .importFailed)
         let fields = classification.event.fields
         let name = log.contains("1F2E3D4C") ? "1F2E3D4C-5B6A-4978-8695-A4B3C2D1E0F9.3.cdt" : "8A7B6C5D-4E3F-4A1B-9C8D-7E6F5A4B3C2D.12.cdt"
-        #expect(fields.contains(Field("log", .string(name))))
-        #expect(fields.contains(Field("location", .string(log.contains("1F2E3D4C") ? Self.macPath : Self.phonePath))))
-        #expect(fields.contains(Field("transaction", .int(log.contains(".3.cdt") ? 3 : 12))))
+        expect(fields.contains(Field("log", .string(name))))
+        expect(fields.contains(Field("location", .string(log.contains("1F2E3D4C") ? Self.macPath : Self.phonePath))))
+        expect(fields.contains(Field("transaction", .int(log.contains(".3.cdt") ? 3 : 12))))
         let exception = log.contains("insertObject") ? "*** -[__NSArrayM insertObject:atIndex:]: object cannot be nil"
             : "-[__NSCFString objectForKey:]: unrecognized selector sent to instance 0x1e5a1230"
-        #expect(fields.contains(Field("exception", .string(exception))))
+        expect(fields.contains(Field("exception", .string(exception))))
         let (text, summary) = try timeline(log)
-        #expect(text.contains("ERROR Import failed for log \(name) (transaction \(log.contains(".3.cdt") ? 3 : 12)): exception: \(exception)"), "\(text)")
-        #expect(summary.ubiquity.importFailureCount == 1)
-        #expect(summary.verdict == .broken)
-        #expect(summary.ubiquity.transactionLogs.first?.imports.first?.outcome == .failed)
+        expect(text.contains("ERROR Import failed for log \(name) (transaction \(log.contains(".3.cdt") ? 3 : 12)): exception: \(exception)"), "\(text)")
+        expectEqual(summary.ubiquity.importFailureCount, 1)
+        expectEqual(summary.verdict, .broken)
+        expectEqual(summary.ubiquity.transactionLogs.first?.imports.first?.outcome, .failed)
     }
 
     static let followUp = "Import operation encountered an error: Error Domain=NSCocoaErrorDomain Code=134060 \"The operation couldn’t be completed. (Cocoa error 134060.)\" UserInfo=0x100552e40 {reason=*** -[__NSArrayM insertObject:atIndex:]: object cannot be nil}\nuserInfo: {\n    reason = \"*** -[__NSArrayM insertObject:atIndex:]: object cannot be nil\";\n}. While trying to import the log file at the URL: (null)"
@@ -58,11 +58,11 @@ import TestSupport
         let app = "2012-11-20 18:02:44.107 Ledger[233:1303] Saved the entry list."
         let log = stopped + "\n" + app + "\n" + second + Self.followUp
         let (text, summary) = try timeline(log)
-        #expect(!text.contains("Import failed for log ?"), "\(text)")
-        #expect(text.contains("ERROR Import failed for log 1F2E3D4C-5B6A-4978-8695-A4B3C2D1E0F9.3.cdt: NSCocoaErrorDomain 134060: *** -[__NSArrayM insertObject:atIndex:]: object cannot be nil"), "\(text)")
-        #expect(summary.ubiquity.importFailureCount == 1)
-        #expect(summary.ubiquity.transactionLogs.count == 1)
-        #expect(summary.ubiquity.transactionLogs.first?.imports.count == 1)
+        expect(!text.contains("Import failed for log ?"), "\(text)")
+        expect(text.contains("ERROR Import failed for log 1F2E3D4C-5B6A-4978-8695-A4B3C2D1E0F9.3.cdt: NSCocoaErrorDomain 134060: *** -[__NSArrayM insertObject:atIndex:]: object cannot be nil"), "\(text)")
+        expectEqual(summary.ubiquity.importFailureCount, 1)
+        expectEqual(summary.ubiquity.transactionLogs.count, 1)
+        expectEqual(summary.ubiquity.transactionLogs.first?.imports.count, 1)
     }
 
     /// A report on another thread, or with no exception before it, is not linked: the tool
@@ -71,10 +71,10 @@ import TestSupport
         let stopped = "2012-02-14 21:03:11.482 Ledger[3312:6e03] CoreData: Ubiquity:  Error importing transaction log: <PFUbiquityTransactionLog: 0x10054c1a0>\n\ttransactionLogLocation: <PFUbiquityLocation: 0x10054b8f0>: \(Self.macPath)\n, exception: boom"
         let other = "2012-02-14 21:03:11.490 Ledger[3312:7a11] CoreData: Ubiquity:  " + Self.followUp
         let (text, summary) = try timeline(stopped + "\n" + other)
-        #expect(text.contains("Import failed for log ?: NSCocoaErrorDomain 134060"))
-        #expect(summary.ubiquity.importFailureCount == 2)
+        expect(text.contains("Import failed for log ?: NSCocoaErrorDomain 134060"))
+        expectEqual(summary.ubiquity.importFailureCount, 2)
         let (alone, _) = try timeline(other)
-        #expect(alone.contains("Import failed for log ?"))
+        expect(alone.contains("Import failed for log ?"))
     }
 }
 
@@ -86,13 +86,13 @@ import TestSupport
         "CoreData: Ubiquity:  Error, encountered empty log file at URL: /var/mobile/Library/Mobile Documents/QW12ER34TY~org~example~diary/Diary/mobile.00000000-0000-1000-8000-5A4B3C2D1E0F/DiaryStore/4.plist",
     ])
     func anEmptyLogFileIsAWarningNamingIt(_ log: String) throws {
-        let event = try #require(try classify(log).first).classification.event
-        #expect(event.kind == .importProblem)
-        #expect(event.fields.contains(Field("log", .string("4.plist"))))
-        #expect(event.fields.contains(Field("peer", .string("mobile.00000000-0000-1000-8000-5A4B3C2D1E0F"))))
+        let event = try require(classify(log).first).classification.event
+        expectEqual(event.kind, .importProblem)
+        expect(event.fields.contains(Field("log", .string("4.plist"))))
+        expect(event.fields.contains(Field("peer", .string("mobile.00000000-0000-1000-8000-5A4B3C2D1E0F"))))
         let (text, summary) = try timeline(log)
-        #expect(text.contains("WARN  Transaction log 4.plist from peer mobile.00000000-0000-1000-8000-5A4B3C2D1E0F is empty"), "\(text)")
-        #expect(summary.verdict == .degraded)
+        expect(text.contains("WARN  Transaction log 4.plist from peer mobile.00000000-0000-1000-8000-5A4B3C2D1E0F is empty"), "\(text)")
+        expectEqual(summary.verdict, .degraded)
     }
 
     /// iOS 5's check for a baseline in the cloud could not read it: a warning with its error.
@@ -101,11 +101,11 @@ import TestSupport
                       "Jul 27 07:10:41 Anns-iPhone Diary[622] <Warning>: -[PFUbiquityBaseline existsInCloud](91): CoreData: Ubiquity: "])
     func anUnreadableBaselineIsAWarningWithItsError(_ header: String) throws {
         let log = header + "Error attempting to read baseline: <PFUbiquityBaseline: 0x3da400>\nubiquityRootURL: file://localhost/private/var/mobile/Library/Mobile%20Documents/QW12ER34TY~org~example~diary/Diary\nstoreName: DiaryStore\nbaselineFileURL: file://localhost/private/var/mobile/Library/Mobile%20Documents/QW12ER34TY~org~example~diary/Diary/.baseline/DiaryStore/baseline.zip\n.\nError: Error Domain=NSCocoaErrorDomain Code=256 \"The operation couldn’t be completed. (Cocoa error 256 - The item failed to download.)\" UserInfo=0x3dbd00 {NSDescription=The item failed to download.}"
-        let event = try #require(try classify(log).first).classification.event
-        #expect(event.kind == .baselineProblem)
-        #expect(event.error?.code == 256)
+        let event = try require(classify(log).first).classification.event
+        expectEqual(event.kind, .baselineProblem)
+        expectEqual(event.error?.code, 256)
         let (text, _) = try timeline(log)
-        #expect(text.contains("NSCocoaErrorDomain 256: The item failed to download."), "\(text)")
+        expect(text.contains("NSCocoaErrorDomain 256: The item failed to download."), "\(text)")
     }
 }
 
@@ -122,8 +122,8 @@ import TestSupport
     func theCatchAllsHintComesFromItsReason(_ reason: String, _ hint: String) throws {
         let log = "2014-03-02 09:14:07.318 Journal[412:60b] -[_PFUbiquityRecordsImporter operation:failedWithError:](1511): CoreData: Ubiquity:  Import operation encountered an error: Error Domain=NSCocoaErrorDomain Code=134060 \"(null)\" UserInfo={reason=\(reason)}\nuserInfo: {}. While trying to import the log file at the URL: file:///var/mobile/Library/Mobile Documents/ABCDE12345~com~example~journal/CoreDataLogs/mobile~A3D19B52-7E0C-4F8A-B1D6-5C2E9F04A7B3/JournalStore/6F0D/DAC8E3F1-2B4A.3.cdt"
         let (text, _) = try timeline(log)
-        #expect(text.contains("hint: \(hint)"), "\(text)")
-        #expect(!text.contains("often"))
+        expect(text.contains("hint: \(hint)"), "\(text)")
+        expect(!text.contains("often"))
     }
 
     /// iOS 6 wraps the exception that stopped an import in error 134060's user info: the
@@ -131,22 +131,22 @@ import TestSupport
     @Test func anExceptionWrappedInTheErrorIsItsReason() throws {
         let log = "2012-11-20 18:02:44.109 Journal[233:4a07] -[_PFUbiquityRecordsImporter operation:failedWithError:](1055): CoreData: Ubiquity:  Import operation encountered an error: Error Domain=NSCocoaErrorDomain Code=134060 \"The operation couldn’t be completed. (Cocoa error 134060.)\" UserInfo=0x1e5f2a30 {NSUnderlyingException=*** -[__NSArrayM objectAtIndex:]: index 4 beyond bounds [0 .. 3]}\nuserInfo: {\n    NSUnderlyingException = \"*** -[__NSArrayM objectAtIndex:]: index 4 beyond bounds [0 .. 3]\";\n}. While trying to import the log file at the URL: (null)"
         let (text, _) = try timeline(log)
-        #expect(text.contains("NSCocoaErrorDomain 134060: *** -[__NSArrayM objectAtIndex:]: index 4 beyond bounds [0 .. 3]"), "\(text)")
-        #expect(text.contains("hint: Core Data threw an exception while importing"), "\(text)")
+        expect(text.contains("NSCocoaErrorDomain 134060: *** -[__NSArrayM objectAtIndex:]: index 4 beyond bounds [0 .. 3]"), "\(text)")
+        expect(text.contains("hint: Core Data threw an exception while importing"), "\(text)")
     }
 
     /// A warning whose log is named only on a continuation line shows it.
     @Test func aLogOnAContinuationLineIsShown() throws {
         let log = "2014-03-02 09:14:07.318 Journal[412:60b] -[_PFUbiquityRecordImportOperation main](260): CoreData: Ubiquity:  Transaction log was ignored because it could not be opened\n\ttransactionLogLocation: <PFUbiquityLocation: 0x15e53120>: /var/mobile/Library/Mobile Documents/ABCDE12345~com~example~journal/CoreDataLogs/mobile~A3D19B52-7E0C-4F8A-B1D6-5C2E9F04A7B3/JournalStore/6F0D/DAC8E3F1-2B4A-4C6D-8E9F-0A1B2C3D4E5F.5.cdt"
         let (text, _) = try timeline(log)
-        #expect(text.contains("WARN  Transaction log was ignored because it could not be opened (log DAC8E3F1-2B4A-4C6D-8E9F-0A1B2C3D4E5F.5.cdt)"), "\(text)")
+        expect(text.contains("WARN  Transaction log was ignored because it could not be opened (log DAC8E3F1-2B4A-4C6D-8E9F-0A1B2C3D4E5F.5.cdt)"), "\(text)")
     }
 
     /// `[...]` does not hide an error: an unrecognised record's error on a later line is shown.
     @Test func anUnhandledRecordShowsTheErrorItsHiddenLinesHold() throws {
         let log = "2014-03-02 09:14:07.318 Journal[412:60b] -[PFUbiquityContainerMonitor deferPendingChecks:](77): CoreData: Ubiquity:  Deferring 2 pending container checks\nError Domain=NSCocoaErrorDomain Code=134302 \"(null)\" UserInfo={reason=Could not read the transaction log}"
         let (text, _) = try timeline(log)
-        #expect(text.contains("[unhandled] -[PFUbiquityContainerMonitor deferPendingChecks:]: Deferring 2 pending container checks [...] NSCocoaErrorDomain 134302: Could not read the transaction log"), "\(text)")
+        expect(text.contains("[unhandled] -[PFUbiquityContainerMonitor deferPendingChecks:]: Deferring 2 pending container checks [...] NSCocoaErrorDomain 134302: Could not read the transaction log"), "\(text)")
     }
 }
 
@@ -184,8 +184,8 @@ import TestSupport
             "\(method.isEmpty ? "" : String(method.dropFirst()))\(marker)\(row.message)",
         ]
         for log in envelopes {
-            let event = try #require(try classify(log).first).classification.event
-            #expect(event.kind == row.kind, "\(log)")
+            let event = try require(classify(log).first).classification.event
+            expectEqual(event.kind, row.kind, "\(log)")
         }
     }
 
@@ -193,6 +193,6 @@ import TestSupport
     @Test func theUpdatedObjectMessageSaysWhatHappened() throws {
         let row = Self.rows[3]
         let (text, _) = try timeline("Mar  2 09:14:07 Joes-iPad Journal[412] <Warning>: \(row.method): CoreData: Ubiquity: \(row.message)")
-        #expect(text.contains("WARN  Transaction log 4B3A9C8D-1E2F-4A5B-8C7D-6E5F4A3B2C1D.2.cdt: appears an updated object: 0x15f1c3d0"), "\(text)")
+        expect(text.contains("WARN  Transaction log 4B3A9C8D-1E2F-4A5B-8C7D-6E5F4A3B2C1D.2.cdt: appears an updated object: 0x15f1c3d0"), "\(text)")
     }
 }
