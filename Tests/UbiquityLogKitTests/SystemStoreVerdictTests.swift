@@ -47,6 +47,18 @@ import TestSupport
         expect(text.contains("    t.log:3 core-data-error: (10) I/O error for database at \(path)."), "\(text)")
     }
 
+    /// Whether most of the app's records were recognised is asked of its own records: a system
+    /// store's, recognised, do not make up for the app's that no rule knows.
+    @Test func theAppsUnrecognisedRecordsAreWeighedWithoutTheStores() throws {
+        let unknown = "Mar  2 09:14:06 Joes-iPhone Journal[412] <Warning>: -[PFUbiquityQuux frobnicate:](12): CoreData: Ubiquity:  zzq wibble %d\n"
+        let store = Self.console + Self.ioError("/var/mobile/Media/PhotoData/Photos.sqlite") + "\n"
+        let (text, summary) = try Self.run(Self.appSetUp + unknown + unknown + store + store + store)
+        expectEqual(summary.systemStores.first?.records, 3, "\(text)")
+        let app = try require(summary.processes.first { $0.process == "Journal" }, "\(text)")
+        expectEqual(app.verdict, .unknown, "\(text)")
+        expectEqual(app.reason, "2 of 3 ubiquity records not recognised", "\(text)")
+    }
+
     /// A Mac app's own folder in the user's Library, or its sandbox container, stays the app's.
     @Test(arguments: ["/Users/joe/Library/Application Support/Ledger/Ledger.sqlite",
                       "/Users/joe/Library/Containers/com.example.ledger/Data/Library/Application Support/Ledger/Ledger.sqlite"])

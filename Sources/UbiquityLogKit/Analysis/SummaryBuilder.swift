@@ -471,7 +471,8 @@ public struct SummaryBuilder {
         for (index, var group) in countedGroups.enumerated() where group.syncRecords > 0 {
             // A process whose only sync records are about system frameworks' stores has none of
             // its own to judge.
-            if let apart = storeRecords[group.input + "\u{1}" + (group.process ?? "")], apart >= group.syncRecords { continue }
+            let apart = storeRecords[group.input + "\u{1}" + (group.process ?? "")] ?? 0
+            if apart > 0, apart >= group.syncRecords { continue }
             var decided: (verdict: Verdict, evidence: [String]) = (.healthy, [])
             for ending in endings {
                 if let own = ending.verdict(index, summary.namesProcesses) { decided = SummaryBuilder.merge(decided, own) }
@@ -481,7 +482,11 @@ public struct SummaryBuilder {
             }
             group.verdict = decided.verdict
             group.evidence = decided.evidence
-            if decided.verdict != .broken, let family = group.families.first(where: \.isMostlyUnrecognised) {
+            // Weighed on the process's own records: the stores' are recognised records of the
+            // family that made `system-store`, and would make up for the app's unrecognised ones.
+            if decided.verdict != .broken, let family = group.families
+                .map({ $0.family == EventKind.systemStore.family ? $0.less(recognised: apart) : $0 })
+                .first(where: \.isMostlyUnrecognised) {
                 group.verdict = .unknown
                 group.reason = "\(family.unhandled) of \(family.records) \(family.recordNoun) records not recognised"
             }

@@ -102,6 +102,13 @@ public struct FamilyRecords: Sendable, Equatable {
     /// unrecognised. Half, not most: with 1 of 2 records unread, nothing seen says the store is
     /// fine, and a false `healthy` is the worst answer the tool can give.
     public var isMostlyUnrecognised: Bool { records > 0 && unhandled * 2 >= records }
+
+    /// These counts without `count` of their recognised records.
+    func less(recognised count: Int) -> FamilyRecords {
+        var less = self
+        less.records = max(records - count, unhandled)
+        return less
+    }
 }
 
 /// System processes of iOS and macOS that keep sync-backed stores of their own, or log around
