@@ -116,3 +116,31 @@ import TestSupport
         expectEqual(event.kind, kind, "\(log)")
     }
 }
+
+extension SystemStoreTests {
+    /// The byte search `recast` uses finds the store the String search finds, on every text the
+    /// byte check lets through: paths bare, quoted, in `file://` URLs (with `localhost`, with
+    /// `%20`), next to the app's own, after non-ASCII text, with `\r\n` and with U+037E.
+    @Test func theByteSearchFindsWhatTheStringSearchFinds() {
+        let paths = ["/var/mobile/Media/PhotoData/Photos.sqlite", "/Users/joe/Library/Suggestions/snippets.db",
+                     "/private/var/mobile/Library/Caches/a b/z.db", "/var/mobile/Containers/Data/Application/A1/Library/a.sqlite",
+                     "/tmp/a.sqlite", "/var/db/analyticsd/Analytics.sqlite..."]
+        let wrappers: [(String) -> String] = [
+            { "error at \($0)." }, { "URL:file://\($0.replacingOccurrences(of: " ", with: "%20")) options" },
+            { "URL:file://localhost\($0)" }, { "'\($0)' and \"/var/db/x/y.db\"" }, { "é \($0)\r\n more" },
+            { "\($0); x\u{037E} /var/mobile/Library/a.db" }, { "(\($0)) at /Applications/X.app" }, { "path=\($0),next" },
+        ]
+        var compared = 0, stores = 0
+        for path in paths {
+            for wrap in wrappers {
+                let text = wrap(path)
+                guard SystemStores.mayNameASystemStore(RecordText(Array(text.utf8))) else { continue }
+                let fromBytes = Array(text.utf8).withUnsafeBytes { SystemStores.locationAfterBytesCheck(in: $0) }
+                expectEqual(fromBytes, SystemStores.location(in: text), text)
+                compared += 1
+                if fromBytes != nil { stores += 1 }
+            }
+        }
+        expect(compared >= 30 && stores >= 20, "\(compared) texts compared, \(stores) with a store")
+    }
+}

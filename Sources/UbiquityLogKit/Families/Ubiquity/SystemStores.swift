@@ -28,8 +28,13 @@ enum SystemStores {
             documents = documents[found.upperBound...]
             if !documents.hasPrefix("com~apple~") { return nil }
         }
+        return systemStore(among: paths(in: text))
+    }
+
+    /// The first of `paths` in a system location, unless one of them is the app's.
+    static func systemStore(among paths: [String]) -> String? {
         var found: String?
-        for path in paths(in: text) {
+        for path in paths {
             switch place(of: path) {
             case .app: return nil
             case .system: if found == nil { found = path }
@@ -190,15 +195,7 @@ extension SystemStores {
             if !byteWise { return location(in: text) }
         }
         guard byteWise else { return location(in: ByteText.string(bytes)) }
-        var found: String?
-        for path in asciiPaths(in: bytes) {
-            switch place(of: path) {
-            case .app: return nil
-            case .system: if found == nil { found = path }
-            case .unknown: break
-            }
-        }
-        return found
+        return systemStore(among: asciiPaths(in: bytes))
     }
 
     /// Whether `byte` ends a path (`paths(in:)`'s stops).
