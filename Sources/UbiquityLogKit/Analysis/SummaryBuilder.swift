@@ -496,11 +496,15 @@ public struct SummaryBuilder {
         summary.processes = processes
 
         let unreadable = Dictionary(summary.unreadableInputs.map { ($0.input, $0) }, uniquingKeysWith: { first, _ in first })
+        // Grouped once, in their order: a run of many inputs must not look through every
+        // input's processes for each input.
+        let processesByInput = Dictionary(grouping: processes, by: \.input)
+        let storesByInput = Dictionary(grouping: stores, by: \.input)
         var verdicts: [InputVerdict] = []
         for input in summary.inputs {
-            let own = processes.filter { $0.input == input }
+            let own = processesByInput[input] ?? []
             let judged = own.filter(\.isJudged)
-            let ownStores = stores.filter { $0.input == input }
+            let ownStores = storesByInput[input] ?? []
             let lines = summary.linesPerInput[input] ?? 0
             var verdict: InputVerdict
             if judged.isEmpty {
@@ -524,7 +528,8 @@ public struct SummaryBuilder {
             }
             verdicts.append(verdict)
         }
-        for failure in summary.unreadableInputs where !summary.inputs.contains(failure.input) {
+        let inputs = Set(summary.inputs)
+        for failure in summary.unreadableInputs where !inputs.contains(failure.input) {
             verdicts.append(InputVerdict(input: failure.input, verdict: .noEvidence, evidence: [], reason: "could not be read: \(failure.reason)"))
         }
         summary.verdicts = verdicts

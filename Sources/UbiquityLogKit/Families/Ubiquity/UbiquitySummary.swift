@@ -30,7 +30,7 @@ extension UbiquityStory: FamilyStory {
                         evidence: corruptionReports))
         if devices.count > 1 {
             rows.append(SummaryText.Row(label: "devices", value: "\(devices.count) inputs, one device each",
-                            details: devices.map { describe($0, in: summary) }))
+                            details: describe(devices, in: summary)))
         }
         if !correlations.isEmpty {
             rows.append(SummaryText.Row(label: "across devices", value: "\(correlations.count) link\(correlations.count == 1 ? "" : "s")",
@@ -54,35 +54,44 @@ extension UbiquityStory: FamilyStory {
         return rows
     }
 
-    /// One device's own story: `a.log: peer mobile~6F2C…; store 9B8C…; 2 loads (2 succeeded);
-    /// 1 import failure; 1 corruption report; 1 incident (recovered); degraded`
-    func describe(_ device: Device, in summary: RunSummary) -> String {
+    /// Each device's own story: `a.log: peer mobile~6F2C…; store 9B8C…; 2 loads (2 succeeded);
+    /// 1 import failure; 1 corruption report; 1 incident (recovered); degraded`. What an input
+    /// holds is grouped once: a run of many inputs must not look through every input's loads
+    /// and findings for each device.
+    func describe(_ devices: [Device], in summary: RunSummary) -> [String] {
+        let loadsByInput = Dictionary(grouping: storeLoadAttempts, by: \.input)
+        let incidentsByInput = Dictionary(grouping: incidents, by: \.input)
+        let importFailuresByInput = Dictionary(importFailures.map { ($0.input, 1) }, uniquingKeysWith: +)
+        let corruptionsByInput = Dictionary(corruptionReports.map { ($0.input, 1) }, uniquingKeysWith: +)
+        let verdictByInput = Dictionary(summary.verdicts.map { ($0.input, $0.verdict) }, uniquingKeysWith: { first, _ in first })
         func counted(_ count: Int, _ noun: String) -> String? { count == 0 ? nil : "\(count) \(noun)\(count == 1 ? "" : "s")" }
-        var parts: [String] = []
         // A few of each on the line; every kept one is in the JSON summary.
         func few(_ names: [String], more: Int) -> String {
             let shown = 5
             let left = names.count - min(names.count, shown) + more
             return names.prefix(shown).joined(separator: ", ") + (left > 0 ? " and \(left) more" : "")
         }
-        if !device.peers.isEmpty { parts.append("peer " + few(device.peers, more: device.morePeers)) }
-        if !device.storeUUIDs.isEmpty { parts.append("store " + few(device.storeUUIDs, more: device.moreStoreUUIDs)) }
-        let loads = storeLoadAttempts.filter { $0.input == device.input }
-        if let text = counted(loads.count, "load") {
-            let outcomes = [StoreLoad.Outcome.succeeded, .failed, .unavailable, .unfinished].compactMap { outcome -> String? in
-                let count = loads.filter { $0.outcome == outcome }.count
-                return count == 0 ? nil : "\(count) \(outcome.rawValue)"
+        return devices.map { device in
+            var parts: [String] = []
+            if !device.peers.isEmpty { parts.append("peer " + few(device.peers, more: device.morePeers)) }
+            if !device.storeUUIDs.isEmpty { parts.append("store " + few(device.storeUUIDs, more: device.moreStoreUUIDs)) }
+            let loads = loadsByInput[device.input] ?? []
+            if let text = counted(loads.count, "load") {
+                let outcomes = [StoreLoad.Outcome.succeeded, .failed, .unavailable, .unfinished].compactMap { outcome -> String? in
+                    let count = loads.filter { $0.outcome == outcome }.count
+                    return count == 0 ? nil : "\(count) \(outcome.rawValue)"
+                }
+                parts.append(text + " (" + outcomes.joined(separator: ", ") + ")")
             }
-            parts.append(text + " (" + outcomes.joined(separator: ", ") + ")")
+            parts += [counted(importFailuresByInput[device.input] ?? 0, "import failure"),
+                      counted(corruptionsByInput[device.input] ?? 0, "corruption report")].compactMap { $0 }
+            let incidents = incidentsByInput[device.input] ?? []
+            if let text = counted(incidents.count, "incident") {
+                parts.append(text + " (" + incidents.map(\.outcome.rawValue).joined(separator: ", ") + ")")
+            }
+            if let verdict = verdictByInput[device.input] { parts.append(verdict.rawValue) }
+            return "\(device.input): " + parts.joined(separator: "; ")
         }
-        parts += [counted(importFailures.filter { $0.input == device.input }.count, "import failure"),
-                  counted(corruptionReports.filter { $0.input == device.input }.count, "corruption report")].compactMap { $0 }
-        let incidents = self.incidents.filter { $0.input == device.input }
-        if let text = counted(incidents.count, "incident") {
-            parts.append(text + " (" + incidents.map(\.outcome.rawValue).joined(separator: ", ") + ")")
-        }
-        if let verdict = summary.verdicts.first(where: { $0.input == device.input }) { parts.append(verdict.verdict.rawValue) }
-        return "\(device.input): " + parts.joined(separator: "; ")
     }
 
     /// Import outcomes of one log listed with their places, at most this many each (a log
