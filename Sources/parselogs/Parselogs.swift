@@ -258,7 +258,10 @@ struct Parselogs: ParsableCommand {
         defer { for file in reportFiles { close(file.descriptor) } }
         let reporters = [chosenReporter] + reportFiles.map { reporter($0.report.format, $0.out, catalog: catalog, isTerminal: false) }
         let run = LogRun(catalog: catalog, reporters: reporters)
-        if let threads = try pipelineThreads() { run.usesThreads = threads > 1 }
+        if let threads = try pipelineThreads() {
+            run.usesThreads = threads > 1
+            run.threadsForSmallFiles = threads > 1
+        }
         run.shouldStop = { out.isClosed }
         run.filter = try displayFilter()
         run.inputFormat = inputFormat
@@ -340,7 +343,8 @@ struct Parselogs: ParsableCommand {
     }
 
     /// `PARSELOGS_THREADS=1` runs the whole pipeline on the caller's thread, `3` on three (one
-    /// a stage); unset, the library's choice. For measuring what the threads give
+    /// a stage) for every input; unset, the library's choice (three, but the caller's thread
+    /// for a small regular file, `LogRun.isSmall`). For measuring what the threads give
     /// (scripts/bench, docs/performance.md); the output is the same either way, so --help
     /// does not show it.
     private func pipelineThreads() throws -> Int? {

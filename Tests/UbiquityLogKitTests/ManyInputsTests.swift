@@ -1,6 +1,12 @@
 // Many inputs cost what their records cost (issue #46): an input's end closes the state of its
 // own process groups, not of every group of every earlier input. Timed as LinearScanTests are:
 // in the thread's CPU time, the short and long runs in turns.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
 import Testing
 import TestSupport
 @testable import UbiquityLogKit
@@ -77,6 +83,26 @@ import TestSupport
             ratio = max(long, 0.001) / max(short, 0.000_25)
         }
         expect(ratio < 16, "the end of 200 inputs: \(short) s, of 1,600: \(long) s")
+    }
+
+    /// A regular file below `LogRun.smallInputBytes` is read on the caller's thread; one as
+    /// large, a pipe and an input without a descriptor (a decompressed one) go through the
+    /// stage threads.
+    @Test func onlySmallRegularFilesSkipTheStageThreads() throws {
+        let folder = try ScratchFolder("many-inputs")
+        func opened(_ bytes: Int) throws -> Int32 {
+            let path = try folder.write("\(bytes).log", Data(repeating: 0x0A, count: bytes))
+            return open(path, O_RDONLY)
+        }
+        let small = try opened(LogRun.smallInputBytes - 1), large = try opened(LogRun.smallInputBytes)
+        defer { close(small); close(large) }
+        expect(LogRun.isSmall(small))
+        expect(!LogRun.isSmall(large))
+        expect(!LogRun.isSmall(nil))
+        var ends: [Int32] = [-1, -1]
+        try require(pipe(&ends) == 0)
+        defer { close(ends[0]); close(ends[1]) }
+        expect(!LogRun.isSmall(ends[0]))
     }
 
     /// Every input's loads are closed at its end, unfinished, each with its own input and

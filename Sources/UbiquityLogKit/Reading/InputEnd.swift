@@ -9,6 +9,14 @@ import Darwin
 #endif
 
 enum InputEnd {
+    /// The size of the file `descriptor` reads, when it is a regular file (nil for a pipe, a
+    /// terminal, a device, or when fstat fails).
+    static func regularFileSize(_ descriptor: Int32) -> Int? {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(info.st_size)
+    }
+
     /// Bytes read at a time from the end.
     static let blockSize = 64 << 10
 
@@ -20,9 +28,7 @@ enum InputEnd {
     /// (where an NDJSON event's timestamp is). Memory stays within a block and a line's kept parts.
     static func latestTime(descriptor: Int32, format: InputFormat, parser: HeaderParser, limits: LineReader.Limits,
                            blockSize: Int = InputEnd.blockSize) -> LogTime?? {
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        let size = Int(info.st_size)
+        guard let size = regularFileSize(descriptor) else { return nil }
         let format = format == .auto ? detectedFormat(descriptor: descriptor, size: size, maxLineLength: limits.maxLineLength) : format
         let events = NDJSONRecords(input: "", parser: parser)
         /// A line as the reader keeps it: its first bytes, and its last when it is longer.

@@ -43,6 +43,9 @@ public final class LogRun {
     /// Whether reading, classifying and summarising run on threads of their own (see
     /// `RunStages`); the results are the same either way.
     public var usesThreads = true
+    /// Whether a small regular file (`isSmall`) runs on the stage threads too (set by
+    /// `PARSELOGS_THREADS=3`, which measures and tests that path on any input).
+    public var threadsForSmallFiles = false
     /// Which records the reporters see (all when nil); the summary counts every record.
     /// (Set before the run, read for every record by the summarising stage alone: unchecked,
     /// like `shouldStop`.)
@@ -119,7 +122,7 @@ public final class LogRun {
         }
         let assembler = RecordAssembler(input: name, parser: parser, limits: limits.records)
         let events = NDJSONRecords(input: name, parser: parser, maxBytes: limits.records.maxBytes)
-        let stages = RunStages(run: self, input: name, threads: usesThreads, batchRecords: limits.batchRecords)
+        let stages = RunStages(run: self, input: name, threads: usesThreads && (threadsForSmallFiles || !LogRun.isSmall(descriptor)), batchRecords: limits.batchRecords)
         var failure: InputError?
         var encoding: TextEncoding?
         do {
@@ -183,6 +186,18 @@ public final class LogRun {
             failed(failure)
             throw failure
         }
+    }
+
+    /// A regular file of fewer bytes than this is read on the caller's thread. Its records fill
+    /// a batch or two, which the stage threads would take one after another, with no overlap to
+    /// gain and a thread's wake-up at each handoff and at the input's end: one run over 1,000
+    /// files of 5 KB switched threads some 9,000 times (docs/performance.md).
+    static let smallInputBytes = 256 << 10
+
+    /// Whether `descriptor` reads a regular file below `smallInputBytes`.
+    static func isSmall(_ descriptor: Int32?) -> Bool {
+        guard let size = descriptor.flatMap(InputEnd.regularFileSize) else { return false }
+        return size < smallInputBytes
     }
 
     /// Records an input that could not be opened.
