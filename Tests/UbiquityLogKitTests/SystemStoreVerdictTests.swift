@@ -96,6 +96,21 @@ import TestSupport
         }
     }
 
+    /// A line without a header belongs to the process of the sync record before it, whatever
+    /// process the store it names is told under: the app's own failure beside a system store's
+    /// record, both pasted without headers around an app line, keeps the app broken. When the
+    /// stores' records were matched to processes by name, the store's (of no process) was
+    /// charged to the app's headerless records, which were then not judged: healthy.
+    @Test func aStoreRecordWithoutAHeaderIsChargedToTheGroupItIsCountedIn() throws {
+        let appFailed = "CoreData: error: -addPersistentStoreWithType:SQLite configuration:(null) URL:file:///var/mobile/Containers/Data/Application/4B6D8F0A/Documents/Journal.sqlite options:(null) ... returned error Error Domain=NSCocoaErrorDomain Code=134100 \"The managed object model version used to open the persistent store is incompatible with the one that was used to create the persistent store.\" UserInfo={}\n"
+        let appLine = "2014-03-02 09:14:05.001 Journal[412:60b] Journal 2.1 (build 311) did finish launching\n"
+        let store = Self.ioError("/var/mobile/Library/Keyboard/UserDictionary.sqlite") + "\n"
+        let (text, summary) = try Self.run(appFailed + appLine + store)
+        expectEqual(summary.systemStores.map(\.verdict), [.degraded], "\(text)")
+        expectEqual(summary.ubiquity.storeLoads.totalFailed, 1, "\(text)")
+        expectEqual(summary.verdict, .broken, "\(text)")
+    }
+
     /// `--fail-on` matches a system store's records by what they are (severity, category,
     /// kind) and by `system-store`, as it matches a daemon's; no verdict term fails on it.
     @Test(arguments: [("warning", true), ("error", false), ("core-data-error", true), ("store", true), ("system-store", true),

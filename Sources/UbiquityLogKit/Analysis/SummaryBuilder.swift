@@ -31,6 +31,11 @@ public struct SummaryBuilder {
     /// `healthy` whatever its families' trackers say (see `judge`).
     private var groupUnexcused: [Finding?] = []
     private var groupUncleared: [Finding?] = []
+    /// Each group's records about system frameworks' stores (`system-store`): not the group's
+    /// own evidence (see `judge`). Counted in the group the record is counted in, which for a
+    /// line without a header is the process of the sync record before it, whatever process
+    /// the store's own entry names.
+    private var groupStoreRecords: [Int] = []
     /// The groups of the current input, by process (`unnamedGroup`: of records whose headers
     /// name none); emptied when an input begins. Keyed by the process's name alone, the
     /// cheapest key to hash.
@@ -254,6 +259,7 @@ public struct SummaryBuilder {
         familyUnhandled += Array(repeating: 0, count: familyCount)
         groupUnexcused.append(nil)
         groupUncleared.append(nil)
+        groupStoreRecords.append(0)
         return groups.count - 1
     }
 
@@ -413,6 +419,7 @@ public struct SummaryBuilder {
         if tracked.family >= 0, !tracked.acts.isDisjoint(with: [.trackEvery, .trackSome]) {
             trackers[tracked.family].add(record, event, finding: finding)
         }
+        if kind == .systemStore { groupStoreRecords[group].saturatingAdd(1) }
         guard kind.severity >= .warning, kind != .unhandled else { return }
         // Made only where the list keeps it: past the cap, a log of many warnings would
         // otherwise compose each one's headline (its error whole) for nothing.
@@ -463,15 +470,11 @@ public struct SummaryBuilder {
         let selected = Set(summary.selectedProcesses)
         let stores = endings.flatMap(\.systemStores)
         summary.systemStores = stores
-        // Records about system frameworks' stores, by input and process: not a process's own
-        // evidence.
-        var storeRecords: [String: Int] = [:]
-        for store in stores { storeRecords[store.input + "\u{1}" + (store.process ?? ""), default: 0].saturatingAdd(store.records) }
         var processes: [ProcessSummary] = []
         for (index, var group) in countedGroups.enumerated() where group.syncRecords > 0 {
             // A process whose only sync records are about system frameworks' stores has none of
             // its own to judge.
-            let apart = storeRecords[group.input + "\u{1}" + (group.process ?? "")] ?? 0
+            let apart = groupStoreRecords[index]
             if apart > 0, apart >= group.syncRecords { continue }
             var decided: (verdict: Verdict, evidence: [String]) = (.healthy, [])
             for ending in endings {
