@@ -168,6 +168,24 @@ extension EventKind {
         expectEqual(summary.cloudKit?.requests.first?.failed, 0)
     }
 
+    /// An operation the container cancelled (CKError 20) is never a failure on its own either,
+    /// named or not, with no later request (docs/verdicts.md); it was `degraded` when no later
+    /// request of its kind succeeded.
+    @Test func anOperationTheContainerCancelledIsBenign() throws {
+        let cancelled = #"<CKError 0x3016c4a80: "Operation Cancelled" (20/1001); uuid = 6E1C0B2A-7D44-4F0E-9A55-3C1B8E2D9F70>"#
+        let named = try Self.run([Self.setUp, Self.finished(error: cancelled)])
+        expectEqual(named.verdict, .healthy, "\(named.verdicts)")
+        expectEqual(named.cloudKit?.requests.first?.cancelled, 1)
+        let prefix = "2024-11-02 21:12:41.870233-0700 0x9a41     Default     0x0                  611    0    Notes Plus: (CoreData) [com.apple.coredata:CloudKit] CoreData+CloudKit: "
+        let unnamed = try Self.run([
+            prefix + "-[NSCloudKitMirroringDelegate _performSetupRequest:]_block_invoke(1242): <private>: Successfully set up CloudKit integration for store (<private>): <private>",
+            prefix + "-[NSCloudKitMirroringDelegate checkAndExecuteNextRequest]_block_invoke(3579): <private>: Executing: <private>",
+            prefix.replacingOccurrences(of: "Default", with: "Error  ") + "-[NSCloudKitMirroringDelegate _finishedRequest:withResult:](3584): Finished request: <private> with result: <private> storeIdentifier: <private> success: 0 madeChanges: 0 error: " + cancelled,
+        ])
+        expectEqual(unnamed.verdict, .healthy, "\(unnamed.verdicts)")
+        expectEqual(unnamed.cloudKit?.requests.first?.cancelled, 1)
+    }
+
     /// Whatever a family's tracker concludes, a warning the benign list does not excuse keeps
     /// the process from `healthy`: the summary's own check, cited with its line.
     @Test func theSummaryHoldsEveryFamilyToTheList() throws {

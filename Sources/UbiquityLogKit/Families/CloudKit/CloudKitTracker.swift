@@ -465,12 +465,14 @@ struct CloudKitTracker {
             case .transient?:
                 if state.anySuccessLine < failure.line { degraded.append(cite + ", still waiting at the end of the log") }
             case .benign?:
-                // A request dropped for a pending one of its type is never a failure on its
-                // own. A conflict or a duplicate subscription is handled by Core Data, which
-                // retries: the request that failed of it must be followed by a success of its
-                // kind, or sync did not get past it (set-up never done: broken).
-                guard failure.cause != .cancelledPending, !laterSuccess else { break }
-                let cited = cite + ", and no later \(failure.stage == "sync" ? "request" : failure.stage) succeeded"
+                // A request dropped for a pending one of its type (134417), or an operation
+                // the container cancelled (CKError 20), is never a failure on its own
+                // (docs/verdicts.md). A conflict or a duplicate subscription is handled by Core
+                // Data, which retries: the request that failed of it must be followed by a
+                // success of its kind, or sync did not get past it (set-up never done: broken).
+                guard failure.cause != .cancelledPending, failure.cause != .operationCancelled, !laterSuccess else { break }
+                let stage = failure.stage == "sync" || failure.stage == CloudKitTracker.unnamed ? "request" : failure.stage
+                let cited = cite + ", and no later \(stage) succeeded"
                 if failure.stage == "setup" { broken.append(cited) } else { degraded.append(cited) }
             case nil:
                 if failure.kind.severity == .error {
