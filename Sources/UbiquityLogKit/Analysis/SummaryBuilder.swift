@@ -52,9 +52,11 @@ public struct SummaryBuilder {
     /// bytes, without hashing its name. A few are kept, each replaced in turn, so that a
     /// console of many processes scans no long list.
     private var recentGroups: [(process: String?, bytes: KeptText, group: Int)] = []
-    /// Every group of this input found by its process's bytes (up to 16 of them), with its
-    /// process: a switch to a process met before but not lately is found without making a
-    /// String. The same bytes are always the same String, so the same group.
+    /// Groups of this input found by their process's bytes (a name of up to 16 bytes, see
+    /// `KeptText.Key`), with their process: a switch to a process met before but not lately is
+    /// found without making a String. The same bytes are always the same String, so the same
+    /// group. At most `maxGroups` entries, as there are at most that many groups: the
+    /// processes past the cap, each of another name, would grow it without bound.
     private var groupsByBytes: [KeptText.Key: (group: Int, process: String?)] = [:]
     private var nextRecentGroup = 0
     private static let recentGroupCount = 8
@@ -74,6 +76,8 @@ public struct SummaryBuilder {
     private var pastCapGroup: Int?
     /// Groups held (for tests).
     var groupCount: Int { groups.count }
+    /// Processes whose group is found by their bytes (for tests of the bound).
+    var groupsFoundByBytes: Int { groupsByBytes.count }
     /// `EventKind.app`'s ordinal and the number of families, read once: a static is a
     /// `swift_once` call at each read.
     private let appOrdinal = EventKind.app.ordinal
@@ -205,7 +209,7 @@ public struct SummaryBuilder {
             return known.group
         }
         let found = groupNamed(record.string(.process), bytes: groupProcessBytes)
-        if let key { groupsByBytes[key] = (found, groupProcess) }
+        if let key, groupsByBytes.count < SummaryBuilder.maxGroups { groupsByBytes[key] = (found, groupProcess) }
         return found
     }
 
