@@ -43,6 +43,23 @@ import TestSupport
         expectEqual(results[0].record.marker, .cloudKit)
     }
 
+    /// A condensed line with a clock and process of its own is a record of its own, never the
+    /// wrapped rest of a header before it that has no text: the app's set-up failure after a
+    /// `dasd` line with an empty message was taken into dasd's record, a daemon's that is not
+    /// judged, and the log said healthy.
+    @Test func aCondensedLineWithItsOwnHeaderIsNotWrappedIntoTheRecordBefore() throws {
+        let text = [
+            "default\t21:13:59.000000-0700\tdasd\t",
+            "error\t21:14:01.000000-0700\tNotes Plus\tCoreData+CloudKit: -[NSCloudKitMirroringDelegate _performSetupRequest:]_block_invoke(1088): <private>: Failed to set up CloudKit integration for store: <private>",
+            "default\t21:14:05.992810-0700\tNotes Plus\tCoreData+CloudKit: -[NSCloudKitMirroringDelegate _finishedRequest:withResult:](3584): Finished request: <private> with result: <private> storeIdentifier: <private> success: 1 madeChanges: 1 error: (null)",
+        ].joined(separator: "\n")
+        let results = try classify(text)
+        try require(results.count == 3, "\(results.map(\.record.textString))")
+        expectEqual(results[1].record.header?.process, "Notes Plus")
+        expectEqual(results[1].classification.event.kind, .cloudKitSetupFailed)
+        expectEqual(try summarize([("t.log", text + "\n")]).verdict, .broken)
+    }
+
     /// Condensed `log show` headers: the type, the time with or without date and offset, the
     /// process, by tabs or blanks, with `…` or `...` where columns were left out.
     @Test(arguments: [

@@ -115,10 +115,12 @@ public final class RecordAssembler {
     /// Whether a line that reads as a record of its own, `next`, is the rest of the open record
     /// wrapped onto the lines after its first, as Apple's technotes print records and people
     /// paste them: the open record has no text yet and no logging method, and the line is a
-    /// bare one (no header) that brings the method (`-[…](3633):` on a line of its own, or with
-    /// the text after it) or, after a header alone, the marker.
+    /// bare one (no header: no process or clock of its own, as a condensed `log show` line
+    /// has) that brings the method (`-[…](3633):` on a line of its own, or with the text after
+    /// it) or, after a header alone, the marker.
     private func continuesWrapped(by next: RecordHead) -> Bool {
-        guard lineCount > 0, next.style == .bare, let open = header, !open.method.exists else { return false }
+        guard lineCount > 0, next.style == .bare, !next.process.exists, next.clock.isEmpty,
+              let open = header, !open.method.exists else { return false }
         if open.marker != nil {
             guard next.marker == nil, next.method.exists else { return false }
         } else {
