@@ -51,6 +51,6 @@ import TestSupport
         expect(text.contains("1×  Frobnicated bravo widgets."))
         expect(!text.contains("charlie"))
         expect(text.hasSuffix("3 more records in templates beyond the first 2, not grouped (memory is bounded)\n"))
-        expectEqual(UnhandledReporter.capped(String(repeating: "é", count: 100), bytes: 41), String(repeating: "é", count: 20) + "…", "cut on a character's boundary")
+        expectEqual(UnhandledTemplates.capped(String(repeating: "é", count: 100), bytes: 41), String(repeating: "é", count: 20) + "…", "cut on a character's boundary")
     }
 }

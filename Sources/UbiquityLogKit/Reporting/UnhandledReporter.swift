@@ -50,7 +50,4 @@ public final class UnhandledReporter: Reporter {
         }
         out.flush()
     }
-
-    /// `text` cut to at most `bytes` bytes of UTF-8 on a character's boundary, with `…` when cut.
-    static func capped(_ text: String, bytes: Int) -> String { UnhandledTemplates.capped(text, bytes: bytes) }
 }

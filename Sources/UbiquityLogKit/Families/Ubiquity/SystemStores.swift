@@ -183,18 +183,13 @@ extension SystemStores {
     /// other text is read as a String.
     static func locationAfterBytesCheck(in bytes: UnsafeRawBufferPointer) -> String? {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
-        let byteWise: Bool
-        if memchr(base, 0x0D, bytes.count) != nil {
-            byteWise = false
-        } else if cbytescan_non_ascii(base, bytes.count) == bytes.count {
-            byteWise = true
-        } else {
+        if memchr(base, 0x0D, bytes.count) != nil { return location(in: ByteText.string(bytes)) }
+        if cbytescan_non_ascii(base, bytes.count) != bytes.count {
             let text = ByteText.string(bytes)
-            byteWise = text.utf8.count == bytes.count && !text.unicodeScalars.contains("\u{037E}")
+            let byteWise = text.utf8.count == bytes.count && !text.unicodeScalars.contains("\u{037E}")
                 && text.count == text.unicodeScalars.count
             if !byteWise { return location(in: text) }
         }
-        guard byteWise else { return location(in: ByteText.string(bytes)) }
         return systemStore(among: asciiPaths(in: bytes))
     }
 
