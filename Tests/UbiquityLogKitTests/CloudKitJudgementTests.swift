@@ -186,6 +186,22 @@ extension EventKind {
         expectEqual(unnamed.cloudKit?.requests.first?.cancelled, 1)
     }
 
+    /// A record no rule knows, written at error or fault level, keeps its process from
+    /// `healthy`, cited; at the default level it is weighed by the unknown check alone. An
+    /// importer's failure with a CKError in an unknown wording was `healthy`.
+    @Test func anUnknownRecordAtErrorLevelIsNotHealthy() throws {
+        let prefix = "2025-05-19 19:41:08.001000-0400 0x1a2b     Default     0x0                  905    0    Recipes: (CoreData) [com.apple.coredata:CloudKit] CoreData+CloudKit: "
+        let setUp = prefix + "-[NSCloudKitMirroringDelegate _performSetupRequest:]_block_invoke(1242): <private>: Successfully set up CloudKit integration for store (<private>): <private>"
+        let queue = prefix + "-[NSCloudKitMirroringDelegate checkAndExecuteNextRequest]_block_invoke(3579): <private>: No more requests to execute."
+        let unknown = "-[PFCloudKitImporter _importFinishedWithResult:importer:](1280): <PFCloudKitImporter: 0x600000c3d2a0>: Import failed with error: <CKError 0x600000c1d4a0: \"Permission Failure\" (10/2007)>"
+        for (level, verdict) in [("Error  ", Verdict.degraded), ("Fault  ", .degraded), ("Default", .healthy)] {
+            let summary = try Self.run([setUp, queue, prefix.replacingOccurrences(of: "Default", with: level) + unknown])
+            expectEqual(summary.unhandled, 1)
+            expectEqual(summary.verdict, verdict, "\(level): \(summary.verdicts)")
+            if verdict == .degraded { expect(summary.verdicts.first?.evidence.first?.contains("ck.log:3 unhandled:") == true, "\(summary.verdicts)") }
+        }
+    }
+
     /// Whatever a family's tracker concludes, a warning the benign list does not excuse keeps
     /// the process from `healthy`: the summary's own check, cited with its line.
     @Test func theSummaryHoldsEveryFamilyToTheList() throws {

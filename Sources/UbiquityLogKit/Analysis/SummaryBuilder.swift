@@ -355,6 +355,15 @@ public struct SummaryBuilder {
         return Tracked(acts: acts, family: family, group: group)
     }
 
+    /// Whether `record`'s header gives it an error or fault level: `Error`, `Fault` (`log
+    /// show`, NDJSON), `E`, `F`, `Fa` (its compact style), `<Error>` (syslog).
+    static func isErrorLevel(_ record: borrowing Record) -> Bool {
+        record.withBytes(of: .level) { bytes in
+            guard let first = bytes?.first else { return false }
+            return first | 0x20 == UInt8(ascii: "e") || first | 0x20 == UInt8(ascii: "f")
+        }
+    }
+
     private static func isUnhandled(_ event: borrowing Event) -> Bool {
         switch event {
         case .unhandled: true
@@ -422,6 +431,12 @@ public struct SummaryBuilder {
         }
         if tracked.family >= 0, !tracked.acts.isDisjoint(with: [.trackEvery, .trackSome]) {
             trackers[tracked.family].add(record, event, finding: finding)
+        }
+        // A record no rule knows is weighed by the unknown check alone, unless its logger wrote
+        // it at error or fault level: then it is a warning no entry of the benign list
+        // excuses, and its process is not `healthy` (docs/verdicts.md).
+        if case .unhandled = event, groupUnexcused[group] == nil, SummaryBuilder.isErrorLevel(record) {
+            groupUnexcused[group] = finding()
         }
         if kind == .systemStore { groupStoreRecords[group].saturatingAdd(1) }
         guard kind.severity >= .warning, kind != .unhandled else { return }
