@@ -404,6 +404,9 @@ import TestSupport
                      "no spaces at all", "%200", "20%", "é%20x", "%20\u{301}", String(repeating: "%20", count: 50)]
         for text in texts {
             expectEqual(text.removingPercentEncodedSpaces, text.replacing("%20", with: " "), "\(text.debugDescription)")
+            // The system stores' paths read it as the pieces between escaped spaces, joined.
+            expectEqual(text.removingPercentEncodedSpaces, text.split(separator: "%20", omittingEmptySubsequences: false).joined(separator: " "),
+                        "\(text.debugDescription)")
         }
     }
 }
