@@ -75,11 +75,13 @@ import TestSupport
         expectEqual(ByteText.terminalSafe("\u{9B}x"), "\\u{9B}x")
         expectEqual(ByteText.terminalSafe("plain"), "plain")
         // The timeline's byte-level form agrees, around multi-byte letters and next to C1's
-        // neighbours (U+00A0 and U+0100 share bytes with C1 controls and are not escaped).
-        let pieces = ["a", "é", "\u{80}", "\u{9F}", "\u{A0}", "\u{100}", "\u{1B}[31m", "\t", "\n", "\u{7F}", "\u{0}", "💥", " "]
+        // neighbours (U+00A0 and U+0100 share bytes with C1 controls and are not escaped), and
+        // in texts long enough for runs of plain words read eight bytes at a time.
+        let pieces = ["a", "é", "\u{80}", "\u{9F}", "\u{A0}", "\u{100}", "\u{1B}[31m", "\t", "\n", "\u{7F}", "\u{0}", "💥", " ",
+                      "plain words", "~"]
         var generator = SeededGenerator(state: 5)
         for _ in 0..<2000 {
-            let text = (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let text = (0..<Int.random(in: 0...30, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
             var buffer = ByteBuffer()
             var copy = text
             copy.withUTF8 { ByteText.appendTerminalSafe($0, to: &buffer) }
@@ -404,6 +406,9 @@ import TestSupport
                      "no spaces at all", "%200", "20%", "é%20x", "%20\u{301}", String(repeating: "%20", count: 50)]
         for text in texts {
             expectEqual(text.removingPercentEncodedSpaces, text.replacing("%20", with: " "), "\(text.debugDescription)")
+            // The system stores' paths read it as the pieces between escaped spaces, joined.
+            expectEqual(text.removingPercentEncodedSpaces, text.split(separator: "%20", omittingEmptySubsequences: false).joined(separator: " "),
+                        "\(text.debugDescription)")
         }
     }
 }

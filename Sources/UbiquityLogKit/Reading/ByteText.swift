@@ -130,6 +130,13 @@ enum ByteText {
         var runStart = 0
         var index = 0
         while index < bytes.count {
+            // Eight bytes at a time while none of them is below a blank (a tab among them
+            // too), DEL or 0xC2 (the first byte of a C1 control): such a word is copied whole.
+            if index + 8 <= bytes.count, let base = bytes.baseAddress,
+               !mayHoldControl(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                index += 8
+                continue
+            }
             let byte = bytes[index]
             // C1 controls (U+0080 to U+009F) are 0xC2 and a byte of 0x80 to 0x9F in UTF-8.
             let isC1 = byte == 0xC2 && index + 1 < bytes.count && bytes[index + 1] & 0xE0 == 0x80
@@ -151,6 +158,17 @@ enum ByteText {
             runStart = index
         }
         out.append(UnsafeBufferPointer(rebasing: bytes[runStart...]))
+    }
+
+    /// Whether one of a word's eight bytes is below 0x20, is 0x7F or is 0xC2 (bit tests whose
+    /// answer is exact for the word as a whole, though not for which byte it is).
+    @inline(__always)
+    private static func mayHoldControl(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
+        // A byte below 0x20 (with its high bit clear): subtracting 0x20 borrows into its high bit.
+        let below = (word &- ones &* 0x20) & ~word & highs != 0
+        return below || hasZero(word ^ (ones &* 0x7F)) || hasZero(word ^ (ones &* 0xC2))
     }
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {

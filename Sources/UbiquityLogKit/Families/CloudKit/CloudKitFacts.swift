@@ -194,7 +194,8 @@ struct Facts {
 }
 
 extension String {
-    /// `Application%20Support` → `Application Support`: store URLs print spaces escaped.
+    /// `Application%20Support` → `Application Support`: store URLs print spaces escaped (and
+    /// iOS 5 the paths of system stores).
     var removingPercentEncodedSpaces: String {
         // On the bytes of an ASCII text (each byte a character of its own), and the text itself
         // when it has none (most URLs): `replacing` (Swift's string processing, by Characters)

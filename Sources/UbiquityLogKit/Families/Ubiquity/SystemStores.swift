@@ -99,19 +99,11 @@ enum SystemStores {
             var path = rest[start..<end]
             // A sentence's full stop is not the path's.
             while path.last == "." { path = path.dropLast() }
-            if path.hasPrefix("/"), path.count > 1 { paths.append(String(path).removingPercentSpaces) }
+            if path.hasPrefix("/"), path.count > 1 { paths.append(String(path).removingPercentEncodedSpaces) }
             if end == rest.endIndex { break }
             rest = rest[end...]
         }
         return paths
-    }
-}
-
-extension String {
-    /// `%20` as the space it stands for (iOS 5 prints URLs with escaped spaces).
-    fileprivate var removingPercentSpaces: String {
-        guard contains("%20") else { return self }
-        return split(separator: "%20", omittingEmptySubsequences: false).joined(separator: " ")
     }
 }
 
@@ -236,7 +228,7 @@ extension SystemStores {
             var pathEnd = end
             while pathEnd > start, bytes[pathEnd - 1] == UInt8(ascii: ".") { pathEnd -= 1 }
             if pathEnd - start > 1, bytes[start] == UInt8(ascii: "/") {
-                paths.append(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<pathEnd]), as: UTF8.self).removingPercentSpaces)
+                paths.append(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<pathEnd]), as: UTF8.self).removingPercentEncodedSpaces)
             }
             if end == count { break }
             rest = end

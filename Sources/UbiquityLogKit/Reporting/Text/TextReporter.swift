@@ -26,7 +26,12 @@ public final class TextReporter: Reporter {
     // The properties below are read and written for every record, by the one thread that
     // writes: Swift's run-time exclusivity check on each access is left out.
     @exclusivity(unchecked) private var inputCount = 0
+    /// The last record's time, when it was not packed (see `lastClock`).
     @exclusivity(unchecked) private var lastTime: LogTime?
+    /// The last record's time as its header packed it (`PackedTime`; empty when it was not):
+    /// the gap to a next record of the same day is the difference of the two clocks, read from
+    /// the bits, with no `LogTime` made for every record.
+    @exclusivity(unchecked) private var lastClock = PackedTime()
     @exclusivity(unchecked) private var gapSinceShown: Int64 = 0
     /// Whether this input has shown a line yet (no gap rule above the first one).
     @exclusivity(unchecked) private var shownInInput = false
@@ -59,6 +64,7 @@ public final class TextReporter: Reporter {
     public func beginInput(_ name: String) {
         inputCount += 1
         lastTime = nil
+        lastClock = PackedTime()
         gapSinceShown = 0
         shownInInput = false
         guard options.verbosity >= 0, options.showInputNames else { return }
@@ -72,7 +78,7 @@ public final class TextReporter: Reporter {
     public func report(_ item: ClassifiedRecord) {
         guard options.verbosity >= 0 else { return }
         let record = item.record
-        trackGap(record.time)
+        trackGap(record)
         if !namesProcesses { noteProcess(record) }
         guard isShown(item.event) else { return }
         // An incident told again is told once by default, and from `-v` as a line that points
@@ -265,13 +271,39 @@ public final class TextReporter: Reporter {
         return event.kind.tier.rawValue <= options.verbosity
     }
 
-    private func trackGap(_ time: LogTime?) {
-        guard let time else { return }
-        if let lastTime {
-            let delta = time.microseconds(since: lastTime)
-            if delta > 0 { gapSinceShown += delta }
+    private func trackGap(_ record: Record) {
+        guard let clock = record.head?.clock, !clock.isEmpty else {
+            guard let time = record.time else { return }
+            addGap(to: time)
+            lastTime = time
+            lastClock = PackedTime()
+            return
         }
-        lastTime = time
+        // Bits 40 to 63 hold the day, the month, the year and the mark of a time: where they
+        // are the same, `LogTime.microseconds(since:)` is the clocks' difference.
+        if !lastClock.isEmpty, clock.bits >> 40 == lastClock.bits >> 40 {
+            let delta = Self.clockMicroseconds(clock.bits) - Self.clockMicroseconds(lastClock.bits)
+            if delta > 0 { gapSinceShown += delta }
+        } else if let time = clock.time {
+            addGap(to: time)
+        }
+        lastClock = clock
+        lastTime = nil
+    }
+
+    /// The gap from the last record's time to `time`, added when it is one forward.
+    private func addGap(to time: LogTime) {
+        guard let last = lastClock.isEmpty ? lastTime : lastClock.time else { return }
+        let delta = time.microseconds(since: last)
+        if delta > 0 { gapSinceShown += delta }
+    }
+
+    /// A packed time's clock (hour, minute, second, microsecond; see `PackedTime`) in
+    /// microseconds since its midnight.
+    private static func clockMicroseconds(_ bits: UInt64) -> Int64 {
+        let hour = Int64(truncatingIfNeeded: (bits >> 35) & 0x1F), minute = Int64(truncatingIfNeeded: (bits >> 29) & 0x3F)
+        let second = Int64(truncatingIfNeeded: (bits >> 23) & 0x3F), microsecond = Int64(truncatingIfNeeded: (bits >> 3) & 0xF_FFFF)
+        return ((hour * 60 + minute) * 60 + second) * 1_000_000 + microsecond
     }
 
     private static func tag(_ severity: Severity, _ style: Style) -> String {
