@@ -39,7 +39,8 @@ size_t cbytescan_non_ascii(const uint8_t *bytes, size_t count);
 /// is b (-1: none), `next_text[n]` the next after text n; `anchor_bytes` every anchor byte once;
 /// `all` the bits of every slot that has a text. `pair_bits`, 8,192 bytes: bit `b << 8 | c` set
 /// when some text has b at its anchor and c after it (every c when its anchor is its last byte),
-/// so that most anchor bytes of a subject are passed by one look.
+/// so that most anchor bytes of a subject are passed by one look. `head[n]`: text n's first eight
+/// bytes as a word (as memcpy loads them), for a text of eight bytes or more: compared before the rest.
 typedef struct {
     const uint8_t *pool;
     const int32_t *start;
@@ -52,6 +53,7 @@ typedef struct {
     size_t anchor_count;
     uint64_t all;
     const uint8_t *pair_bits;
+    const uint64_t *head;
     /// 32 bytes that `cbytescan_required_prepare` fills: the anchor bytes by their nibbles.
     uint8_t *nibbles;
 } cbytescan_required_texts;

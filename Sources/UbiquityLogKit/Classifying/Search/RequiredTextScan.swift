@@ -4,8 +4,8 @@
 import CByteScan
 
 /// Texts, each standing for one slot (a bit of the answer), laid out for
-/// `cbytescan_required_present`: each looked for by its least common byte
-/// (`RareByteSearch.anchorInLogs`), every anchor byte at once. Written once, in `init`;
+/// `cbytescan_required_present`: each looked for by one of its least common bytes (`anchor`),
+/// every anchor byte at once. Written once, in `init`;
 /// read-only after it, so threads may share it.
 final class RequiredTextScan: @unchecked Sendable {
     /// The C tables, valid while this lives: a search keeps the pointer, so that it retains
@@ -16,7 +16,7 @@ final class RequiredTextScan: @unchecked Sendable {
     /// `texts`: each text with its slot, under 64.
     init(_ texts: [(bytes: [UInt8], slot: Int)]) {
         var pool: [UInt8] = []
-        var starts: [Int32] = [], lengths: [Int32] = [], anchors: [Int32] = [], slotBits: [UInt64] = []
+        var starts: [Int32] = [], lengths: [Int32] = [], anchors: [Int32] = [], slotBits: [UInt64] = [], heads: [UInt64] = []
         var withTexts: UInt64 = 0, withEmpty: UInt64 = 0
         for (bytes, slot) in texts {
             precondition(slot < 64, "a required text's slot is under 64")
@@ -24,7 +24,8 @@ final class RequiredTextScan: @unchecked Sendable {
             if bytes.isEmpty { withEmpty |= 1 << UInt64(slot) }
             starts.append(Int32(pool.count))
             lengths.append(Int32(bytes.count))
-            anchors.append(Int32(bytes.withUnsafeBytes { RareByteSearch.anchorInLogs(of: $0) }))
+            anchors.append(Int32(Self.anchor(of: bytes)))
+            heads.append(bytes.count >= 8 ? bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) } : 0)
             slotBits.append(1 << UInt64(slot))
             pool += bytes
         }
@@ -56,7 +57,7 @@ final class RequiredTextScan: @unchecked Sendable {
                                                      anchor: copy(anchors), slot_bit: copy(slotBits), first_by_byte: copy(firstByByte),
                                                      next_text: copy(nextText), anchor_bytes: copy(anchorBytes),
                                                      anchor_count: anchorBytes.count, all: withTexts & ~withEmpty,
-                                                     pair_bits: copy(pairBits),
+                                                     pair_bits: copy(pairBits), head: copy(heads),
                                                      nibbles: copy([UInt8](repeating: 0, count: 32))))
         cbytescan_required_prepare(scan)
         tables = UnsafePointer(scan)
@@ -64,6 +65,16 @@ final class RequiredTextScan: @unchecked Sendable {
     }
 
     deinit { for block in memory { block.deallocate() } }
+
+    /// The offset of the byte `text` is looked for by: of those followed by another, the least
+    /// common in logs (`RareByteSearch.byFrequency`), and of those the one followed by the least
+    /// common byte; so that the pair it starts (see `cbytescan_required_texts.pair_bits`) rules
+    /// out most places where that byte stands.
+    static func anchor(of text: [UInt8]) -> Int {
+        guard text.count >= 2 else { return 0 }
+        func rank(_ byte: UInt8) -> Int { RareByteSearch.rank(of: byte) }
+        return (0..<(text.count - 1)).min { (rank(text[$0]), rank(text[$0 + 1])) < (rank(text[$1]), rank(text[$1 + 1])) } ?? 0
+    }
 
     /// The slots of `tables` but those with an empty text (`all`) one of whose texts stands in
     /// `subject`. `narrow`: sixteen bytes a step whatever the processor has (for tests).
