@@ -402,15 +402,29 @@ size_t cbytescan_marker_colon(const uint8_t *bytes, size_t start, size_t limit) 
 }
 
 /// The texts at `q` whose anchor byte is `subject[q]`, each of a slot not yet found: their
-/// slots' bits added to `present`.
+/// slots' bits added to `present`. The byte after `q` is looked at first: where no text has
+/// this pair of bytes at its anchor, none of them stands at `q`.
 static inline uint64_t required_at(const uint8_t *subject, size_t count, size_t q, const cbytescan_required_texts *t,
                                    uint64_t present) {
+    if (q + 1 < count) {
+        unsigned pair = (unsigned)subject[q] << 8 | subject[q + 1];
+        if ((t->pair_bits[pair >> 3] & (1u << (pair & 7))) == 0) return present;
+    }
     for (int32_t text = t->first_by_byte[subject[q]]; text >= 0; text = t->next_text[text]) {
         if (present & t->slot_bit[text]) continue;
         int64_t offset = (int64_t)q - t->anchor[text];
         int64_t length = t->length[text];
         if (offset < 0 || offset + length > (int64_t)count) continue;
-        if (memcmp(subject + offset, t->pool + t->start[text], (size_t)length) == 0) present |= t->slot_bit[text];
+        const uint8_t *expected = t->pool + t->start[text];
+        // The byte after the anchor, then the first eight bytes as a word: a call to memcmp
+        // costs more than most texts these rule out.
+        if (t->anchor[text] + 1 < length && subject[q + 1] != expected[t->anchor[text] + 1]) continue;
+        if (length >= 8) {
+            uint64_t word;
+            memcpy(&word, subject + offset, 8);
+            if (word != t->head[text]) continue;
+        }
+        if (memcmp(subject + offset, expected, (size_t)length) == 0) present |= t->slot_bit[text];
     }
     return present;
 }

@@ -33,11 +33,14 @@ size_t cbytescan_json_write_narrow(uint8_t *out, const uint8_t *bytes, size_t co
 /// not ASCII); `count` when there is none.
 size_t cbytescan_non_ascii(const uint8_t *bytes, size_t count);
 
-/// A rule index's required texts (`RuleIndex.Tables`), laid out for `cbytescan_required_present`:
-/// text n is `length[n]` bytes of `pool` from `start[n]`, looked for by its byte at `anchor[n]`,
-/// and stands for the slots `slot_bit[n]`. `first_by_byte[b]` is the first text whose anchor
-/// byte is b (-1: none), `next_text[n]` the next after text n; `anchor_bytes` every anchor byte
-/// once; `all` the bits of every slot that has a text.
+/// Required texts (`RequiredTextScan`), laid out for `cbytescan_required_present`: text n is
+/// `length[n]` bytes of `pool` from `start[n]`, looked for by its byte at `anchor[n]`, and
+/// stands for the slots `slot_bit[n]`. `first_by_byte[b]` is the first text whose anchor byte
+/// is b (-1: none), `next_text[n]` the next after text n; `anchor_bytes` every anchor byte once;
+/// `all` the bits of every slot that has a text. `pair_bits`, 8,192 bytes: bit `b << 8 | c` set
+/// when some text has b at its anchor and c after it (every c when its anchor is its last byte),
+/// so that most anchor bytes of a subject are passed by one look. `head[n]`: text n's first eight
+/// bytes as a word (as memcpy loads them), for a text of eight bytes or more: compared before the rest.
 typedef struct {
     const uint8_t *pool;
     const int32_t *start;
@@ -49,6 +52,8 @@ typedef struct {
     const uint8_t *anchor_bytes;
     size_t anchor_count;
     uint64_t all;
+    const uint8_t *pair_bits;
+    const uint64_t *head;
     /// 32 bytes that `cbytescan_required_prepare` fills: the anchor bytes by their nibbles.
     uint8_t *nibbles;
 } cbytescan_required_texts;

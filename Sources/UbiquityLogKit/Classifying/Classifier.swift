@@ -3,6 +3,7 @@
 // matches there wins. Rather than running that alternation, the classifier looks up the rules
 // whose literal text starts at a line (`RuleIndex`) and runs only those, each its own
 // JIT-compiled pattern.
+import CByteScan
 import PCRE2
 #if canImport(Glibc)
 import Glibc
@@ -33,6 +34,10 @@ public final class Classifier {
     /// The searches of the channels that read records without a marker, in catalogue order;
     /// nil until the first such record.
     @exclusivity(unchecked) private var unmarkedSearches: [ChannelSearch]?
+    /// What tells a record without a marker that none of those searches can recognise
+    /// (`UnmarkedPrefilter`), made with them; `unmarkedTables` its tables, nil when it tells none.
+    private var unmarkedPrefilter: UnmarkedPrefilter?
+    @exclusivity(unchecked) private var unmarkedTables: UnsafePointer<cbytescan_required_texts>?
     /// Each channel's search, once made: a channel that reads a marker's records and unmarked
     /// ones has one search for both.
     @exclusivity(unchecked) private var searches: [Channel: ChannelSearch] = [:]
@@ -94,13 +99,20 @@ public final class Classifier {
     private var unmarked: [ChannelSearch] {
         if let unmarkedSearches { return unmarkedSearches }
         let made = catalog.allChannels.filter(\.readsUnmarked).compactMap(search(of:))
+        let prefilter = UnmarkedPrefilter(made.map(\.compiled))
+        unmarkedPrefilter = prefilter
+        unmarkedTables = prefilter.tables
         unmarkedSearches = made
         return made
     }
 
     public func classify(_ record: Record) -> Classification {
         guard let marker = record.marker else {
-            for search in unmarked {
+            let searches = unmarked
+            let bodyStart = min(record.bodyStart, record.text.count)
+            guard record.text.withUnsafeBytes({ UnmarkedPrefilter.mayMatch(UnsafeRawBufferPointer(rebasing: $0[bodyStart...]), unmarkedTables) })
+            else { return Classification(event: .app) }
+            for search in searches {
                 if case .matched(let found) = match(record, on: search) { return found }
             }
             return Classification(event: .app)
@@ -122,7 +134,11 @@ public final class Classifier {
     /// The rule search alone, without making an event: whether a rule of the record's channel
     /// recognises `message`. Package-wide for the floor probe (`ParselogsDevTools`), which times it.
     package func recognises(_ message: UnsafeRawBufferPointer, marker: Marker?, method: @autoclosure () -> String?) -> Bool {
-        guard let marker else { return unmarked.contains { (try? $0.rule(in: message, method: method())) != nil } }
+        guard let marker else {
+            let searches = unmarked
+            guard UnmarkedPrefilter.mayMatch(message, unmarkedTables) else { return false }
+            return searches.contains { (try? $0.rule(in: message, method: method())) != nil }
+        }
         let ordinal = Int(marker.ordinal)
         guard ordinal < markerSearches.count, let search = markerSearches[ordinal] ?? makeSearch(ordinal) else { return false }
         return (try? search.rule(in: message, method: method())) != nil

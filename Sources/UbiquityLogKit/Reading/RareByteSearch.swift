@@ -21,7 +21,7 @@ enum RareByteSearch {
         var best = 0
         var bestRank = Int.max
         for (offset, byte) in text.enumerated() {
-            let rank = byFrequency.firstIndex(of: byte) ?? byFrequency.count
+            let rank = rank(of: byte)
             if rank < bestRank {
                 best = offset
                 bestRank = rank
@@ -29,6 +29,13 @@ enum RareByteSearch {
         }
         return best
     }
+
+    /// Where `byte` stands in `byFrequency`: lower is less common (`byFrequency.count` for a
+    /// byte not in it).
+    static func rank(of byte: UInt8) -> Int { ranks[Int(byte)] }
+
+    /// `rank(of:)` of every byte: start-up ranks the bytes of every required text.
+    private static let ranks: [Int] = (0...255).map { byte in byFrequency.firstIndex(of: UInt8(byte)) ?? byFrequency.count }
 
     /// The offset in `text` of the byte to look for it by.
     static func anchor(of text: UnsafeRawBufferPointer) -> Int {

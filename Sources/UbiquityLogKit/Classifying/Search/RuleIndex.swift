@@ -18,16 +18,25 @@ struct RuleIndex: Sendable {
     /// The tables, read by the search.
     let tables: Tables
 
+    /// By rule number: texts one of which every match of the rule contains, none empty (the
+    /// texts it is filed under, or for a rule tried everywhere its required texts); empty when
+    /// none are known. For `UnmarkedPrefilter`.
+    let containedTexts: [Int: [[UInt8]]]
+
     /// `rules`: each rule's number (what `next` reports) and its pattern.
     init(rules: [(number: Int, pattern: String)]) {
         let storage = Storage()
-        tables = Tables(rules: rules, storage: storage)
+        var contained: [Int: [[UInt8]]] = [:]
+        tables = Tables(rules: rules, storage: storage, contained: &contained)
+        containedTexts = contained
         self.storage = storage
     }
 
     /// Owns the tables' memory: blocks allocated in `Tables.init`, freed with the index.
     fileprivate final class Storage: @unchecked Sendable {
         var memory: [UnsafeMutableRawPointer] = []
+        /// Owns `Tables.requiredScan`.
+        var scan: RequiredTextScan?
         deinit { for block in memory { block.deallocate() } }
     }
 
@@ -145,11 +154,7 @@ extension RuleIndex {
         /// Whether any rule is filed by the text after an object's description.
         private let hasDescribed: Bool
         /// The required texts of slots 0 to 63, looked for all at once (`absences`).
-        private let requiredScan: UnsafeMutablePointer<cbytescan_required_texts>
-        /// The slots under 64 that have required texts, and those of them with an empty one
-        /// (which every subject holds).
-        private let slotsWithTexts: UInt64
-        private let slotsWithEmptyText: UInt64
+        private let requiredScan: UnsafePointer<cbytescan_required_texts>
 
         private struct RequiredText {
             let start: Int32
@@ -158,7 +163,7 @@ extension RuleIndex {
             let anchor: Int32
         }
 
-        fileprivate init(rules: [(number: Int, pattern: String)], storage: Storage) {
+        fileprivate init(rules: [(number: Int, pattern: String)], storage: Storage, contained: inout [Int: [[UInt8]]]) {
             var direct: [(Int, [PatternLead])] = []
             var described: [(Int, [PatternLead])] = []
             var always: [Entry] = []
@@ -174,7 +179,9 @@ extension RuleIndex {
                 if LeadingBytes.nextLineLeads(of: pattern) != nil { leads.removeAll { $0.bytes.isEmpty } }
                 if leads.contains(where: \.bytes.isEmpty) {
                     always.append(Entry(rule: Int32(number), start: Int32(always.count), length: -1))
-                    for text in LeadingBytes.requiredTexts(of: pattern) {
+                    let texts = LeadingBytes.requiredTexts(of: pattern)
+                    contained[number] = texts.contains(where: \.isEmpty) ? [] : texts
+                    for text in texts {
                         let anchor = text.withUnsafeBytes { RareByteSearch.anchorInLogs(of: $0) }
                         requiredTexts.append(RequiredText(start: Int32(pool.count), length: Int32(text.count), anchor: Int32(anchor)))
                         pool += text
@@ -193,16 +200,20 @@ extension RuleIndex {
                     if past.allSatisfy({ $0.bytes.first.map { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: ":") } ?? false }) {
                         // The text at the position itself, the description left out: PCRE2 tries
                         // the description first, which fails at once unless a `<` stands there.
-                        direct.append((number, LeadingBytes.leads(of: text).map { lead in
+                        let textLeads = LeadingBytes.leads(of: text)
+                        direct.append((number, textLeads.map { lead in
                             var lead = lead
                             if lead.bytes.first == UInt8(ascii: "<") { lead.sure = false }
                             return lead
                         }))
                         described.append((number, past))
+                        // Every match holds a match of `text`.
+                        contained[number] = textLeads.contains(where: \.bytes.isEmpty) ? [] : textLeads.map(\.bytes)
                         continue
                     }
                 }
                 direct.append((number, leads))
+                contained[number] = leads.map(\.bytes)
             }
             var blocks: [UnsafeMutableRawPointer] = []
             func copy<T>(_ array: [T], padding: Int = 0) -> UnsafeMutablePointer<T> {
@@ -228,39 +239,16 @@ extension RuleIndex {
             self.requiredTexts = copy(requiredTexts)
             mayStartTable = copy(mayStart)
             hasDescribed = !described.isEmpty
-            // The one-pass look for required texts (`cbytescan_required_present`): texts by
-            // their anchor byte, chained.
-            var firstByByte = [Int32](repeating: -1, count: 256)
-            var nextText = [Int32](repeating: -1, count: requiredTexts.count)
-            var slotBits = [UInt64](repeating: 0, count: requiredTexts.count)
-            var anchorBytes: [UInt8] = []
-            var withTexts: UInt64 = 0, withEmpty: UInt64 = 0
+            // The one-pass look for required texts (`cbytescan_required_present`), slots under 64.
+            var scanned: [(bytes: [UInt8], slot: Int)] = []
             for slot in 0..<min(64, textsOfSlot.count - 1) {
-                let texts = Int(textsOfSlot[slot])..<Int(textsOfSlot[slot + 1])
-                if !texts.isEmpty { withTexts |= 1 << UInt64(slot) }
-                for index in texts.reversed() {
-                    let text = requiredTexts[index]
-                    slotBits[index] = 1 << UInt64(slot)
-                    guard text.length > 0 else { withEmpty |= 1 << UInt64(slot); continue }
-                    let byte = Int(pool[Int(text.start + text.anchor)])
-                    if firstByByte[byte] < 0 { anchorBytes.append(UInt8(byte)) }
-                    nextText[index] = firstByByte[byte]
-                    firstByByte[byte] = Int32(index)
+                for text in requiredTexts[Int(textsOfSlot[slot])..<Int(textsOfSlot[slot + 1])] {
+                    scanned.append((Array(pool[Int(text.start)..<Int(text.start + text.length)]), slot))
                 }
             }
-            let starts = copy(requiredTexts.map(\.start)), lengths = copy(requiredTexts.map(\.length))
-            let anchors = copy(requiredTexts.map(\.anchor)), bits = copy(slotBits)
-            let byByte = copy(firstByByte), chains = copy(nextText), anchorCopy = copy(anchorBytes)
-            let scan = UnsafeMutablePointer<cbytescan_required_texts>.allocate(capacity: 1)
-            blocks.append(UnsafeMutableRawPointer(scan))
-            scan.initialize(to: cbytescan_required_texts(pool: UnsafePointer(padded), start: starts, length: lengths, anchor: anchors,
-                                                         slot_bit: bits, first_by_byte: byByte, next_text: chains,
-                                                         anchor_bytes: anchorCopy, anchor_count: anchorBytes.count, all: withTexts & ~withEmpty,
-                                                         nibbles: copy([UInt8](repeating: 0, count: 32))))
-            cbytescan_required_prepare(scan)
-            requiredScan = scan
-            slotsWithTexts = withTexts
-            slotsWithEmptyText = withEmpty
+            let scan = RequiredTextScan(scanned)
+            storage.scan = scan
+            requiredScan = scan.tables
             storage.memory = blocks
         }
 
@@ -456,13 +444,9 @@ extension RuleIndex {
         func absences(in subject: UnsafeRawBufferPointer, narrow: Bool = false) -> Absence {
             var absence = Absence()
             absence.checked = UInt64.max
-            guard slotsWithTexts != 0, let base = subject.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
-                absence.absent = slotsWithTexts & ~slotsWithEmptyText
-                return absence
-            }
-            let present = narrow ? cbytescan_required_present_narrow(base, subject.count, requiredScan)
-                : cbytescan_required_present(base, subject.count, requiredScan)
-            absence.absent = slotsWithTexts & ~slotsWithEmptyText & ~present
+            let slots = requiredScan.pointee.all
+            guard slots != 0 else { return absence }
+            absence.absent = slots & ~RequiredTextScan.present(in: subject, requiredScan, narrow: narrow)
             return absence
         }
 
