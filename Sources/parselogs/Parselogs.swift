@@ -344,7 +344,7 @@ struct Parselogs: ParsableCommand {
 
     /// `PARSELOGS_THREADS=1` runs the whole pipeline on the caller's thread, `3` on three (one
     /// a stage) for every input; unset, the library's choice (three, but the caller's thread
-    /// for a small regular file on one usable CPU, `LogRun.threadsServe`). For measuring what the threads give
+    /// for a small regular file, `LogRun.isSmall`). For measuring what the threads give
     /// (scripts/bench, docs/performance.md); the output is the same either way, so --help
     /// does not show it.
     private func pipelineThreads() throws -> Int? {

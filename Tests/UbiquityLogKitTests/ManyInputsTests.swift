@@ -85,9 +85,9 @@ import TestSupport
         expect(ratio < 16, "the end of 200 inputs: \(short) s, of 1,600: \(long) s")
     }
 
-    /// A regular file below `LogRun.smallInputBytes` is small; one as large, a pipe and an input
-    /// without a descriptor (a decompressed one) are not. Where only one CPU may run the
-    /// process, a small file is read on the caller's thread.
+    /// A regular file below `LogRun.smallInputBytes` is read on the caller's thread; one as
+    /// large, a pipe and an input without a descriptor (a decompressed one) go through the
+    /// stage threads.
     @Test func onlySmallRegularFilesSkipTheStageThreads() throws {
         let folder = try ScratchFolder("many-inputs")
         func opened(_ bytes: Int) throws -> Int32 {
@@ -103,13 +103,6 @@ import TestSupport
         try require(pipe(&ends) == 0)
         defer { close(ends[0]); close(ends[1]) }
         expect(!LogRun.isSmall(ends[0]))
-        // Such a file skips the threads only where they could not overlap (one usable CPU).
-        let run = LogRun(catalog: try Catalog.standard(), reporters: [])
-        expectEqual(run.threadsServe(small), SystemThread.usableCPUs > 1)
-        expect(run.threadsServe(large))
-        run.threadsForSmallFiles = true
-        expect(run.threadsServe(small))
-        expect(SystemThread.usableCPUs >= 1)
     }
 
     /// Every input's loads are closed at its end, unfinished, each with its own input and

@@ -157,9 +157,4 @@ void cbytescan_drop_compact_type(const uint8_t *bytes, size_t count, cbytescan_h
 /// -1 when it is not there, or (unless `one_line`) only after a line feed.
 int64_t cbytescan_cloudkit_token_find(const uint8_t *bytes, size_t count, size_t start, int one_line);
 
-
-/// How many CPUs may run the process: those of its affinity mask on Linux (as `taskset` or a
-/// container's cpuset leaves it), the online ones elsewhere (Darwin has no such mask). At least 1.
-int cbytescan_usable_cpus(void);
-
 #endif

@@ -7,13 +7,8 @@ import Darwin
 #elseif canImport(Glibc)
 import Glibc
 #endif
-import CByteScan
 
 enum SystemThread {
-    /// How many CPUs may run this process's threads (`cbytescan_usable_cpus`: the affinity
-    /// mask on Linux, as `taskset` or a container's cpuset leaves it; the online CPUs on Darwin).
-    static let usableCPUs = Int(cbytescan_usable_cpus())
-
     /// Starts a thread that runs `body`; its handle, or nil when the system could not make a
     /// thread. It inherits the caller's signal mask.
     static func start(_ body: @escaping () -> Void) -> pthread_t? {

@@ -122,7 +122,7 @@ public final class LogRun {
         }
         let assembler = RecordAssembler(input: name, parser: parser, limits: limits.records)
         let events = NDJSONRecords(input: name, parser: parser, maxBytes: limits.records.maxBytes)
-        let stages = RunStages(run: self, input: name, threads: threadsServe(descriptor), batchRecords: limits.batchRecords)
+        let stages = RunStages(run: self, input: name, threads: usesThreads && (threadsForSmallFiles || !LogRun.isSmall(descriptor)), batchRecords: limits.batchRecords)
         var failure: InputError?
         var encoding: TextEncoding?
         do {
@@ -188,23 +188,16 @@ public final class LogRun {
         }
     }
 
-    /// Where the process may run on one CPU alone, a regular file of fewer bytes than this is
-    /// read on the caller's thread. Its records fill a batch or two, which the stage threads
-    /// would take one after another, with no overlap to gain and a thread's wake-up at each
-    /// handoff and at the input's end: one run over 1,000 files of 5 KB switched threads some
-    /// 9,000 times (docs/performance.md). With a second CPU, the stages of one input overlap
-    /// with the reading of the next, and the threads are worth their wake-ups.
+    /// A regular file of fewer bytes than this is read on the caller's thread. Its records fill
+    /// a batch or two, which the stage threads would take one after another, with no overlap to
+    /// gain and a thread's wake-up at each handoff and at the input's end: one run over 1,000
+    /// files of 5 KB switched threads some 9,000 times (docs/performance.md).
     static let smallInputBytes = 256 << 10
 
     /// Whether `descriptor` reads a regular file below `smallInputBytes`.
     static func isSmall(_ descriptor: Int32?) -> Bool {
         guard let size = descriptor.flatMap(InputEnd.regularFileSize) else { return false }
         return size < smallInputBytes
-    }
-
-    /// Whether the input `descriptor` reads goes through the stage threads.
-    func threadsServe(_ descriptor: Int32?) -> Bool {
-        usesThreads && (threadsForSmallFiles || SystemThread.usableCPUs > 1 || !LogRun.isSmall(descriptor))
     }
 
     /// Records an input that could not be opened.
