@@ -279,10 +279,7 @@ public final class TextReporter: Reporter {
             lastClock = PackedTime()
             return
         }
-        // Bits 40 to 63 hold the day, the month, the year and the mark of a time: where they
-        // are the same, `LogTime.microseconds(since:)` is the clocks' difference.
-        if !lastClock.isEmpty, clock.bits >> 40 == lastClock.bits >> 40 {
-            let delta = Self.clockMicroseconds(clock.bits) - Self.clockMicroseconds(lastClock.bits)
+        if let delta = clock.microseconds(sinceSameDay: lastClock) {
             if delta > 0 { gapSinceShown += delta }
         } else if let time = clock.time {
             addGap(to: time)
@@ -296,14 +293,6 @@ public final class TextReporter: Reporter {
         guard let last = lastClock.isEmpty ? lastTime : lastClock.time else { return }
         let delta = time.microseconds(since: last)
         if delta > 0 { gapSinceShown += delta }
-    }
-
-    /// A packed time's clock (hour, minute, second, microsecond; see `PackedTime`) in
-    /// microseconds since its midnight.
-    private static func clockMicroseconds(_ bits: UInt64) -> Int64 {
-        let hour = Int64(truncatingIfNeeded: (bits >> 35) & 0x1F), minute = Int64(truncatingIfNeeded: (bits >> 29) & 0x3F)
-        let second = Int64(truncatingIfNeeded: (bits >> 23) & 0x3F), microsecond = Int64(truncatingIfNeeded: (bits >> 3) & 0xF_FFFF)
-        return ((hour * 60 + minute) * 60 + second) * 1_000_000 + microsecond
     }
 
     private static func tag(_ severity: Severity, _ style: Style) -> String {
