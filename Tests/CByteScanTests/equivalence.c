@@ -10,9 +10,12 @@
 // random, clean, with one byte that matters at each place, with bytes of 0x80 and above,
 // quotes, backslashes, DEL and control bytes. Each input ends where a page that may not be
 // read starts, and each output buffer where the room the contract gives ends: a read or a
-// write past them is a crash. The header reader (`cbytescan_header_read` and what follows a
-// header) has no reference here (HeaderParserTests holds it to the patterns); the lines of the
-// LOG_FILEs and bent copies of them are read, and what it found goes into the digest.
+// write past them is a crash. `cbytescan_required_present` and its `_narrow` form are held to
+// a search for each text in turn, on random sets of texts and subjects with texts planted at
+// their start, their end and anywhere. The header reader (`cbytescan_header_read` and what
+// follows a header) has no reference here (HeaderParserTests holds it to the patterns); the
+// lines of the LOG_FILEs and bent copies of them are read, and what it found goes into the
+// digest.
 //
 // Prints `checks N digest HEX` on success, where the digest covers every output: builds
 // that differ in any output print different digests. On a mismatch, prints what differed and
@@ -275,6 +278,114 @@ static void check_scans(void) {
     }
 }
 
+// ---- Required texts: `cbytescan_required_present` and `_narrow` against a search for each
+// text in turn. The tables are laid out as `RequiredTextScan` lays them out, each text looked
+// for by an anchor drawn at random: the contract holds whichever byte a text's anchor is.
+
+enum { MAX_TEXTS = 24, MAX_TEXT = 12 };
+
+typedef struct {
+    uint8_t pool[MAX_TEXTS * MAX_TEXT];
+    int32_t start[MAX_TEXTS], length[MAX_TEXTS], anchor[MAX_TEXTS], first_by_byte[256], next_text[MAX_TEXTS];
+    uint64_t slot_bit[MAX_TEXTS], head[MAX_TEXTS];
+    uint8_t anchor_bytes[256], pair_bits[1 << 13], nibbles[32];
+    size_t count;
+    cbytescan_required_texts texts;
+} required_set;
+
+/// Texts and subjects share a small alphabet, so that texts stand in subjects often, and
+/// anchors and the pairs after them repeat.
+static uint8_t required_byte(void) { return (uint8_t)"abcCK:E .\x80"[below(10)]; }
+
+static void required_make(required_set *set, size_t count) {
+    memset(set, 0, sizeof *set);
+    set->count = count;
+    memset(set->first_by_byte, 0xFF, sizeof set->first_by_byte);
+    size_t slots = 1 + below(count < 63 ? count : 63);
+    int32_t used = 0;
+    uint64_t all = 0;
+    for (size_t n = 0; n < count; n++) {
+        int32_t length = 1 + (int32_t)below(MAX_TEXT);
+        set->start[n] = used;
+        set->length[n] = length;
+        set->anchor[n] = (int32_t)below((size_t)length);
+        for (int32_t i = 0; i < length; i++) set->pool[used + i] = required_byte();
+        if (length >= 8) memcpy(&set->head[n], set->pool + used, 8);
+        set->slot_bit[n] = 1ull << below(slots);
+        all |= set->slot_bit[n];
+        used += length;
+    }
+    size_t anchors = 0;
+    for (size_t n = count; n-- > 0;) {
+        uint8_t byte = set->pool[set->start[n] + set->anchor[n]];
+        if (set->first_by_byte[byte] < 0) set->anchor_bytes[anchors++] = byte;
+        set->next_text[n] = set->first_by_byte[byte];
+        set->first_by_byte[byte] = (int32_t)n;
+        for (unsigned next = 0; next < 256; next++) {
+            int last = set->anchor[n] + 1 == set->length[n];
+            if (!last && next != set->pool[set->start[n] + set->anchor[n] + 1]) continue;
+            unsigned pair = (unsigned)byte << 8 | next;
+            set->pair_bits[pair >> 3] |= (uint8_t)(1u << (pair & 7));
+        }
+    }
+    cbytescan_required_texts texts = {set->pool, set->start, set->length, set->anchor, set->slot_bit,
+                                      set->first_by_byte, set->next_text, set->anchor_bytes, anchors, all,
+                                      set->pair_bits, set->head, set->nibbles};
+    set->texts = texts;
+    cbytescan_required_prepare(&set->texts);
+}
+
+static uint64_t ref_required_present(const uint8_t *subject, size_t count, const required_set *set) {
+    uint64_t present = 0;
+    for (size_t n = 0; n < set->count; n++) {
+        size_t length = (size_t)set->length[n];
+        for (size_t at = 0; at + length <= count; at++) {
+            if (memcmp(subject + at, set->pool + set->start[n], length) == 0) {
+                present |= set->slot_bit[n];
+                break;
+            }
+        }
+    }
+    return present;
+}
+
+static void check_required(void) {
+    static required_set set;
+    static uint8_t bytes[MAX_INPUT];
+    const size_t lengths[] = {0, 1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 63, 64, 65, 100, 255, 256, 257};
+    for (int round = 0; round < 400; round++) {
+        required_make(&set, 1 + below(MAX_TEXTS));
+        for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++) {
+            size_t count = lengths[l];
+            for (int subject = 0; subject < 4; subject++) {
+                for (size_t i = 0; i < count; i++) bytes[i] = required_byte();
+                // A text planted at the start, the end or anywhere, whole or cut by the end.
+                size_t n = below(set.count);
+                size_t length = (size_t)set.length[n];
+                if (count > 0) {
+                    size_t at = subject == 0 ? 0 : subject == 1 ? (count > length ? count - length : 0) : below(count);
+                    size_t room = count - at < length ? count - at : length;
+                    memcpy(bytes + at, set.pool + set.start[n], room);
+                }
+                uint8_t *input = at_end(input_page, count);
+                memcpy(input, bytes, count);
+                uint64_t expected = ref_required_present(input, count, &set);
+                uint64_t found = cbytescan_required_present(input, count, &set.texts);
+                uint64_t narrow = cbytescan_required_present_narrow(input, count, &set.texts);
+                checks += 2;
+                if (found != expected || narrow != expected) {
+                    char what[128];
+                    snprintf(what, sizeof what, "%016llx (narrow %016llx), the reference's %016llx",
+                             (unsigned long long)found, (unsigned long long)narrow, (unsigned long long)expected);
+                    fail("cbytescan_required_present", what, input, count);
+                }
+                mix(found);
+                mix(narrow);
+            }
+        }
+    }
+}
+
 // ---- The header reader: its outputs into the digest.
 
 static void mix_place(cbytescan_place place) {
@@ -362,6 +473,7 @@ int main(int argc, char **argv) {
     if (expected_area == NULL) return 2;
 
     check_scans();
+    check_required();
     for (int i = 1; i < argc; i++) check_headers(argv[i]);
 
     if (failures > 0) {
