@@ -69,6 +69,9 @@ let package = Package(
         ),
         // Writes large realistic logs for the benchmark (scripts/gen-log); not installed.
         .executableTarget(name: "parselogs-gen-log", dependencies: ["ParselogsDevTools", "UbiquityLogKit"]),
+        // Writes the table of what the rule index reads from each of the catalogue's patterns
+        // (scripts/update-tables); not installed.
+        .executableTarget(name: "parselogs-tables", dependencies: ["UbiquityLogKit"]),
         // Development tools, in neither the parselogs product nor the UbiquityLogKit library:
         // the floor probe, the work no design on these parts can skip, and the benchmark's log
         // generator.
