@@ -4,6 +4,9 @@ import Synchronization
 
 public struct Catalog: Sendable {
     public let rules: [Rule]
+    /// Every kind the catalogue can produce, rule kinds first, each once: made once, as a run
+    /// reads it several times (the classifier, --fail-on, the reporters).
+    public let kinds: [EventKind]
     /// Every channel of the catalogue's families and rules, in the families' order (the order
     /// records without a marker are tried on them), each once; `channels` holds those with rules.
     public let allChannels: [Channel]
@@ -63,6 +66,8 @@ public struct Catalog: Sendable {
         }
         try CompiledChannel.check(rules)
         self.rules = rules
+        var seenKinds = Set<EventKind>()
+        kinds = (rules.flatMap(\.kinds) + families.flatMap(\.ownKinds) + Catalog.builtInKinds).filter { seenKinds.insert($0).inserted }
         var seenChannels = Set<Channel>()
         allChannels = (families.flatMap(\.channels) + rules.map(\.channel)).filter { seenChannels.insert($0).inserted }
         let members = allChannels.map { channel in rules.filter { $0.channel == channel } }
@@ -93,11 +98,6 @@ public struct Catalog: Sendable {
     var compiledChannelCount: Int { compiledChannels.count }
     var compiledPatternCount: Int { patterns.reduce(0) { $0 + ($1?.compiledCount ?? 0) } }
 
-    /// Every kind the catalogue can produce, rule kinds first, each once.
-    public var kinds: [EventKind] {
-        var seen = Set<EventKind>()
-        return (rules.flatMap(\.kinds) + families.flatMap(\.ownKinds) + Catalog.builtInKinds).filter { seen.insert($0).inserted }
-    }
 }
 
 extension EventKind {
