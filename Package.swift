@@ -95,7 +95,10 @@ let package = Package(
                     exclude: ["ReferenceKinds.tsv", "CloudKitFormats.tsv"]),
         .testTarget(name: "ParselogsDevToolsTests", dependencies: ["ParselogsDevTools", "UbiquityLogKit", "TestSupport"]),
         // Depends on the executable so that `swift test` builds the binary it runs.
-        .testTarget(name: "ParselogsEndToEndTests", dependencies: ["TestSupport", "parselogs"]),
+        // Its QuickParseTests reads the executable's two parsers of the command line.
+        .testTarget(name: "ParselogsEndToEndTests", dependencies: [
+            "TestSupport", "parselogs", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )
