@@ -76,7 +76,7 @@ package struct PatternFiling: Equatable, Sendable {
 /// The table's text form: one line per filing, `A` (always) or `D`, then the four lists
 /// `direct|described|contained|required`, items separated by commas, each `+` (a sure lead)
 /// or `-` and its bytes: printable ASCII as itself but `%`, `|` and `,`, which are written
-/// `%XX` like every other byte.
+/// `%XX` like every other byte. `contained` is `=` where it is the direct leads' bytes.
 extension PatternFiling {
     package var encoded: String {
         func item(_ bytes: [UInt8], sure: Bool) -> String {
@@ -93,7 +93,9 @@ extension PatternFiling {
         }
         let leads = { (list: [Lead]) in list.map { item($0.bytes, sure: $0.sure) }.joined(separator: ",") }
         let texts = { (list: [[UInt8]]) in list.map { item($0, sure: false) }.joined(separator: ",") }
-        return (always ? "A" : "D") + [leads(direct), leads(described), texts(contained), texts(required)].map { "|" + $0 }.joined()
+        let sameAsDirect = !direct.isEmpty && contained == direct.map(\.bytes)
+        return (always ? "A" : "D") + [leads(direct), leads(described), sameAsDirect ? "=" : texts(contained), texts(required)]
+            .map { "|" + $0 }.joined()
     }
 
     /// The filing `encoded` stands for; nil when it is not one.
@@ -106,10 +108,17 @@ extension PatternFiling {
     private static func decode(_ text: UnsafeBufferPointer<UInt8>) -> PatternFiling? {
         guard let kind = text.first, kind == UInt8(ascii: "A") || kind == UInt8(ascii: "D") else { return nil }
         var sections: [[Lead]] = []
+        sections.reserveCapacity(4)
         var index = 1
         while index < text.count {
             guard text[index] == UInt8(ascii: "|") else { return nil }
             index += 1
+            if sections.count == 2, index < text.count, text[index] == UInt8(ascii: "="),
+               index + 1 == text.count || text[index + 1] == UInt8(ascii: "|") {
+                sections.append(sections[0].map { Lead(bytes: $0.bytes, sure: false) })
+                index += 1
+                continue
+            }
             var items: [Lead] = []
             while index < text.count, text[index] != UInt8(ascii: "|") {
                 if !items.isEmpty {
@@ -119,9 +128,12 @@ extension PatternFiling {
                 guard index < text.count, text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-") else { return nil }
                 var lead = Lead(bytes: [], sure: text[index] == UInt8(ascii: "+"))
                 index += 1
-                while index < text.count, text[index] != UInt8(ascii: ","), text[index] != UInt8(ascii: "|") {
+                var end = index
+                while end < text.count, text[end] != UInt8(ascii: ","), text[end] != UInt8(ascii: "|") { end += 1 }
+                lead.bytes.reserveCapacity(end - index)
+                while index < end {
                     if text[index] == UInt8(ascii: "%") {
-                        guard index + 2 < text.count, let high = digit(text[index + 1]), let low = digit(text[index + 2]) else { return nil }
+                        guard index + 2 < end, let high = digit(text[index + 1]), let low = digit(text[index + 2]) else { return nil }
                         lead.bytes.append(high << 4 | low)
                         index += 3
                     } else {
