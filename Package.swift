@@ -65,7 +65,15 @@ let package = Package(
                 "UbiquityLogKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .target(name: "CMimalloc", condition: .when(platforms: [.linux], traits: ["Mimalloc"])),
-            ]
+            ],
+            // A release build on Linux carries Swift's libraries (as `--static-swift-stdlib`
+            // would): loading and relocating a dozen shared libraries was a third of a short
+            // run's instructions (docs/performance.md). FoundationEssentials, which
+            // ArgumentParser reads, is linked with the two libraries it needs, which the static
+            // link does not find by itself. macOS has Swift's libraries in the system.
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "--start-group", "-lFoundationEssentials", "-l_FoundationCShims",
+                                           "-l_FoundationCollections", "-Xlinker", "--end-group"],
+                                          .when(platforms: [.linux], configuration: .release))]
         ),
         // Writes large realistic logs for the benchmark (scripts/gen-log); not installed.
         .executableTarget(name: "parselogs-gen-log", dependencies: ["ParselogsDevTools", "UbiquityLogKit"]),
