@@ -1,4 +1,6 @@
-// The command line: flags, wiring the library's run to stdout, and the exit status.
+// The command line: the flags as ArgumentParser declares them (--help, the man page, the completion
+// scripts and usage errors come from these), file arguments, messages, and `Main`, which runs an
+// `Invocation` (Invocation.swift).
 import ArgumentParser
 import UbiquityLogKit
 #if canImport(Glibc)
