@@ -65,10 +65,21 @@ let package = Package(
                 "UbiquityLogKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .target(name: "CMimalloc", condition: .when(platforms: [.linux], traits: ["Mimalloc"])),
-            ]
+            ],
+            // A release build on Linux carries Swift's libraries (as `--static-swift-stdlib`
+            // would): loading and relocating a dozen shared libraries was a third of a short
+            // run's instructions (docs/performance.md). FoundationEssentials, which
+            // ArgumentParser reads, is linked with the two libraries it needs, which the static
+            // link does not find by itself. macOS has Swift's libraries in the system.
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "--start-group", "-lFoundationEssentials", "-l_FoundationCShims",
+                                           "-l_FoundationCollections", "-Xlinker", "--end-group"],
+                                          .when(platforms: [.linux], configuration: .release))]
         ),
         // Writes large realistic logs for the benchmark (scripts/gen-log); not installed.
         .executableTarget(name: "parselogs-gen-log", dependencies: ["ParselogsDevTools", "UbiquityLogKit"]),
+        // Writes the table of what the rule index reads from each of the catalogue's patterns
+        // (scripts/update-tables); not installed.
+        .executableTarget(name: "parselogs-tables", dependencies: ["UbiquityLogKit"]),
         // Development tools, in neither the parselogs product nor the UbiquityLogKit library:
         // the floor probe, the work no design on these parts can skip, and the benchmark's log
         // generator.
@@ -92,7 +103,10 @@ let package = Package(
                     exclude: ["ReferenceKinds.tsv", "CloudKitFormats.tsv"]),
         .testTarget(name: "ParselogsDevToolsTests", dependencies: ["ParselogsDevTools", "UbiquityLogKit", "TestSupport"]),
         // Depends on the executable so that `swift test` builds the binary it runs.
-        .testTarget(name: "ParselogsEndToEndTests", dependencies: ["TestSupport", "parselogs"]),
+        // Its QuickParseTests reads the executable's two parsers of the command line.
+        .testTarget(name: "ParselogsEndToEndTests", dependencies: [
+            "TestSupport", "parselogs", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

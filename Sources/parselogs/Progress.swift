@@ -7,7 +7,7 @@ import Glibc
 import Darwin
 #endif
 
-extension Parselogs {
+extension Invocation {
     /// The progress line for reading `source`, or nil when none is shown.
     func progress(for source: LogInput, stdoutIsTerminal: Bool) -> ReadProgress? {
         guard !output.noProgress, isatty(2) == 1 else { return nil }

@@ -2,7 +2,7 @@
 import ArgumentParser
 import UbiquityLogKit
 
-extension FilterOptions {
+extension FilterChoices {
     func validateTimes() throws {
         for (flag, value) in [("--since", since), ("--until", until)] {
             if let value, TimeBound(parsing: value, end: false) == nil {

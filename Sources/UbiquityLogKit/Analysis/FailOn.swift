@@ -44,7 +44,14 @@ public struct FailOn: Sendable, Equatable {
     /// tried as a verdict, a severity, a category, then a kind id of `catalog`.
     public init(parsing list: String, catalog: Catalog) throws(FailOnError) {
         var terms: [Term] = []
-        let kindIDs = Set(catalog.kinds.map(\.id))
+        // Made only for a word that is not a verdict, severity or category: the catalogue's
+        // kinds cost a run's start-up more than the rest of the list.
+        var kindIDs: Set<String>?
+        func isKind(_ word: String) -> Bool {
+            let ids = kindIDs ?? Set(catalog.kinds.map(\.id))
+            kindIDs = ids
+            return ids.contains(word)
+        }
         for raw in list.split(separator: ",", omittingEmptySubsequences: false) {
             let word = raw.trimmingCharacters(in: " ")
             if word == "none" { continue }
@@ -54,7 +61,7 @@ public struct FailOn: Sendable, Equatable {
                 terms.append(.severity(severity))
             } else if let category = Category(rawValue: word) {
                 terms.append(.category(category))
-            } else if kindIDs.contains(word) {
+            } else if isKind(word) {
                 terms.append(.kind(word))
             } else {
                 throw FailOnError(word: word)

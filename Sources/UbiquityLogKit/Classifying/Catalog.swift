@@ -4,6 +4,9 @@ import Synchronization
 
 public struct Catalog: Sendable {
     public let rules: [Rule]
+    /// Every kind the catalogue can produce, rule kinds first, each once: made once, as a run
+    /// reads it several times (the classifier, --fail-on, the reporters).
+    public let kinds: [EventKind]
     /// Every channel of the catalogue's families and rules, in the families' order (the order
     /// records without a marker are tried on them), each once; `channels` holds those with rules.
     public let allChannels: [Channel]
@@ -57,14 +60,14 @@ public struct Catalog: Sendable {
     /// `compilingPatterns`: false leaves each pattern to be compiled when a run first needs it.
     init(rules: [Rule], families: [Family], compilingPatterns: Bool) throws(CatalogError) {
         self.families = families
-        var seen = Set<String>()
+        var seen = Set<String>(minimumCapacity: rules.count)
         for rule in rules where !seen.insert(rule.id).inserted {
             throw CatalogError(ruleID: rule.id, reason: "two rules have this id")
         }
         try CompiledChannel.check(rules)
         self.rules = rules
-        var seenChannels = Set<Channel>()
-        allChannels = (families.flatMap(\.channels) + rules.map(\.channel)).filter { seenChannels.insert($0).inserted }
+        kinds = Catalog.firstOfEach(rules.flatMap(\.kinds) + families.flatMap(\.ownKinds) + Catalog.builtInKinds, by: \.ordinal)
+        allChannels = Catalog.firstOfEach(families.flatMap(\.channels) + rules.map(\.channel), by: \.index)
         let members = allChannels.map { channel in rules.filter { $0.channel == channel } }
         self.members = members
         patterns = zip(allChannels, members).map { channel, rules in rules.isEmpty ? nil : RulePatterns(channel: channel, rules: rules) }
@@ -74,6 +77,17 @@ public struct Catalog: Sendable {
                 guard let channelPatterns else { continue }
                 for index in 0..<channelPatterns.count { _ = try channelPatterns.compile(index) }
             }
+        }
+    }
+
+    /// `items` in order, each once: the first of those with its `number` (small and dense, an
+    /// ordinal or index, which tells them apart as their `==` does).
+    private static func firstOfEach<Item>(_ items: [Item], by number: (Item) -> Int) -> [Item] {
+        var seen = [Bool](repeating: false, count: (items.lazy.map(number).max() ?? -1) + 1)
+        return items.filter { item in
+            let position = number(item)
+            defer { seen[position] = true }
+            return !seen[position]
         }
     }
 
@@ -93,11 +107,6 @@ public struct Catalog: Sendable {
     var compiledChannelCount: Int { compiledChannels.count }
     var compiledPatternCount: Int { patterns.reduce(0) { $0 + ($1?.compiledCount ?? 0) } }
 
-    /// Every kind the catalogue can produce, rule kinds first, each once.
-    public var kinds: [EventKind] {
-        var seen = Set<EventKind>()
-        return (rules.flatMap(\.kinds) + families.flatMap(\.ownKinds) + Catalog.builtInKinds).filter { seen.insert($0).inserted }
-    }
 }
 
 extension EventKind {

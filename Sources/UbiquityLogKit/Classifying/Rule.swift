@@ -32,8 +32,11 @@ public final class Rule: Sendable {
     /// For `.method` rules: the logging methods, as printed without `_block_invoke` suffixes.
     public let methods: [String]
     public let build: @Sendable (RuleMatch) -> Event
-    /// Whole records, as a log would print them, that this rule must recognise.
-    public let samples: [String]
+    /// Whole records, as a log would print them, that this rule must recognise: made when
+    /// asked (the tests, the benchmark's generator), not with the rule, as every start makes
+    /// every rule.
+    public var samples: [String] { makeSamples() }
+    private let makeSamples: @Sendable () -> [String]
     /// Whether `build` makes `.message(kind, facts)` and nothing else (`message` and `phrases`
     /// rules): then, when no part of the run reads the facts of `kind`, the classifier makes
     /// `.message(kind, [])` without calling it (see `Classifier.init(catalog:limits:readsFacts:readsDetails:)`).
@@ -44,14 +47,15 @@ public final class Rule: Sendable {
     public convenience init(
         _ id: String, _ channel: Channel, _ kind: EventKind, _ pattern: String,
         position: RulePosition = .lineStart, methods: [String] = [],
-        samples: [String], build: @escaping @Sendable (RuleMatch) -> Event
+        samples: @autoclosure @escaping @Sendable () -> [String], build: @escaping @Sendable (RuleMatch) -> Event
     ) {
-        self.init(id, channel, kind, pattern, position: position, methods: methods, samples: samples, buildsFactsOnly: false, build: build)
+        self.init(id, channel, kind, pattern, position: position, methods: methods, makeSamples: samples, buildsFactsOnly: false, build: build)
     }
 
     private init(
         _ id: String, _ channel: Channel, _ kind: EventKind, _ pattern: String, position: RulePosition, methods: [String],
-        samples: [String], buildsFactsOnly: Bool, alsoProduces: [EventKind] = [], build: @escaping @Sendable (RuleMatch) -> Event
+        makeSamples: @escaping @Sendable () -> [String], buildsFactsOnly: Bool, alsoProduces: [EventKind] = [],
+        build: @escaping @Sendable (RuleMatch) -> Event
     ) {
         self.alsoProduces = alsoProduces
         self.id = id
@@ -60,7 +64,7 @@ public final class Rule: Sendable {
         self.pattern = pattern
         self.position = position
         self.methods = methods
-        self.samples = samples
+        self.makeSamples = makeSamples
         self.buildsFactsOnly = buildsFactsOnly
         self.build = build
     }
@@ -70,14 +74,14 @@ public final class Rule: Sendable {
     static func factsOnly(
         _ id: String, _ channel: Channel, _ kind: EventKind, _ pattern: String,
         position: RulePosition = .lineStart, methods: [String] = [],
-        samples: [String], build: @escaping @Sendable (RuleMatch) -> Event
+        samples: @autoclosure @escaping @Sendable () -> [String], build: @escaping @Sendable (RuleMatch) -> Event
     ) -> Rule {
-        Rule(id, channel, kind, pattern, position: position, methods: methods, samples: samples, buildsFactsOnly: true, build: build)
+        Rule(id, channel, kind, pattern, position: position, methods: methods, makeSamples: samples, buildsFactsOnly: true, build: build)
     }
 
     /// This rule, declaring that its builder may also make events of `kinds`.
     public func producing(_ kinds: [EventKind]) -> Rule {
-        Rule(id, channel, kind, pattern, position: position, methods: methods, samples: samples, buildsFactsOnly: buildsFactsOnly,
+        Rule(id, channel, kind, pattern, position: position, methods: methods, makeSamples: makeSamples, buildsFactsOnly: buildsFactsOnly,
              alsoProduces: alsoProduces + kinds.filter { $0 != kind }, build: build)
     }
 
@@ -90,10 +94,10 @@ public final class Rule: Sendable {
     /// record, parsed, stands for a group's text of it.
     public static func message(
         _ id: String, _ channel: Channel, _ kind: EventKind, _ pattern: String,
-        numeric: Set<String> = [], samples: [String]
+        numeric: Set<String> = [], samples: @autoclosure @escaping @Sendable () -> [String]
     ) -> Rule {
         let withFacts = kind.severity >= .warning
-        return Rule(id, channel, kind, pattern, position: .lineStart, methods: [], samples: samples, buildsFactsOnly: true) { match in
+        return Rule(id, channel, kind, pattern, position: .lineStart, methods: [], makeSamples: samples, buildsFactsOnly: true) { match in
             var fields = match.fields(numeric: numeric, spare: withFacts ? FieldList.roomForFacts : 0)
             guard withFacts else { return .message(kind, fields) }
             let facts = Extract.facts(in: match.messageBytes, after: match.matchEnd)
@@ -109,11 +113,11 @@ public final class Rule: Sendable {
     public static func phrases(
         _ id: String, _ kind: EventKind, _ phrases: [String],
         position: RulePosition = .lineStart, methods: [String] = [], channel: Channel,
-        numeric: Set<String> = [], samples: [String]
+        numeric: Set<String> = [], samples: @autoclosure @escaping @Sendable () -> [String]
     ) -> Rule {
         let pattern = "(?<what>" + phrases.joined(separator: "|") + ")"
         let withFacts = kind.severity >= .warning
-        return Rule(id, channel, kind, pattern, position: position, methods: methods, samples: samples, buildsFactsOnly: true) { match in
+        return Rule(id, channel, kind, pattern, position: position, methods: methods, makeSamples: samples, buildsFactsOnly: true) { match in
             // `what` is the outermost group: it comes first, and only its first line is kept
             // (found on the bytes: it can span a whole message).
             let what = match.range("what").map { Field("what", .span(match.span(Extract.phraseRange(match.messageBytes, $0)))) }

@@ -35,9 +35,30 @@ struct RuleIndex: Sendable {
     /// Owns the tables' memory: blocks allocated in `Tables.init`, freed with the index.
     fileprivate final class Storage: @unchecked Sendable {
         var memory: [UnsafeMutableRawPointer] = []
+        /// Tables from `zeroedTable`.
+        var zeroed: [UnsafeMutableRawPointer] = []
         /// Owns `Tables.requiredScan`.
         var scan: RequiredTextScan?
-        deinit { for block in memory { block.deallocate() } }
+        deinit {
+            for block in memory { block.deallocate() }
+            for block in zeroed { munmap(block, Storage.tableBytes) }
+        }
+
+        /// Bytes of a table of `Tables.keyCount` pairs of starts.
+        static let tableBytes = 2 * Tables.keyCount * MemoryLayout<Int32>.stride
+
+        /// `count` zeros, mapped from the system: its pages are made when first written.
+        static func zeroedTable(count: Int) -> UnsafeMutablePointer<Int32> {
+            precondition(count * MemoryLayout<Int32>.stride == tableBytes, "a rule index's table has a start and an end a key")
+            #if canImport(Glibc)
+            let anonymous = MAP_ANONYMOUS
+            #else
+            let anonymous = MAP_ANON
+            #endif
+            guard let memory = mmap(nil, tableBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | anonymous, -1, 0),
+                  memory != UnsafeMutableRawPointer(bitPattern: -1) else { fatalError("no memory for a rule index: \(errno)") }
+            return memory.assumingMemoryBound(to: Int32.self)
+        }
     }
 
     func mayStart(in subject: UnsafeRawBufferPointer, at position: Int) -> Bool { tables.mayStart(in: subject, at: position) }
@@ -129,13 +150,16 @@ extension RuleIndex {
         /// Bytes of keys: a position's first two bytes `first << 8 | second`, and after them
         /// `singles + byte` for a position with one byte left.
         private static let singles = 1 << 16
-        private static let keyCount = singles + 256 + 1  // and the position at the end of a subject
+        fileprivate static let keyCount = singles + 256 + 1  // and the position at the end of a subject
 
-        /// Candidates at a position, by key: `entries[bucketStarts[2 * key]..<bucketStarts[2 * key + 1]]`, in
-        /// rule order. The rules tried everywhere are merged into every bucket, so a walk reads one
-        /// list; the keys a one-byte prefix stands under share theirs.
+        /// Candidates at a position, by key: `entries[bucketStarts[2 * key]..<bucketStarts[2 * key + 1] +
+        /// alwaysCount]`, in rule order. The rules tried everywhere are merged into every bucket, so a
+        /// walk reads one list; the keys a one-byte prefix stands under share theirs.
         private let bucketStarts: UnsafeMutablePointer<Int32>
         private let entries: UnsafeMutablePointer<Entry>
+        /// How many rules are tried everywhere: the first entries, the bucket of a key no prefix
+        /// starts with (whose start and end are zeros).
+        private let alwaysCount: Int
         /// Rules that start with an object's description (`PatternPiece.objectPrefix`), by the text after
         /// it: looked up, the same way, after the description a line starts with.
         private let describedStarts: UnsafeMutablePointer<Int32>
@@ -164,24 +188,18 @@ extension RuleIndex {
         }
 
         fileprivate init(rules: [(number: Int, pattern: String)], storage: Storage, contained: inout [Int: [[UInt8]]]) {
-            var direct: [(Int, [PatternLead])] = []
-            var described: [(Int, [PatternLead])] = []
+            var direct: [(Int, [PatternFiling.Lead])] = []
+            var described: [(Int, [PatternFiling.Lead])] = []
             var always: [Entry] = []
             var requiredTexts: [RequiredText] = []
             var textsOfSlot: [Int32] = [0]
             var pool: [UInt8] = []
             for (number, pattern) in rules {
-                var leads = LeadingBytes.leads(of: pattern)
-                // A rule whose match may take the line before its text (`nextLineLeads`) is
-                // filed by its text on the line itself; the search looks for the other way at
-                // the next line (`ChannelSearch.firstByNextLine`). Tried everywhere, its required
-                // text ("Using local storage: ") would be looked for in every ubiquity message.
-                if LeadingBytes.nextLineLeads(of: pattern) != nil { leads.removeAll { $0.bytes.isEmpty } }
-                if leads.contains(where: \.bytes.isEmpty) {
+                let filing = PatternFiling.of(pattern)
+                contained[number] = filing.contained
+                if filing.always {
                     always.append(Entry(rule: Int32(number), start: Int32(always.count), length: -1))
-                    let texts = LeadingBytes.requiredTexts(of: pattern)
-                    contained[number] = texts.contains(where: \.isEmpty) ? [] : texts
-                    for text in texts {
+                    for text in filing.required {
                         let anchor = text.withUnsafeBytes { RareByteSearch.anchorInLogs(of: $0) }
                         requiredTexts.append(RequiredText(start: Int32(pool.count), length: Int32(text.count), anchor: Int32(anchor)))
                         pool += text
@@ -189,31 +207,8 @@ extension RuleIndex {
                     textsOfSlot.append(Int32(requiredTexts.count))
                     continue
                 }
-                // `(?:<…>:?[ ]*)?text`: with a description, the text's first byte other than a colon
-                // or a blank stands at the first such byte after the description (`descriptionEnd`).
-                // Filed under the bytes there, not under `<`, so that a rule whose text starts with
-                // a colon (`peer-receipt-written`, `(?::[ ]*Successfully wrote…|…)`) runs its
-                // pattern only where that text stands, not on every record with a description.
-                if pattern.hasPrefix(PatternPiece.objectPrefix) {
-                    let text = String(pattern.dropFirst(PatternPiece.objectPrefix.count))
-                    let past = LeadingBytes.leadsPastSeparators(of: text)
-                    if past.allSatisfy({ $0.bytes.first.map { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: ":") } ?? false }) {
-                        // The text at the position itself, the description left out: PCRE2 tries
-                        // the description first, which fails at once unless a `<` stands there.
-                        let textLeads = LeadingBytes.leads(of: text)
-                        direct.append((number, textLeads.map { lead in
-                            var lead = lead
-                            if lead.bytes.first == UInt8(ascii: "<") { lead.sure = false }
-                            return lead
-                        }))
-                        described.append((number, past))
-                        // Every match holds a match of `text`.
-                        contained[number] = textLeads.contains(where: \.bytes.isEmpty) ? [] : textLeads.map(\.bytes)
-                        continue
-                    }
-                }
-                direct.append((number, leads))
-                contained[number] = leads.map(\.bytes)
+                direct.append((number, filing.direct))
+                if !filing.described.isEmpty { described.append((number, filing.described)) }
             }
             var blocks: [UnsafeMutableRawPointer] = []
             func copy<T>(_ array: [T], padding: Int = 0) -> UnsafeMutablePointer<T> {
@@ -224,12 +219,14 @@ extension RuleIndex {
             }
             let (directStarts, directEntries) = Tables.buckets(direct, always: always, pool: &pool)
             let (describedStarts, describedEntries) = Tables.buckets(described, always: [], pool: &pool)
+            storage.zeroed = [UnsafeMutableRawPointer(directStarts), UnsafeMutableRawPointer(describedStarts)]
+            alwaysCount = always.count
             var mayStart = [Bool](repeating: !always.isEmpty, count: 256)
             for (_, leads) in direct { for lead in leads { mayStart[Int(lead.bytes[0])] = true } }
             if !described.isEmpty { mayStart[Int(UInt8(ascii: "<"))] = true }
-            bucketStarts = copy(directStarts)
+            bucketStarts = directStarts
             entries = copy(directEntries)
-            self.describedStarts = copy(describedStarts)
+            self.describedStarts = describedStarts
             self.describedEntries = copy(describedEntries)
             let padded = copy(pool, padding: 16)
             (padded + pool.count).initialize(repeating: 0, count: 16)
@@ -253,9 +250,10 @@ extension RuleIndex {
         }
 
         /// The buckets of `filed` (rule numbers in order, each with its prefixes, none empty)
-        /// with `always` merged into each: starts and ends by key (see `bucketStarts`), and the
-        /// entries. Prefixes are added to `pool`.
-        private static func buckets(_ filed: [(Int, [PatternLead])], always: [Entry], pool: inout [UInt8]) -> ([Int32], [Entry]) {
+        /// with `always` merged into each: starts and ends by key (see `bucketStarts`), in
+        /// memory from `Storage.zeroedTable`, and the entries. Prefixes are added to `pool`.
+        private static func buckets(_ filed: [(Int, [PatternFiling.Lead])], always: [Entry], pool: inout [UInt8])
+            -> (UnsafeMutablePointer<Int32>, [Entry]) {
             // Two-byte and longer prefixes by key; one-byte prefixes by their byte, standing
             // under every key that begins with it.
             var pairs: [(key: Int, entry: Entry)] = []
@@ -275,13 +273,14 @@ extension RuleIndex {
             // Stable: each key's entries stay in rule order.
             pairs = pairs.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }.map(\.element)
             // Every key first offers only the rules tried everywhere: the list at the start of
-            // `entries`. (No closures here: a variable a closure captures is boxed, and every
-            // key of each table would pay for it at start-up.)
+            // `entries`, which a key's zeros stand for (an end is kept less `always.count`), so
+            // that the keys no prefix starts with are never written: the table is mapped from
+            // the system, zeroed, and costs only the pages its prefixes' keys lie on (calloc
+            // would clear the half megabyte). (No closures here: a variable a closure captures
+            // is boxed.)
             var entries = always
-            var starts = [Int32](repeating: 0, count: 2 * keyCount)
-            if !always.isEmpty {
-                for key in 0..<keyCount { starts[2 * key + 1] = Int32(always.count) }
-            }
+            let alwaysCount = Int32(always.count)
+            let starts = Storage.zeroedTable(count: 2 * keyCount)
             // A byte's one-byte prefixes, under every key that begins with it: one list they share.
             for first in 0..<256 where !singleBytes[first].isEmpty {
                 let bucket = merged(singleBytes[first], always)
@@ -289,7 +288,7 @@ extension RuleIndex {
                 entries += bucket
                 for key in ((first << 8)..<((first + 1) << 8)) + [singles + first] {
                     starts[2 * key] = start
-                    starts[2 * key + 1] = start + Int32(bucket.count)
+                    starts[2 * key + 1] = start + Int32(bucket.count) - alwaysCount
                 }
             }
             // Keys with longer prefixes: a list of their own.
@@ -304,7 +303,7 @@ extension RuleIndex {
                 let bucket = merged(own, singleBytes[key >> 8], always)
                 starts[2 * key] = Int32(entries.count)
                 entries += bucket
-                starts[2 * key + 1] = Int32(entries.count)
+                starts[2 * key + 1] = Int32(entries.count) - alwaysCount
             }
             return (starts, entries)
         }
@@ -337,7 +336,7 @@ extension RuleIndex {
         func cursor(in subject: UnsafeRawBufferPointer, at position: Int) -> Cursor {
             let key = Tables.key(subject, at: position)
             let direct = Int(bucketStarts[2 * key])
-            let directEnd = Int(bucketStarts[2 * key + 1])
+            let directEnd = Int(bucketStarts[2 * key + 1]) + alwaysCount
             // Only a line that starts with `<` can hold a description.
             if hasDescribed, position < subject.count, subject[position] == UInt8(ascii: "<"),
                let after = RuleIndex.descriptionEnd(in: subject, at: position) {

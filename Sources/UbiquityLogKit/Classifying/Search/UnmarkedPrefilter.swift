@@ -2,7 +2,6 @@
 // marker can match it: most lines of a device console are other processes', and each would
 // otherwise be searched by three channels, position by position.
 import CByteScan
-import PatternLeads
 
 /// Texts one of which every match of every rule of some channels contains, read from the
 /// rules' patterns (`LeadingBytes`): a message with none of them is one no rule of those
@@ -42,12 +41,11 @@ struct UnmarkedPrefilter: Sendable {
     /// `filed`: the texts the rule index files it under (`RuleIndex.containedTexts`; empty for
     /// none). Where their shortest is under `shortest` bytes, which would stand in many
     /// messages, or there are none, the texts its matches are read to contain
-    /// (`LeadingBytes.requiredTexts`) when their shortest is longer: read only then, since
-    /// reading a pattern costs start-up.
+    /// (`LeadingBytes.requiredTexts`, kept in `PatternFiling`) when their shortest is longer.
     static func texts(of rule: Rule, filed: [[UInt8]]) -> [[UInt8]]? {
         func shortest(_ texts: [[UInt8]]) -> Int { texts.map(\.count).min() ?? 0 }
         if shortest(filed) >= Self.shortest { return filed }
-        let required = LeadingBytes.requiredTexts(of: rule.pattern)
+        let required = PatternFiling.of(rule.pattern).required
         let best = shortest(required) > shortest(filed) ? required : filed
         return best.isEmpty ? nil : best
     }

@@ -90,8 +90,8 @@ enum CloudKitEvent {
     /// Most of the family's records are debug lines whose facts `-q` and the default timeline
     /// never read, so they must not be built for those runs.
     static func rule(_ id: String, _ channel: Channel, _ kind: EventKind, _ pattern: String,
-                     position: RulePosition = .lineStart, methods: [String] = [], samples: [String]) -> Rule {
-        Rule.factsOnly(id, channel, kind, pattern, position: position, methods: methods, samples: samples) { message(kind, $0) }
+                     position: RulePosition = .lineStart, methods: [String] = [], samples: @autoclosure @escaping @Sendable () -> [String]) -> Rule {
+        Rule.factsOnly(id, channel, kind, pattern, position: position, methods: methods, samples: samples()) { message(kind, $0) }
     }
 
     /// The rule's facts; a warning or error also carries the error its record prints.

@@ -20,8 +20,8 @@ extension EventKind {
 extension Rule {
     /// `Rule.phrases` on the `CoreData: Ubiquity:` channel.
     static func phrases(_ id: String, _ kind: EventKind, _ phrases: [String], position: RulePosition = .lineStart, methods: [String] = [],
-                        numeric: Set<String> = [], samples: [String]) -> Rule {
-        Rule.phrases(id, kind, phrases, position: position, methods: methods, channel: .ubiquity, numeric: numeric, samples: samples)
+                        numeric: Set<String> = [], samples: @autoclosure @escaping @Sendable () -> [String]) -> Rule {
+        Rule.phrases(id, kind, phrases, position: position, methods: methods, channel: .ubiquity, numeric: numeric, samples: samples())
     }
 }
 
