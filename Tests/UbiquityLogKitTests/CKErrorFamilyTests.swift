@@ -93,6 +93,14 @@ import TestSupport
         expectEqual(handled.ckErrors?.records, 2)
     }
 
+    @Test func anAccountStatusIsToldAsTheAppSaidIt() throws {
+        for (line, said) in [(Self.nslog("Account status: noAccount"), "Account status: noAccount"),
+                             (Self.nslog("Sync stopped: CKAccountStatus.restricted"), "Sync stopped: CKAccountStatus.restricted")] {
+            let event = try require(classify(line).first).classification.event
+            expectEqual(Facts(event.fields).string("causeText"), said)
+        }
+    }
+
     @Test func aUsableAccountOrAnotherDomainIsNoFinding() throws {
         for line in [Self.nslog("Account status: available"), Self.nslog("CKAccountStatus.available, syncing"),
                      Self.nslog("Fetch failed: Error Domain=CKInternalErrorDomain Code=1002 \"denied\""),

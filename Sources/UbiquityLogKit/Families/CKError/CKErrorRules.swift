@@ -53,9 +53,10 @@ enum CKErrorRules {
                 syncEngine("handleEvent: sentRecordZoneChanges failed with CKError.Code.serverRecordChanged for Trail-17"),
              ]) { match in event(match, code: match["codeName"].flatMap { name in CKErrorCode.all.first { $0.name == name }?.code }) },
         // Not an error but the account's status, as the app prints what CKContainer.accountStatus
-        // answered: no usable account means nothing syncs.
+        // answered: no usable account means nothing syncs. The word `status` is looked behind
+        // for: the rule is filed under the status's rarer words.
         Rule("ckerror-account-status", .ckError, .ckErrorAccount,
-             #"(?<before>[^\n]{0,300}?)(?:CKAccountStatus|[Aa]ccount[ ]?[Ss]tatus)[^\n\w]{0,6}?(?:is[ ]\.?)?(?<status>noAccount|NoAccount|restricted|Restricted|temporarilyUnavailable|TemporarilyUnavailable)\b"#,
+             #"(?<before>[^\n]{0,300}?)(?<=[Ss]tatus|[Ss]tatus\.|[Ss]tatus:[ ]|[Ss]tatus:[ ]\.|[Ss]tatus=|[Ss]tatus[ ]|[Ss]tatus[ ]is[ ]|[Ss]tatus[ ]is[ ]\.)(?<status>noAccount|NoAccount|restricted|Restricted|temporarilyUnavailable|TemporarilyUnavailable)\b"#,
              samples: [
                 nslog("Account status: noAccount"),
                 syncEngine("Sync stopped: CKAccountStatus.noAccount"),
@@ -66,7 +67,11 @@ enum CKErrorRules {
             var fields = FieldList()
             fields.add("ckError", described.name)
             fields.add(match.error())
-            fields.add("causeText", sentence(match, [described], judged: described))
+            // What the app said, through the status (`Account status: noAccount`), its
+            // `log show` tag left out.
+            var said = Substring(match["before"] ?? "")
+            if said.hasPrefix("["), let close = said.firstIndex(of: "]") { said = said[said.index(after: close)...] }
+            fields.add("causeText", String(said.drop { $0 == " " || $0 == "\t" }) + (match["status"] ?? status))
             return .message(.ckErrorAccount, fields.items)
         },
     ].map { $0.producing(CKErrorJudgement.kinds) }

@@ -53,9 +53,11 @@ enum StoreLoadFailureRules {
     /// The app's print of a load error: a code only loading or migrating a store returns
     /// (134000 to 134020, 134080, 134100 to 134170, 134111, 134190), printed as an NSError.
     static let appLoadCode = #"(?<before>[^\n]{0,300}?)Error[ ]Domain=NSCocoaErrorDomain[ ]Code=(?<code>134(?:0[0-2]0|080|1[0-7]0|111|190))(?!\d)"#
-    /// The app's words for a failed load, with the error after them.
-    static let appLoadWords = #"(?<before>[^\n]{0,300}?)(?:(?:[Ff]ailed[ ]to[ ]load|[Cc]ould[ ]not[ ]load|[Cc]ouldn't[ ]load|[Uu]nable[ ]to[ ]load|[Ee]rror[ ]loading|[Ff]ailed[ ]loading)[ ](?:[A-Za-z]{1,12}[ ]){0,2}?(?:[Ss]tores?|[Cc]ontainers?|[Dd]atabase)\b|loadPersistentStores)"#
-        + notCloudKitModel + #"[^\n]{0,300}?Error[ ]Domain=(?<domain>[^\s]+)[ ]Code=(?<code>-?\d+)"#
+    /// The app's words for a failed load, with the error after them. The words are looked
+    /// ahead for: the rule is filed under `Error Domain=`, which few lines hold, not under the
+    /// words' many spellings, which every line would be scanned for.
+    static let appLoadWords = #"(?=[^\n]{0,300}?(?:(?:[Ff]ailed[ ]to[ ]load|[Cc]ould[ ]not[ ]load|[Cc]ouldn't[ ]load|[Uu]nable[ ]to[ ]load|[Ee]rror[ ]loading|[Ff]ailed[ ]loading)[ ](?:[A-Za-z]{1,12}[ ]){0,2}?(?:[Ss]tores?|[Cc]ontainers?|[Dd]atabase)\b|loadPersistentStores)[^\n]{0,300}?Error[ ]Domain=)"#
+        + notCloudKitModel + #"(?<before>[^\n]{0,600}?)Error[ ]Domain=(?<domain>[^\s]+)[ ]Code=(?<code>-?\d+)"#
     /// SwiftData's: `SwiftDataError(_error: SwiftData.SwiftDataError._Error.loadIssueModelContainer, _explanation: nil)`,
     /// on any line of the app's record (the CloudKit family's kind: SwiftData mirrors through it).
     static let appSwiftDataLoad = #"[^\n]{0,300}?SwiftDataError\(_error:[ ]SwiftData\.SwiftDataError\._Error\.(?<swiftDataError>\w+)"# + notCloudKitModel
