@@ -7,8 +7,9 @@
 //
 // The app's prints are read only in the shapes of a failure: a load error (a Core Data code that
 // only loading or migrating a store returns, printed as an NSError), a failure to load in words
-// with the error after them, or a SwiftDataError. A message that merely names a code is not one. A model CloudKit cannot mirror is the CloudKit family's
-// (`cloudkit-model-unsupported` and kin): these rules leave a record that names that cause to it.
+// with the error after them, or a SwiftDataError. A message that merely names a code is not
+// one. A model CloudKit cannot mirror is the CloudKit family's (`cloudkit-model-unsupported` and
+// kin): these rules leave a record that names that cause to it.
 
 extension EventKind {
     public static let appStoreLoadFailed = EventKind("app-store-load-failed", .store, .error, .notable,
@@ -32,9 +33,10 @@ enum StoreLoadFailureRules {
 
     /// Core Data's records of a failed add, as one pattern each (they are tried with the marker
     /// and, after `unmarkedPrefix`, without it).
-    /// iOS 7 to 13: `-addPersistentStoreWithType:SQLite configuration:(null) URL:… options:{…} ... returned error …`.
+    /// The whole call: `-addPersistentStoreWithType:SQLite configuration:(null) URL:… options:{…} ... returned error …`.
     static let addReturnedError = #"-?addPersistentStoreWithType:(?<storeType>[^\s]+)[ ]configuration:(?<configuration>[^\s]+)[ ]URL:(?<url>[^\s]+)[ ]options:"#
-    /// iOS 14 and later: `addPersistentStoreWithType:configuration:URL:options:error: returned error NSCocoaErrorDomain (134110)`.
+    /// The selector alone (the store's type, configuration and URL follow on records of their
+    /// own): `addPersistentStoreWithType:configuration:URL:options:error: returned error NSCocoaErrorDomain (134110)`.
     static let selectorReturnedError = #"-?addPersistentStoreWithType:configuration:URL:options:error:[ ]returned[ ]error[ ](?<domain>[A-Za-z][\w.]*)[ ]?\((?<code>-?\d+)\)"#
     /// `<NSPersistentStoreCoordinator: 0x…>: Attempting recovery from error encountered during addPersistentStore: 0x… Error Domain=…`,
     /// and its retry's failure: `Recovery attempt while adding <NSPersistentStoreDescription: …> FAILED with error …`.
@@ -66,7 +68,7 @@ enum StoreLoadFailureRules {
     static let appSave = #"(?<before>[^\n]{0,300}?)(?:[Ss]ave[ ]failed|[Ff]ailed[ ]to[ ]save|[Ee]rror[ ]saving|[Cc]ould[ ]not[ ]save|[Cc]ouldn't[ ]save|[Uu]nable[ ]to[ ]save|[Ss]aving[ ]failed|Unresolved[ ]error)\b"#
         + notCloudKitModel + #"[^\n]{0,300}?Error[ ]Domain=NSCocoaErrorDomain[ ]Code=(?<code>1[56]\d\d|1330[0-2]\d|1340[3-5]0)(?!\d)"#
 
-    /// An app's line, as Xcode's console, `log show` and a bare paste print it.
+    /// An app's line as Xcode's console prints it, and an Error-level one as `log show` does.
     static func app(_ message: String) -> String { "2024-11-05 21:07:44.512018-0800 Recipes[3121:4a0b7] \(message)" }
     static func logShowError(_ message: String) -> String {
         "2025-05-19 19:41:09.906001-0400 0x1a2b     Error       0x0                  905    0    Recipes: \(message)"
