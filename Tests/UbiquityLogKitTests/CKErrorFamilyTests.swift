@@ -30,6 +30,15 @@ import TestSupport
         (nslog(#"<CKError 0x6000: "Internal Error" (1/1000); "No response from the server">"#), .ckErrorRequestFailed, 1, 1000),
         (nslog(#"<CKError 0x6000: "Not Authenticated" (9/1004); "Can't return account credentials for account because the account needs to verify new terms">"#), .ckErrorAccount, 9, 1004),
         (nslog(#"<CKError 0x6000: "Unknown Item" (11/2003); "Record not found">"#), .ckErrorItemFailed, 11, 2003),
+        // Swift's description of a bare code, and NSError's own description of a code that has
+        // none, localised: the domain, then the code, whatever the words around them.
+        (nslog("Upload failed: CKError(rawValue: 25)"), .ckErrorQuotaExceeded, 25, nil),
+        (nslog("Upload failed: Der Vorgang konnte nicht abgeschlossen werden. (CKErrorDomain-Fehler 25.)"), .ckErrorQuotaExceeded, 25, nil),
+        (nslog("Upload failed: L’opération n’a pas pu s’achever. (erreur CKErrorDomain 25.)"), .ckErrorQuotaExceeded, 25, nil),
+        (nslog("Upload failed: 操作を完了できませんでした。（CKErrorDomain エラー 25）"), .ckErrorQuotaExceeded, 25, nil),
+        // An account status that stops sync, as the app prints what accountStatus answered.
+        (syncEngine("[com.example.recipes:Sync] Account status: noAccount"), .ckErrorAccount, nil, nil),
+        (nslog("Sync stopped: CKAccountStatus.restricted"), .ckErrorAccount, nil, nil),
         // A code CloudKit added after the table: judged as a failure, not passed over.
         (nslog("CKErrorDomain Code=41 something new"), .ckErrorRequestFailed, 41, nil),
     ]
@@ -82,6 +91,23 @@ import TestSupport
         let handled = try summarize([("app.log", Self.nslog("Could not save trail: CKError.serverRecordChanged") + "\n" + Self.nslog("subscription save: CKErrorCode(rawValue: 20)"))])
         expectEqual(handled.verdict, .healthy, "a conflict and a cancellation are handled: \(handled.verdictSentence)")
         expectEqual(handled.ckErrors?.records, 2)
+    }
+
+    @Test func anAccountStatusIsToldAsTheAppSaidIt() throws {
+        for (line, said) in [(Self.nslog("Account status: noAccount"), "Account status: noAccount"),
+                             (Self.nslog("Sync stopped: CKAccountStatus.restricted"), "Sync stopped: CKAccountStatus.restricted")] {
+            let event = try require(classify(line).first).classification.event
+            expectEqual(Facts(event.fields).string("causeText"), said)
+        }
+    }
+
+    @Test func aUsableAccountOrAnotherDomainIsNoFinding() throws {
+        for line in [Self.nslog("Account status: available"), Self.nslog("CKAccountStatus.available, syncing"),
+                     Self.nslog("Fetch failed: Error Domain=CKInternalErrorDomain Code=1002 \"denied\""),
+                     Self.nslog("Retrying CKErrorDomain operations in 30 s")] {
+            let kind = try require(classify(line).first).classification.event.kind
+            expect(kind.family != .ckError, "\(kind.id) for \(line)")
+        }
     }
 
     @Test func repeatsAreToldOnceWithTheirCount() throws {

@@ -16,7 +16,7 @@ extension EventKind {
     public static let ckErrorDaemonUnreachable = EventKind(ckError: "ckerror-daemon-unreachable", .setup, .error,
         "The process cannot reach the CloudKit daemon (6 serviceUnavailable with a failed connection to cloudd, NSCocoaErrorDomain 4099): the sandbox, entitlements or signing; waiting does not fix it.")
     public static let ckErrorAccount = EventKind(ckError: "ckerror-account", .account, .warning,
-        "The iCloud account cannot be used (9 notAuthenticated, 32 managedAccountRestricted, 36 accountTemporarilyUnavailable, new terms to accept): nothing syncs until it can.")
+        "The iCloud account cannot be used (9 notAuthenticated, 32 managedAccountRestricted, 36 accountTemporarilyUnavailable, new terms to accept, or an account status of noAccount, restricted or temporarilyUnavailable): nothing syncs until it can.")
     public static let ckErrorContainer = EventKind(ckError: "ckerror-container", .setup, .error,
         "The container refused the app (5 badContainer, 8 missingEntitlement, 10 permissionFailure): not assigned to the app's ID, unknown to the server, or no entitlement.")
     public static let ckErrorQuotaExceeded = EventKind(ckError: "ckerror-quota-exceeded", .account, .warning,

@@ -2,8 +2,10 @@
 // records prints it. Its description (`<CKError 0x…: "Name" (code/internal); …>`, its quotes
 // escaped when the app printed it inside a string of its own), an NSError of its domain
 // (`Error Domain=CKErrorDomain Code=N`, `CKErrorDomain Code=N`, `(CKErrorDomain error N.)`,
-// `CKErrorDomain:N`), and Swift's spellings (`CKError.Code: N`, `CKError.zoneNotFound`).
-// Each is judged by its code (CKErrorKinds.swift). The error may stand anywhere in a line.
+// `CKErrorDomain:N`, localised: `(CKErrorDomain-Fehler 25.)`), Swift's spellings (`CKError.Code: N`,
+// `CKError.zoneNotFound`, `CKError(rawValue: 25)`), and an account status that stops sync
+// (`CKAccountStatus.noAccount`). Each is judged by its code (CKErrorKinds.swift). The error may
+// stand anywhere in a line.
 
 enum CKErrorRules {
     /// Samples: a CKSyncEngine line as `log show` prints it, an app's NSLog (Xcode with a
@@ -29,7 +31,7 @@ enum CKErrorRules {
                 "Apr 17 07:55:31 Birdwatch-Mac Birdwatch[301]: Zones refreshed with error: <CKError 0x0: \"Change Token Expired\" (21/2026); server message = \"client knowledge differs from server knowledge\">",
              ]) { match in event(match, code: nil) },
         Rule("ckerror-domain-code", .ckError, .ckErrorRequestFailed,
-             #"(?<before>[^\n]{0,2000}?)(?:Error[ ]Domain=CKErrorDomain[ ]Code=|CKErrorDomain[ ]Code=|\(CKErrorDomain[ ]error[ ]|CKErrorDomain:[ ]?|CKError\.Code:[ ]?|CK(?:Error\.|Error)Code\(rawValue:[ ]?)(?<code>\d+)"#,
+             #"(?<before>[^\n]{0,2000}?)(?:Error[ ]Domain=CKErrorDomain[ ]Code=|\(?CKErrorDomain(?:[ ]Code=|[ -]?[^\s\d=;,"]{0,10}[ ]?)|CKError\.Code:[ ]?|CKError(?:\.Code|Code)?\(rawValue:[ ]?)(?<code>\d+)"#,
              samples: [
                 nslog(#"Sync failed: Error Domain=CKErrorDomain Code=26 "Zone Not Found" UserInfo={NSLocalizedDescription=Zone Not Found, CKErrorDescription=Zone 'Trails' does not exist}"#),
                 nslog("save: CKErrorDomain Code=4 network failure, retrying in 30 s"),
@@ -37,6 +39,12 @@ enum CKErrorRules {
                 "2024/12/09 18:40:03:551  [SyncCoordinator] upload rejected: CKErrorDomain:25",
                 nslog("User Deleted Zone: the user has deleted this zone from the settings UI.CKError.Code: 28"),
                 syncEngine("sync engine error code CKErrorCode(rawValue: 7) for zone Trails"),
+                nslog("Upload failed: CKError(rawValue: 25)"),
+                // NSError's description of a code without one of its own, localised: the domain,
+                // then the code, whatever the words around them.
+                nslog("Upload failed: Der Vorgang konnte nicht abgeschlossen werden. (CKErrorDomain-Fehler 25.)"),
+                nslog("Upload failed: L’opération n’a pas pu s’achever. (erreur CKErrorDomain 25.)"),
+                nslog("Upload failed: 操作を完了できませんでした。（CKErrorDomainエラー25）"),
              ]) { match in event(match, code: match.int("code")) },
         Rule("ckerror-code-name", .ckError, .ckErrorRequestFailed,
              #"(?<before>[^\n]{0,2000}?)\bCKError(?:\.Code)?\.(?<codeName>[a-z][A-Za-z]{3,40})\b"#,
@@ -44,6 +52,28 @@ enum CKErrorRules {
                 nslog("Could not save trail: CKError.quotaExceeded"),
                 syncEngine("handleEvent: sentRecordZoneChanges failed with CKError.Code.serverRecordChanged for Trail-17"),
              ]) { match in event(match, code: match["codeName"].flatMap { name in CKErrorCode.all.first { $0.name == name }?.code }) },
+        // Not an error but the account's status, as the app prints what CKContainer.accountStatus
+        // answered: no usable account means nothing syncs. The word `status` is looked behind
+        // for: the rule is filed under the status's rarer words.
+        Rule("ckerror-account-status", .ckError, .ckErrorAccount,
+             #"(?<before>[^\n]{0,300}?)(?<=[Ss]tatus|[Ss]tatus\.|[Ss]tatus:[ ]|[Ss]tatus:[ ]\.|[Ss]tatus=|[Ss]tatus[ ]|[Ss]tatus[ ]is[ ]|[Ss]tatus[ ]is[ ]\.)(?<status>noAccount|NoAccount|restricted|Restricted|temporarilyUnavailable|TemporarilyUnavailable)\b"#,
+             samples: [
+                nslog("Account status: noAccount"),
+                syncEngine("Sync stopped: CKAccountStatus.noAccount"),
+                nslog("iCloud unavailable (CKAccountStatusNoAccount), sync paused"),
+             ]) { match in
+            let status = match["status"].map { $0.prefix(1).lowercased() + $0.dropFirst() } ?? "noAccount"
+            let described = CKErrorDescription(name: "account status " + status)
+            var fields = FieldList()
+            fields.add("ckError", described.name)
+            fields.add(match.error())
+            // What the app said, through the status (`Account status: noAccount`), its
+            // `log show` tag left out.
+            var said = Substring(match["before"] ?? "")
+            if said.hasPrefix("["), let close = said.firstIndex(of: "]") { said = said[said.index(after: close)...] }
+            fields.add("causeText", String(said.drop { $0 == " " || $0 == "\t" }) + (match["status"] ?? status))
+            return .message(.ckErrorAccount, fields.items)
+        },
     ].map { $0.producing(CKErrorJudgement.kinds) }
 
     private static let daemonSigns: [StaticString] = ["NSCocoaErrorDomain:409", "Sandbox restriction", "connecting to CloudKit daemon", "com.apple.cloudd"]

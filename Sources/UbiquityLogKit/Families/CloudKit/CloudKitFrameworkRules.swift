@@ -86,10 +86,8 @@ extension CloudKitRules {
                  #"error:(?<serverError>[A-Z_]+)\noperation:(?<operation>[^\n]*)(?:\ndatabase:(?<database>[^\n]*))?(?:\nzone:(?<zone>[^\n]*))?"#,
                  samples: [CKSample.app("error:BAD_REQUEST\noperation:RecordSave\ndatabase:PRIVATE\nzone:com.apple.coredata.cloudkit.zone\nitems:1\nserver latency:41ms\nrequest size:2.1KB\nresponse size:312B\nhardware:iPhone15,2\nrequestId:0a1b2c3d4e5f6a7b")]
                 ),
-            CloudKitEvent.rule("cloudkit-swiftdata-load-failed", .cloudKitFramework, .cloudKitSwiftDataLoadFailed,
-                 #"[^\n]{0,300}?SwiftDataError\(_error: SwiftData\.SwiftDataError\._Error\.(?<swiftDataError>\w+)"#,
-                 samples: [CKSample.app("Recipes/RecipesApp.swift:24: Fatal error: Could not create ModelContainer: SwiftDataError(_error: SwiftData.SwiftDataError._Error.loadIssueModelContainer, _explanation: nil)")]
-                ),
+            // SwiftData's failure to load its container (`cloudkit-swiftdata-load-failed`) is
+            // read on every line of the app's records: StoreLoadFailureRules.swift.
             Rule("cloudkit-mirroring-error-text", .cloudKitFramework, .cloudKitCoreDataError,
                  #"[^\n]{0,300}?Error Domain=NSCocoaErrorDomain Code=(?<code>134(?:060(?=[\s\S]*?(?:CloudKit|zones))|301|400|406|410|417))\b"#,
                  samples: [

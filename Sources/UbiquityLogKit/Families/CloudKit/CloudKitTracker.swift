@@ -189,6 +189,10 @@ struct CloudKitTracker {
         case .setupSucceeded:
             setup(facts, "succeeded", line: line, cause: nil)
             succeeded("setup", line)
+            // Also as the set-up of its store (`setupStage`); one that names none, of any store.
+            let store = "setup:" + (CloudKitTracker.setupStore(facts) ?? "")
+            state.successes[store, default: (0, 0)].line = line
+            state.successes[store, default: (0, 0)].count += 1
         case .requestExecuting:
             let type = keptType(facts.string("requestType")) ?? CloudKitTracker.unnamed
             tally(type) { $0.started += 1 }
@@ -266,15 +270,16 @@ struct CloudKitTracker {
         }
         if stage == "setup" { setup(facts, "failed", line: line, cause: cause.map { CloudKitTracker.sentence($0, stage: "setup", facts) }) }
         if stage == "recovery", kind == .cloudKitRecoveryAttempted { return }
+        let judgedAt = type == "setup" ? CloudKitTracker.setupStage(facts) : type
         if let cause {
             if cause.impact == .transient { state.addThrottle(line); story.throttleCleared = false }
             // The record's sentence, made once for its failure and, where its facts name no
             // entries of their own, for its cause: a sentence is dear to make twice.
             let text = CloudKitTracker.sentence(cause, stage: type, facts)
             note(cause, kind: kind, stage: type, facts: facts, line: line, sentence: text)
-            state.addFailure(stage: type, cause: cause, kind: kind, line: line, text: text)
+            state.addFailure(stage: judgedAt, cause: cause, kind: kind, line: line, text: text)
         } else if kind.severity >= .warning {
-            state.addFailure(stage: type, cause: nil, kind: kind, line: line, text: kind.summary)
+            state.addFailure(stage: judgedAt, cause: nil, kind: kind, line: line, text: kind.summary)
         }
     }
 
@@ -440,6 +445,24 @@ struct CloudKitTracker {
         return CloudKitTracker.verdict(of: states[group])
     }
 
+    /// The stage a set-up failure is judged at: `setup:STORE` when its record names the store,
+    /// which only a later set-up of that store (or one that names none) overcomes; `setup`
+    /// when it names none, which any later set-up overcomes.
+    private static func setupStage(_ facts: Facts) -> String {
+        setupStore(facts).map { "setup:" + $0 } ?? "setup"
+    }
+
+    /// The store a set-up record names by its URL's file name.
+    private static func setupStore(_ facts: Facts) -> String? {
+        facts.string("url").map { Extract.fileName($0.removingPercentEncodedSpaces) ?? $0 }
+    }
+
+    /// The line of the last success that overcomes a failure at `stage` (0: none).
+    private static func lastSuccessLine(overcoming stage: String, in state: State) -> Int {
+        let own = state.successes[stage]?.line ?? 0
+        return stage.hasPrefix("setup:") ? max(own, state.successes["setup:"]?.line ?? 0) : own
+    }
+
     /// The line of the last success in a process's mirroring records; nil when none.
     func lastSuccessLine(ofGroup group: Int) -> Int? {
         guard group < states.count, states[group].anySuccessCount > 0 else { return nil }
@@ -455,7 +478,8 @@ struct CloudKitTracker {
         var degraded: [String] = []
         for failure in state.failures.all {
             let cite = "\(state.input):\(failure.line) \(failure.kind.id): \(failure.text)"
-            let laterSuccess = (state.successes[failure.stage]?.line ?? 0) > failure.line
+            let laterSuccess = lastSuccessLine(overcoming: failure.stage, in: state) > failure.line
+            let isSetup = failure.stage == "setup" || failure.stage.hasPrefix("setup:")
             switch failure.cause?.impact {
             case .broken?:
                 let fixesItself = failure.cause == .other || failure.cause == .notInitialized
@@ -471,14 +495,19 @@ struct CloudKitTracker {
                 // Data, which retries: the request that failed of it must be followed by a
                 // success of its kind, or sync did not get past it (set-up never done: broken).
                 guard failure.cause != .cancelledPending, failure.cause != .operationCancelled, !laterSuccess else { break }
-                let stage = failure.stage == "sync" || failure.stage == CloudKitTracker.unnamed ? "request" : failure.stage
+                let stage = failure.stage == "sync" || failure.stage == CloudKitTracker.unnamed ? "request" : isSetup ? "setup" : failure.stage
                 let cited = cite + ", and no later \(stage) succeeded"
-                if failure.stage == "setup" { broken.append(cited) } else { degraded.append(cited) }
+                if isSetup { broken.append(cited) } else { degraded.append(cited) }
             case nil:
                 if failure.kind.severity == .error {
                     if laterSuccess { degraded.append(cite + ", later succeeded") } else { broken.append(cite) }
                 }
             }
+        }
+        // A set-up that began and never ended: nothing says the store syncs.
+        let setupsOpen = state.open.values.filter { $0.type == "setup" }.map(\.line) + (state.unnamedOpen["setup"].map { [$0.line] } ?? [])
+        if let begun = setupsOpen.min(), (state.successes["setup"]?.line ?? 0) < begun {
+            degraded.append("\(state.input):\(begun) set-up began and did not finish by the end of the log")
         }
         if let last = state.lastThrottleLine, state.anySuccessLine < last, !state.failureAtLastThrottle {
             degraded.append("\(state.input):\(last) throttled, still waiting at the end of the log")

@@ -201,8 +201,8 @@ struct StoreLoadTracker {
     static let factKinds: [EventKind] = [.storeLoadDetails, .setupRetry, .storeManagerError, .storeManagerErrorDetail]
 
     /// Every kind `add` acts on: the summary passes the others over without calling it.
-    static let kinds = KindSet([.storeLoadStarted, .storeLoadSucceeded, .storeLoadFailed, .storeAddFailed, .usingLocalStorage,
-                                .cloudStoreUnavailable] + factKinds + causeKinds)
+    static let kinds = KindSet([.storeLoadStarted, .storeLoadSucceeded, .storeLoadFailed, .storeAddFailed, .appStoreLoadFailed,
+                                .usingLocalStorage, .cloudStoreUnavailable] + factKinds + causeKinds)
 
     /// UbiquityStoreManager's error causes (`UbiquityStoreErrorCause…`) raised by the steps
     /// of a load: after one, the manager gives the attempt up. Deleting a store, clearing
@@ -263,6 +263,8 @@ struct StoreLoadTracker {
                 if switches.count < RunSummary.maxKeptFindings { switches.append(change) }
                 fallbackSince = nil
             }
+        case .message(.appStoreLoadFailed, _):
+            appReportedFailure(record, time, error: event.error)
         case .message(let kind, let fields):
             if kind == .cloudStoreUnavailable, current?.store == .cloud {
                 finish(record, time, .unavailable, location: .cloud)
@@ -299,6 +301,20 @@ struct StoreLoadTracker {
                 context.append(event.kind.id)
             }
         }
+    }
+
+    /// The app printed the error a load failed with. Right after Core Data's own record of that
+    /// failure (the same code, or one of the two without a code) it is that failure told
+    /// again; during an attempt it ends it; alone, it is a failed attempt of its own.
+    private mutating func appReportedFailure(_ record: Record, _ time: LogTime?, error: ErrorInfo?) {
+        if current == nil, lastFailed, let index = lastClosedIndex,
+           error == nil || loads[index].error == nil || loads[index].error?.code == error?.code {
+            if loads[index].error == nil { loads[index].error = error }
+            return
+        }
+        if current == nil { begin(record, nil, .unknown) }
+        if let error, current?.error == nil { current?.error = error }
+        finish(record, time, .failed, location: current?.store ?? .unknown)
     }
 
     /// The input ended: an attempt still under way, in any of its processes, stays unfinished.

@@ -65,11 +65,11 @@ extension Family {
         // The delegate method through which an app hands UbiquityStoreManager's messages to its
         // own logger: such a record holds one of the manager's messages, without its marker.
         markerMethods: [MarkerMethod(.storeManager, endingWith: "ubiquityStoreManager:log:]")],
-        channels: [.ubiquity, .coreDataError, .storeManager],
-        rules: StoreRules.all + ExportRules.all + ImportRules.all + BaselineRules.all + SetupRules.all + StoreManagerRules.all
+        channels: [.ubiquity, .coreDataError, .storeManager, .coreDataUnmarked],
+        rules: StoreLoadFailureRules.all + StoreRules.all + ExportRules.all + ImportRules.all + BaselineRules.all + SetupRules.all + StoreManagerRules.all
             + BaselineLifecycleRules.all + ImportOperationRules.all + TransactionLogRules.all + FileAndMetadataRules.all
             + SetupAssistantRules.all,
-        guidance: Guidance.byKind,
+        guidance: Guidance.byKind.merging(StoreLoadFailureRules.guidance) { own, _ in own },
         categoryGuidance: Guidance.byCategory,
         ownKinds: [.coreDataError, .systemStore],
         factKinds: StoreLoadTracker.factKinds + TransactionLogTracker.factKinds + IncidentTracker.factKinds,
