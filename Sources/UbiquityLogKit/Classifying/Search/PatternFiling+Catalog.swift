@@ -4,6 +4,30 @@
 
 extension PatternFiling {
     static let catalogFilings: [String: String] = [
+        "-?addPersistentStoreWithType:configuration:URL:options:error:[ ]returned[ ]error[ ](?<domain>[A-Za-z][\\w.]*)[ ]?\\((?<code>-?\\d+)\\)":
+            "D|--addPersistentStoreWithType:configuration:URL:options:error: returned error ,-addPersistentStoreWithType:configuration:URL:options:error: returned error ||=|-addPersistentStoreWithType:configuration:URL:options:error: returned error ",
+        "[^\\n]{0,200}?(?:Attempting[ ]recovery[ ]from[ ]error[ ]encountered[ ]during[ ]addPersistentStore|Recovery[ ]attempt[ ]while[ ]adding[ ][^\\n]{0,600}?[ ]FAILED[ ]with[ ]error)":
+            "A|||-Attempting recovery from error encountered during addPersistentStore,-Recovery attempt while adding |-Attempting recovery from error encountered during addPersistentStore,-Recovery attempt while adding ",
+        "Store[ ]failed[ ]to[ ]load\\.(?![^\\n]{0,3000}?CloudKit[ ]integration[ ])(?:[ ]+<NSPersistentStoreDescription:[ ][^>\\n]{1,40}>[ ]\\(type:[ ](?<storeType>[^,\\s]+),[ ]url:[ ](?<url>[^)\\s]+)\\))?":
+            "D|-Store failed to load.||=|-Store failed to load.",
+        "Recovery[ ]attempt[ ]while[ ]adding[ ][^\\n]{0,600}?[ ]was[ ]successful!":
+            "D|-Recovery attempt while adding ||=|-Recovery attempt while adding ",
+        "[^\\n]{0,2000}?SQLite[ ]error[ ]code:(?<sqliteCode>11|26),[ ]'(?<sqliteMessage>[^'\\n]{1,100})'":
+            "A|||-SQLite error code:|-SQLite error code:",
+        "(?:\\[[A-Za-z0-9_.:-]{1,80}\\][ ]+)?(?:(?:error|fault):[ ]+|CoreData:[ ][a-z]{4,10}:[ ]+)?(?:-?addPersistentStoreWithType:(?<storeType>[^\\s]+)[ ]configuration:(?<configuration>[^\\s]+)[ ]URL:(?<url>[^\\s]+)[ ]options:|-?addPersistentStoreWithType:configuration:URL:options:error:[ ]returned[ ]error[ ](?<domain>[A-Za-z][\\w.]*)[ ]?\\((?<code>-?\\d+)\\))":
+            "D|-[,-error: ,-fault: ,-CoreData: ,--addPersistentStoreWithType:,-addPersistentStoreWithType:,--addPersistentStoreWithType:configuration:URL:options:error: returned error ,-addPersistentStoreWithType:configuration:URL:options:error: returned error ||=|--addPersistentStoreWithType:,-addPersistentStoreWithType:,--addPersistentStoreWithType:configuration:URL:options:error: returned error ,-addPersistentStoreWithType:configuration:URL:options:error: returned error ",
+        "(?:\\[[A-Za-z0-9_.:-]{1,80}\\][ ]+)?(?:(?:error|fault):[ ]+|CoreData:[ ][a-z]{4,10}:[ ]+)?Store[ ]failed[ ]to[ ]load\\.(?![^\\n]{0,3000}?CloudKit[ ]integration[ ])(?:[ ]+<NSPersistentStoreDescription:[ ][^>\\n]{1,40}>[ ]\\(type:[ ](?<storeType>[^,\\s]+),[ ]url:[ ](?<url>[^)\\s]+)\\))?":
+            "D|-[,-error: ,-fault: ,-CoreData: ,-Store failed to load.||=|-Store failed to load.",
+        "(?:\\[[A-Za-z0-9_.:-]{1,80}\\][ ]+)?(?:(?:error|fault):[ ]+|CoreData:[ ][a-z]{4,10}:[ ]+)?Recovery[ ]attempt[ ]while[ ]adding[ ][^\\n]{0,600}?[ ]was[ ]successful!":
+            "D|-[,-error: ,-fault: ,-CoreData: ,-Recovery attempt while adding ||=|-Recovery attempt while adding ",
+        "(?<before>[^\\n]{0,300}?)Error[ ]Domain=NSCocoaErrorDomain[ ]Code=(?<code>134(?:0[0-2]0|080|1[0-7]0|111|190))(?!\\d)":
+            "A|||-Error Domain=NSCocoaErrorDomain Code=|-Error Domain=NSCocoaErrorDomain Code=",
+        "(?=[^\\n]{0,300}?(?:(?:[Ff]ailed[ ]to[ ]load|[Cc]ould[ ]not[ ]load|[Cc]ouldn't[ ]load|[Uu]nable[ ]to[ ]load|[Ee]rror[ ]loading|[Ff]ailed[ ]loading)[ ](?:[A-Za-z]{1,12}[ ]){0,2}?(?:[Ss]tores?|[Cc]ontainers?|[Dd]atabase)\\b|loadPersistentStores)[^\\n]{0,300}?Error[ ]Domain=)(?![^\\n]{0,3000}?CloudKit[ ]integration[ ])(?<before>[^\\n]{0,600}?)Error[ ]Domain=(?<domain>[^\\s]+)[ ]Code=(?<code>-?\\d+)":
+            "A|||-Error Domain=|-Error Domain=",
+        "[^\\n]{0,300}?SwiftDataError\\(_error:[ ]SwiftData\\.SwiftDataError\\._Error\\.(?<swiftDataError>\\w+)(?![^\\n]{0,3000}?CloudKit[ ]integration[ ])":
+            "A|||-SwiftDataError(_error: SwiftData.SwiftDataError._Error.|-SwiftDataError(_error: SwiftData.SwiftDataError._Error.",
+        "(?<before>[^\\n]{0,300}?)(?:[Ss]ave[ ]failed|[Ff]ailed[ ]to[ ]save|[Ee]rror[ ]saving|[Cc]ould[ ]not[ ]save|[Cc]ouldn't[ ]save|[Uu]nable[ ]to[ ]save|[Ss]aving[ ]failed|Unresolved[ ]error)\\b(?![^\\n]{0,3000}?CloudKit[ ]integration[ ])[^\\n]{0,300}?Error[ ]Domain=NSCocoaErrorDomain[ ]Code=(?<code>1[56]\\d\\d|1330[0-2]\\d|1340[3-5]0)(?!\\d)":
+            "A|||-Error Domain=NSCocoaErrorDomain Code=|-Error Domain=NSCocoaErrorDomain Code=",
         "(?:(?<peer>[^\\s:<>]+):(?<storeName>[^\\n]*)\\n[ \\t]*)?Using local storage: (?<local>[01])(?: for new NSFileManager current token (?<token>[^\\n]*))?":
             "D|+Using local storage: 0,+Using local storage: 1||=|-Using local storage: ",
         "\\A(?<peer>[A-Za-z0-9_-]+[~.][0-9A-Fa-f]{8}-?[0-9A-Fa-f]{4}-?[0-9A-Fa-f]{4}-?[0-9A-Fa-f]{4}-?[0-9A-Fa-f]{12}):(?<storeName>[^\\n:]+?)[ ]*\\z":
@@ -372,8 +396,6 @@ extension PatternFiling {
             "D|-[||=|-\"CKErrorShouldThrottleClient\":",
         "error:(?<serverError>[A-Z_]+)\\noperation:(?<operation>[^\\n]*)(?:\\ndatabase:(?<database>[^\\n]*))?(?:\\nzone:(?<zone>[^\\n]*))?":
             "D|-error:||=|-operation:",
-        "[^\\n]{0,300}?SwiftDataError\\(_error: SwiftData\\.SwiftDataError\\._Error\\.(?<swiftDataError>\\w+)":
-            "A|||-SwiftDataError(_error: SwiftData.SwiftDataError._Error.|-SwiftDataError(_error: SwiftData.SwiftDataError._Error.",
         "[^\\n]{0,300}?Error Domain=NSCocoaErrorDomain Code=(?<code>134(?:060(?=[\\s\\S]*?(?:CloudKit|zones))|301|400|406|410|417))\\b":
             "A|||-Error Domain=NSCocoaErrorDomain Code=|-Error Domain=NSCocoaErrorDomain Code=",
         "[^\\n]{0,300}?\\b[Ee]vent\\b[^\\n]{0,200}?(?:\\(CKErrorDomain error (?<code>2)\\.\\)|Error Domain=CKErrorDomain Code=(?<code>2)\\b)":
@@ -390,9 +412,11 @@ extension PatternFiling {
             "A|||-missing required entitlement com.apple.developer.icloud-services,-must have a com.apple.developer.icloud-services entitlement|-missing required entitlement com.apple.developer.icloud-services,-must have a com.apple.developer.icloud-services entitlement",
         "(?<before>[^\\n]{0,2000}?)<CKError[ ](?:0x[0-9A-Fa-f]+|<private>):[ ]\\\\{0,3}\"":
             "A|||-<CKError |-<CKError ",
-        "(?<before>[^\\n]{0,2000}?)(?:Error[ ]Domain=CKErrorDomain[ ]Code=|CKErrorDomain[ ]Code=|\\(CKErrorDomain[ ]error[ ]|CKErrorDomain:[ ]?|CKError\\.Code:[ ]?|CK(?:Error\\.|Error)Code\\(rawValue:[ ]?)(?<code>\\d+)":
-            "A|||-Error Domain=CKErrorDomain Code=,-CKErrorDomain Code=,-(CKErrorDomain error ,-CKErrorDomain: ,-CKErrorDomain:,-CKError.Code: ,-CKError.Code:,-CKError.Code(rawValue: ,-CKError.Code(rawValue:,-CKErrorCode(rawValue: ,-CKErrorCode(rawValue:|-Error Domain=CKErrorDomain Code=,-CKErrorDomain Code=,-(CKErrorDomain error ,-CKErrorDomain: ,-CKErrorDomain:,-CKError.Code: ,-CKError.Code:,-CKError.Code(rawValue: ,-CKError.Code(rawValue:,-CKErrorCode(rawValue: ,-CKErrorCode(rawValue:",
+        "(?<before>[^\\n]{0,2000}?)(?:Error[ ]Domain=CKErrorDomain[ ]Code=|\\(?CKErrorDomain(?:[ ]Code=|[ -]?[^\\s\\d=;,\"]{0,10}[ ]?)|CKError\\.Code:[ ]?|CKError(?:\\.Code|Code)?\\(rawValue:[ ]?)(?<code>\\d+)":
+            "A|||-Error Domain=CKErrorDomain Code=,-(CKErrorDomain Code=,-(CKErrorDomain,-CKErrorDomain Code=,-CKErrorDomain,-CKError.Code: ,-CKError.Code:,-CKError.Code(rawValue: ,-CKError.Code(rawValue:,-CKErrorCode(rawValue: ,-CKErrorCode(rawValue:,-CKError(rawValue: ,-CKError(rawValue:|-Error Domain=CKErrorDomain Code=,-(CKErrorDomain Code=,-(CKErrorDomain,-CKErrorDomain Code=,-CKErrorDomain,-CKError.Code: ,-CKError.Code:,-CKError.Code(rawValue: ,-CKError.Code(rawValue:,-CKErrorCode(rawValue: ,-CKErrorCode(rawValue:,-CKError(rawValue: ,-CKError(rawValue:",
         "(?<before>[^\\n]{0,2000}?)\\bCKError(?:\\.Code)?\\.(?<codeName>[a-z][A-Za-z]{3,40})\\b":
             "A|||-CKError|-CKError",
+        "(?<before>[^\\n]{0,300}?)(?<=[Ss]tatus|[Ss]tatus\\.|[Ss]tatus:[ ]|[Ss]tatus:[ ]\\.|[Ss]tatus=|[Ss]tatus[ ]|[Ss]tatus[ ]is[ ]|[Ss]tatus[ ]is[ ]\\.)(?<status>noAccount|NoAccount|restricted|Restricted|temporarilyUnavailable|TemporarilyUnavailable)\\b":
+            "A|||-noAccount,-NoAccount,-restricted,-Restricted,-temporarilyUnavailable,-TemporarilyUnavailable|-noAccount,-NoAccount,-restricted,-Restricted,-temporarilyUnavailable,-TemporarilyUnavailable",
     ]
 }
