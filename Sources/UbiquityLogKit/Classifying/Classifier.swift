@@ -187,6 +187,17 @@ public final class Classifier {
     }
 }
 
+extension Classifier: OwnLineRecognizer {
+    /// The quick test of the channels that read lines without a marker (`UnmarkedPrefilter`).
+    public func mayRecognise(_ line: UnsafeRawBufferPointer) -> Bool {
+        _ = unmarked
+        return UnmarkedPrefilter.mayMatch(line, unmarkedTables)
+    }
+
+    /// Whether a rule of the channels that read lines without a marker recognises `line`.
+    public func recognises(_ line: UnsafeRawBufferPointer) -> Bool { recognises(line, marker: nil, method: nil) }
+}
+
 extension Record {
     /// The first line of the message as text (invalid UTF-8 as \\xNN).
     var firstBodyText: String { ByteText.string(firstBodyLine) }

@@ -19,6 +19,9 @@ public final class LogRun {
     }
 
     private let classifier: Classifier
+    /// The reading stage's own classifier, which tells the assembler the app's lines that
+    /// follow a record with a marker (see `OwnLineRecognizer`): made at the first input.
+    private lazy var ownLines = Classifier(catalog: classifier.catalog, readsFacts: { _ in false }, readsDetails: { _ in false })
     private let reporters: [Reporter]
     /// The reporters that read records (`Reporter.readsRecords`), the ones `summarize` calls
     /// for each record. With `-q` none is: a reporter that returns at once still costs a call
@@ -120,7 +123,7 @@ public final class LogRun {
             let end = descriptor.flatMap { InputEnd.latestTime(descriptor: $0, format: inputFormat, parser: parser, limits: limits.lines) }
             return LastWindow(span: span, mode: end.map { .end($0) } ?? .holding, maxHeldBytes: limits.lastHeldBytes)
         }
-        let assembler = RecordAssembler(input: name, parser: parser, limits: limits.records)
+        let assembler = RecordAssembler(input: name, parser: parser, limits: limits.records, ownLines: ownLines)
         let events = NDJSONRecords(input: name, parser: parser, maxBytes: limits.records.maxBytes)
         let stages = RunStages(run: self, input: name, threads: usesThreads && (threadsForSmallFiles || !LogRun.isSmall(descriptor)), batchRecords: limits.batchRecords)
         var failure: InputError?
