@@ -188,17 +188,46 @@ extension EventKind {
 
     /// A record no rule knows, written at error or fault level, keeps its process from
     /// `healthy`, cited; at the default level it is weighed by the unknown check alone. An
-    /// importer's failure with a CKError in an unknown wording was `healthy`.
+    /// importer's failure in an unknown wording was `healthy` (with a CKError it prints, it is
+    /// read for the error: `CKErrorFamilyTests`).
     @Test func anUnknownRecordAtErrorLevelIsNotHealthy() throws {
         let prefix = "2025-05-19 19:41:08.001000-0400 0x1a2b     Default     0x0                  905    0    Recipes: (CoreData) [com.apple.coredata:CloudKit] CoreData+CloudKit: "
         let setUp = prefix + "-[NSCloudKitMirroringDelegate _performSetupRequest:]_block_invoke(1242): <private>: Successfully set up CloudKit integration for store (<private>): <private>"
         let queue = prefix + "-[NSCloudKitMirroringDelegate checkAndExecuteNextRequest]_block_invoke(3579): <private>: No more requests to execute."
-        let unknown = "-[PFCloudKitImporter _importFinishedWithResult:importer:](1280): <PFCloudKitImporter: 0x600000c3d2a0>: Import failed with error: <CKError 0x600000c1d4a0: \"Permission Failure\" (10/2007)>"
+        let unknown = "-[PFCloudKitImporter _importFinishedWithResult:importer:](1280): <PFCloudKitImporter: 0x600000c3d2a0>: Import failed with error: <private>"
         for (level, verdict) in [("Error  ", Verdict.degraded), ("Fault  ", .degraded), ("Default", .healthy)] {
             let summary = try Self.run([setUp, queue, prefix.replacingOccurrences(of: "Default", with: level) + unknown])
             expectEqual(summary.unhandled, 1)
             expectEqual(summary.verdict, verdict, "\(level): \(summary.verdicts)")
             if verdict == .degraded { expect(summary.verdicts.first?.evidence.first?.contains("ck.log:3 unhandled:") == true, "\(summary.verdicts)") }
+        }
+    }
+
+    /// Xcode's console has no header: a record's level is then the word Core Data prints
+    /// before the marker (`CoreData: error:`, `CoreData: fault:`, the os_log copy's `error:`),
+    /// and no other word is.
+    static let idle = "CoreData: CloudKit: CoreData+CloudKit: -[NSCloudKitMirroringDelegate checkAndExecuteNextRequest]_block_invoke(3569): <NSCloudKitMirroringDelegate: 0x6000>: No more requests to execute."
+
+    @Test func anUnknownRecordWithXcodesErrorWordIsNotHealthy() throws {
+        let setUp = "CoreData: CloudKit: CoreData+CloudKit: -[NSCloudKitMirroringDelegate _performSetupRequest:]_block_invoke(1242): <NSCloudKitMirroringDelegate: 0x6000>: Successfully set up CloudKit integration for store (8B2E): <NSSQLCore: 0x1045> (URL: file:///Users/dev/Recipes.sqlite)"
+        let unknown = "CoreData+CloudKit: -[NSCloudKitMirroringDelegate aMethodOfTomorrow:](12): <NSCloudKitMirroringDelegate: 0x6000>: A message no rule knows yet: ("
+        let cases: [(String, Verdict)] = [
+            ("CoreData: error: ", .degraded), ("CoreData: fault: ", .degraded), ("error: ", .degraded), ("fault: ", .degraded),
+            ("CoreData: debug: ", .healthy), ("CoreData: CloudKit: ", .healthy), ("", .healthy),
+        ]
+        for (word, verdict) in cases {
+            let summary = try Self.run([setUp, Self.idle, Self.idle, word + unknown,
+                                        "    \"<CKRecordZoneID: 0x6000; zoneName=com.apple.coredata.cloudkit.zone>\"", ")"])
+            expectEqual(summary.unhandled, 1, word)
+            expectEqual(summary.verdict, verdict, "\(word): \(summary.verdicts)")
+            if verdict == .degraded { expect(summary.verdicts.first?.evidence.first?.contains("ck.log:4 unhandled:") == true, "\(summary.verdicts)") }
+        }
+        // The word belongs to Core Data only before its marker.
+        for prefix in ["CoreData: error: CoreData+CloudKit: -[A b](1): ", "error: CoreData+CloudKit: ", "\terror: CoreData+CloudKit: "] {
+            expect(Array(prefix.utf8).withUnsafeBytes { SummaryBuilder.hasLevelWord($0) }, prefix)
+        }
+        for prefix in ["Sync error: the app's own", "error:CoreData+CloudKit: ", "CoreData: debug: CoreData+CloudKit: ", "xerror: CoreData+CloudKit: "] {
+            expect(!Array(prefix.utf8).withUnsafeBytes { SummaryBuilder.hasLevelWord($0) }, prefix)
         }
     }
 

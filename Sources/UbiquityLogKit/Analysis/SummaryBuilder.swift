@@ -355,13 +355,43 @@ public struct SummaryBuilder {
         return Tracked(acts: acts, family: family, group: group)
     }
 
-    /// Whether `record`'s header gives it an error or fault level: `Error`, `Fault` (`log
-    /// show`, NDJSON), `E`, `F`, `Fa` (its compact style), `<Error>` (syslog).
+    /// Whether `record` was written at error or fault level: its header's level (`Error`,
+    /// `Fault` in `log show` and NDJSON, `E`, `F`, `Fa` in its compact style, `<Error>` in
+    /// syslog) or, where the header gives none (Xcode's console has no header), the level word
+    /// Core Data prints before the marker (`hasLevelWord`).
     static func isErrorLevel(_ record: borrowing Record) -> Bool {
-        record.withBytes(of: .level) { bytes in
-            guard let first = bytes?.first else { return false }
+        let level = record.withBytes(of: .level) { bytes -> Bool? in
+            guard let first = bytes?.first else { return nil }
             return first | 0x20 == UInt8(ascii: "e") || first | 0x20 == UInt8(ascii: "f")
         }
+        if let level { return level }
+        let bodyStart = record.bodyStart
+        return record.text.withUnsafeBytes { text in
+            let end = bodyStart > 0 ? min(bodyStart, text.count) : (text.firstIndex(of: 0x0A) ?? text.count)
+            return hasLevelWord(UnsafeRawBufferPointer(rebasing: text[..<end]))
+        }
+    }
+
+    /// Whether `prefix`, a record's first line up to its message, holds Core Data's `error` or
+    /// `fault` word: after `CoreData: ` (`CoreData: error: CoreData+CloudKit: …`, `CoreData:
+    /// fault: …`, Xcode's copy of the record from standard error) or, at the line's start or
+    /// after a blank, right before `CoreData+CloudKit:` (`error: CoreData+CloudKit: …`, its
+    /// os_log copy; see `CloudKitEcho`). An app's own `error:` is no level: its line has no
+    /// marker after the word.
+    static func hasLevelWord(_ prefix: UnsafeRawBufferPointer) -> Bool {
+        let bytes = Array(prefix)
+        for word in ["error: ", "fault: "].map({ Array($0.utf8) }) {
+            var at = 0
+            while at + word.count <= bytes.count {
+                defer { at += 1 }
+                guard bytes[at..<at + word.count].elementsEqual(word) else { continue }
+                let coreData = Array("CoreData: ".utf8)
+                if at >= coreData.count, bytes[(at - coreData.count)..<at].elementsEqual(coreData) { return true }
+                if at == 0 || bytes[at - 1] == 0x20 || bytes[at - 1] == 0x09,
+                   bytes[(at + word.count)...].starts(with: "CoreData+CloudKit:".utf8) { return true }
+            }
+        }
+        return false
     }
 
     private static func isUnhandled(_ event: borrowing Event) -> Bool {
