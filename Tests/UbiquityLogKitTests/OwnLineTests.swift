@@ -66,6 +66,11 @@ import TestSupport
                 "\tPHOTO-77A1:(com.apple.coredata.cloudkit.zone:__defaultOwner__) = " + Self.quota,
                 "}>",
             ],
+            // Values one after another (`%@\n%@\n%@`).
+            [
+                "CoreData: warning: CoreData+CloudKit: -[PFCloudKitExporter exportOperationFinished:withSavedRecords:deletedRecordIDs:operationError:](677): <PFCloudKitExporter: 0x6000>: Modify records finished: (",
+                ")", "(", ")", Self.quota,
+            ],
             // After a line that ends with a colon.
             ["CoreData: CloudKit: CoreData+CloudKit: -[PFCloudKitImporter _importFinishedWithResult:importer:](1280): <PFCloudKitImporter: 0x6000>: Import failed with error:", Self.quota],
             // The record's text on the lines after a header and a method alone.
@@ -81,16 +86,16 @@ import TestSupport
         }
     }
 
-    /// Brackets open after some lines: quoted text opens none, and a quote ends at its line.
+    /// Brackets open after some lines; quotes hide none (an NSError's message is quoted with
+    /// its own quotes unescaped).
     @Test func bracketDepth() {
         let cases: [(String, Int)] = [
             ("a (b) <c> {d} [e]", 0),
             ("partial errors: {", 1),
             ("error: <CKError 0x1: \"Partial Failure\" (2/1011); partial errors: {", 2),
-            ("\"<not (a bracket\" = 1;", 0),
-            ("\"escaped \\\" ( quote\" (", 1),
-            ("\"open quote (\nnext (", 1),
-            ("-> } ) > (", 1),
+            ("Code=134406 \"Request '<A: 0x1> B' was aborted due to error: <CKError 0x2: \"Partial Failure\"; partial errors: {", 2),
+            ("\"<a quoted (bracket\" = 1;", 2),
+            ("} ) > (", 1),
         ]
         for (text, depth) in cases {
             let bytes = Array(text.utf8)

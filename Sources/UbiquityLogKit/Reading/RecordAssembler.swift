@@ -131,16 +131,18 @@ public final class RecordAssembler {
     /// Whether `line`, without a header, is a record of its own rather than the open record's
     /// next line: a line the app printed there (an Xcode console paste mixes Core Data's
     /// records with the app's `print` lines, none with a header) that the channels for lines
-    /// without a marker recognise, say a CKError. The record's own lines stay: its text when
+    /// without a marker recognise, say a CKError. The record's own lines stay: an indented
+    /// line (`    - Underlying: …` under UbiquityStoreManager's error), its text when
     /// the lines before gave none yet (a header or a method alone), a line inside a bracket
     /// the record left open (a dictionary, an array, a description: `partial errors: {`,
     /// `userInfo {`), a line after one that ends with a colon (`… in response to activity:`
-    /// and the value), and a value right after the text's first line: Core Data's `Failed to
-    /// set up CloudKit integration for store: %@\n%@` prints its error there (`<CKError 0x…:
-    /// …>`, `Error Domain=…`, `(null)`). Quoted text (`"…"`, with `\"` inside) opens no
-    /// bracket, and a quote ends at its line's end.
+    /// and the value), and a value right after the text's first line or after a value: Core
+    /// Data's `Failed to set up CloudKit integration for store: %@\n%@` prints its error there
+    /// (`<CKError 0x…: …>`, `Error Domain=…`, `(null)`), and `Modify records finished:
+    /// %@\n%@\n%@` its three values one after another.
     private func isRecordOfItsOwn(_ line: Line, _ ownLines: some OwnLineRecognizer) -> Bool {
-        guard !truncated, keptLines < limits.maxLines, ownLines.mayRecognise(line.bytes) else { return false }
+        guard let first = line.bytes.first, first != 0x20, first != 0x09, !truncated, keptLines < limits.maxLines,
+              ownLines.mayRecognise(line.bytes) else { return false }
         let text = UnsafeBufferPointer(start: UnsafePointer(chunk.base + openStart), count: openCount)
         var textStart = min(bodyStart, text.count)
         while textStart < text.count, Self.isBlank(text[textStart]) { textStart += 1 }
@@ -148,8 +150,12 @@ public final class RecordAssembler {
         var last = text.count - 1
         while last > textStart, Self.isBlank(text[last]) { last -= 1 }
         if text[last] == UInt8(ascii: ":") { return false }
-        if Self.startsWithValue(line.bytes),
-           !UnsafeBufferPointer(rebasing: text[textStart...]).contains(0x0A) { return false }
+        if Self.startsWithValue(line.bytes) {
+            // The last line so far: the text's first, or a value (or a value's last line).
+            var lastLine = last
+            while lastLine > textStart, text[lastLine - 1] != 0x0A { lastLine -= 1 }
+            if lastLine == textStart || Self.startsWithValue(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: text[lastLine...])), orEnd: true) { return false }
+        }
         if depthRead < textStart {
             depthRead = textStart
             depth = 0
@@ -164,36 +170,28 @@ public final class RecordAssembler {
     private static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
 
     /// Whether `line` starts, past its blanks, with a value as `%@` prints one: an object's
-    /// description (`<…`), a collection or `(null)` (`(`, `{`), an NSError (`Error Domain=`).
-    static func startsWithValue(_ line: UnsafeRawBufferPointer) -> Bool {
+    /// description (`<…`), a collection or `(null)` (`(`, `{`), an NSError (`Error Domain=`);
+    /// `orEnd`: or with a collection's or description's end (`)`, `}`, `>`).
+    static func startsWithValue(_ line: UnsafeRawBufferPointer, orEnd: Bool = false) -> Bool {
         var start = 0
         while start < line.count, line[start] == 0x20 || line[start] == 0x09 { start += 1 }
         guard start < line.count else { return false }
         switch line[start] {
         case UInt8(ascii: "<"), UInt8(ascii: "("), UInt8(ascii: "{"): return true
+        case UInt8(ascii: ")"), UInt8(ascii: "}"), UInt8(ascii: ">"): return orEnd
         default: return UnsafeRawBufferPointer(rebasing: line[start...]).starts(with: "Error Domain=".utf8)
         }
     }
 
-    /// How many brackets (`(`, `[`, `{`, `<`) are open after `bytes`, whole lines, when `depth`
-    /// were open before them; a closing bracket with none open is passed over.
+    /// How many brackets (`(`, `[`, `{`, `<`) are open after `bytes`, when `depth` were open
+    /// before them; a closing bracket with none open is passed over. Quotes are not read: an
+    /// NSError's description quotes its message unescaped, quotes and all (`"… due to error:
+    /// <CKError 0x…: "Partial Failure" …; partial errors: {`), so a bracket inside quotes is
+    /// counted as any other.
     static func depth(after bytes: UnsafeBufferPointer<UInt8>, from depth: Int) -> Int {
         var depth = depth
-        var quoted = false
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            index += 1
-            if quoted {
-                switch byte {
-                case UInt8(ascii: "\\"): if index < bytes.count, bytes[index] != 0x0A { index += 1 }
-                case UInt8(ascii: "\""), 0x0A: quoted = false
-                default: break
-                }
-                continue
-            }
+        for byte in bytes {
             switch byte {
-            case UInt8(ascii: "\""): quoted = true
             case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: "<"): depth += 1
             case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: ">"): depth = max(0, depth - 1)
             default: break
