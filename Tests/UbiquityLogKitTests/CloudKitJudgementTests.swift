@@ -231,6 +231,31 @@ extension EventKind {
         }
     }
 
+    /// A line without a header belongs to the process of the last record of its marker's
+    /// family: Core Data's record after a daemon's line is the app's, not the daemon's (where
+    /// it was not judged, and the run was `healthy`), with `--process` too.
+    @Test func aHeaderlessCoreDataRecordAfterADaemonsLineIsTheApps() throws {
+        let lines = [
+            "2025-05-19 19:41:02.114902-0400 0x1a2b     Default     0x0                  905    0    Recipes: (CoreData) [com.apple.coredata:CloudKit] CoreData+CloudKit: -[NSCloudKitMirroringDelegate _performSetupRequest:]_block_invoke(1242): <NSCloudKitMirroringDelegate: 0x6000>: Successfully set up CloudKit integration for store (3E5A): <NSSQLCore: 0x7f8c> (URL: file:///Users/dev/Recipes.sqlite)",
+            #"2025-05-19 19:41:05.201000-0400 0x3c4d     Error       0x0                  311    0    cloudd: (CloudKitDaemon) [com.apple.cloudkit:Operation] Operation <CKDModifyRecordsOperation: 0x7fd8> failed with error <CKError 0x6000: "Service Unavailable" (6/2022); "Request failed with http status code 503"; Retry after 30.0 seconds>"#,
+            #"CoreData: error: CoreData+CloudKit: -[NSCloudKitMirroringDelegate _finishedRequest:withResult:](3584): Finished request: <NSCloudKitMirroringExportRequest: 0x6000> 8E0A with result: <NSCloudKitMirroringResult: 0x6000> storeIdentifier: 3E5A success: 0 madeChanges: 0 error: <CKError 0x6000: "Partial Failure" (2/1011); "Failed to modify some records"; partial errors: {"#,
+            "\t" + #"PHOTO-77A1:(com.apple.coredata.cloudkit.zone:__defaultOwner__) = <CKError 0x6001: "Quota Exceeded" (25/2035); server message = "Quota exceeded">"#,
+            "}>",
+        ]
+        let summary = try Self.run(lines)
+        expectEqual(summary.verdict, .degraded, "\(summary.verdicts)")
+        let app = try require(summary.verdicts.first?.processes.first { $0.process == "Recipes" })
+        expectEqual(app.verdict, .degraded, "\(summary.verdicts)")
+        expect(app.evidence.contains { $0.contains("ck.log:3 cloudkit-quota-exceeded") }, "\(app.evidence)")
+        let run = LogRun(catalog: try Catalog.standard(), reporters: [])
+        run.processes = ["Recipes"]
+        var source = MemorySource(lines.joined(separator: "\n") + "\n")
+        try run.process(&source, name: "ck.log")
+        let selected = run.finish()
+        expectEqual(selected.verdict, .degraded, "\(selected.verdicts)")
+        expectEqual(selected.otherProcesses, 1)
+    }
+
     /// Whatever a family's tracker concludes, a warning the benign list does not excuse keeps
     /// the process from `healthy`: the summary's own check, cited with its line.
     @Test func theSummaryHoldsEveryFamilyToTheList() throws {

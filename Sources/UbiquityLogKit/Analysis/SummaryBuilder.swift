@@ -66,6 +66,10 @@ public struct SummaryBuilder {
     private var lastPid: Int?
     /// The group of the last sync record in the input: a headerless line is its process's.
     private var lastSyncGroup: Int?
+    /// By family: the group of the family's last sync record with a process in the input. A
+    /// headerless line with a marker is its family's last process's: Core Data's record after a
+    /// daemon's line (`cloudd`'s CKError) is the app's, as the records of its family before.
+    private var lastFamilyGroups: [Int?]
     private var processNames: Set<String> = []
     /// Process groups kept, over every input: the records of processes met past them are
     /// counted together, one group per input (`ProcessSummary.isOtherProcesses`), so that a
@@ -87,6 +91,7 @@ public struct SummaryBuilder {
         self.families = families
         trackers = families.map { $0.makeTracker() }
         familyCount = families.count
+        lastFamilyGroups = Array(repeating: nil, count: families.count)
         // Every ordinal a marker can have: no bounds to check for a record's.
         var markerFamilies = Array(repeating: -1, count: Int(UInt8.max) + 1)
         for (index, family) in families.enumerated() {
@@ -140,6 +145,7 @@ public struct SummaryBuilder {
         pastCapGroup = nil
         lastPid = nil
         lastSyncGroup = nil
+        for family in lastFamilyGroups.indices { lastFamilyGroups[family] = nil }
     }
     public mutating func inputFailed(_ error: InputError) { counts.unreadableInputs.append(error) }
     public mutating func countLines(_ count: Int) {
@@ -161,7 +167,8 @@ public struct SummaryBuilder {
 
     /// The process group of `record`: its header's process, or for a record whose header
     /// names none (a line pasted without its header, a logger's own timestamp) the process of
-    /// the last sync record before it in the same input, or of the record before it.
+    /// the last sync record of its marker's family before it in the same input, else of the
+    /// last sync record, else of the record before it.
     ///
     /// The usual case, a record of the same process as the one before, is answered here, inlined
     /// into `count`: the process's bytes compared where they lie, with no call on the way.
@@ -180,6 +187,8 @@ public struct SummaryBuilder {
         let same = record.has(.process, sameAs: groupProcessBytes)
         if let group, same == true { return group }
         guard same != nil else {
+            if let marker = record.marker, case let family = markerFamilies[Int(marker.ordinal)], family >= 0,
+               let owner = lastFamilyGroups[family] { return owner }
             if let owner = lastSyncGroup ?? group { return owner }
             groupProcessBytes = KeptText()
             return groupNamed(nil, bytes: KeptText())
@@ -342,6 +351,7 @@ public struct SummaryBuilder {
             let family = record.marker.map { markerFamilies[Int($0.ordinal)] } ?? kindFamilies[ordinal]
             if lastSyncGroup != group, record.has(.process) { lastSyncGroup = group }
             if family >= 0 {
+                if lastFamilyGroups[family] != group, record.has(.process) { lastFamilyGroups[family] = group }
                 familyRecords[group &* familyCount &+ family] += 1
                 if acts.contains(.warning), SummaryBuilder.isUnhandled(event) { familyUnhandled[group &* familyCount &+ family] += 1 }
             }
