@@ -132,17 +132,19 @@ public final class RecordAssembler {
     /// next line: a line the app printed there (an Xcode console paste mixes Core Data's
     /// records with the app's `print` lines, none with a header) that the channels for lines
     /// without a marker recognise, say a CKError. The record's own lines stay: an indented
-    /// line (`    - Underlying: …` under UbiquityStoreManager's error), its text when
-    /// the lines before gave none yet (a header or a method alone), a line inside a bracket
-    /// the record left open (a dictionary, an array, a description: `partial errors: {`,
-    /// `userInfo {`), a line after one that ends with a colon (`… in response to activity:`
-    /// and the value), and a value right after the text's first line or after a value: Core
+    /// line (`    - Underlying: …` under UbiquityStoreManager's error) or one that closes a
+    /// bracket (`}>`), its text when the lines before gave none yet (a header or a method
+    /// alone), a line inside a bracket the record left open (a dictionary, an array, a
+    /// description: `partial errors: {`, `userInfo {`), a line after one that ends with a
+    /// colon (`… in response to activity:` and the value), and a value right after the
+    /// text's first line or after a value: Core
     /// Data's `Failed to set up CloudKit integration for store: %@\n%@` prints its error there
     /// (`<CKError 0x…: …>`, `Error Domain=…`, `(null)`), and `Modify records finished:
     /// %@\n%@\n%@` its three values one after another.
     private func isRecordOfItsOwn(_ line: Line, _ ownLines: some OwnLineRecognizer) -> Bool {
-        guard let first = line.bytes.first, first != 0x20, first != 0x09, !truncated, keptLines < limits.maxLines,
-              ownLines.mayRecognise(line.bytes) else { return false }
+        // The record's structure first, then the rules' quick test: most lines a record
+        // continues with are indented or close a bracket, and a test of the rules costs more.
+        guard let first = line.bytes.first, !Self.continues(first), !truncated, keptLines < limits.maxLines else { return false }
         let text = UnsafeBufferPointer(start: UnsafePointer(chunk.base + openStart), count: openCount)
         var textStart = min(bodyStart, text.count)
         while textStart < text.count, Self.isBlank(text[textStart]) { textStart += 1 }
@@ -156,6 +158,7 @@ public final class RecordAssembler {
             while lastLine > textStart, text[lastLine - 1] != 0x0A { lastLine -= 1 }
             if lastLine == textStart || Self.startsWithValue(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: text[lastLine...])), orEnd: true) { return false }
         }
+        guard ownLines.mayRecognise(line.bytes) else { return false }
         if depthRead < textStart {
             depthRead = textStart
             depth = 0
@@ -165,6 +168,15 @@ public final class RecordAssembler {
             depthRead = text.count
         }
         return depth == 0 && ownLines.recognises(line.bytes)
+    }
+
+    /// Whether a line that starts with `byte` continues the record before it, whatever follows:
+    /// an indented line, or one that closes a bracket.
+    private static func continues(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x20, 0x09, UInt8(ascii: ")"), UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: ">"): true
+        default: false
+        }
     }
 
     private static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
