@@ -349,9 +349,11 @@ public struct SummaryBuilder {
             // A record's family is its marker's; a record without one (a framework's line) is
             // its kind's.
             let family = record.marker.map { markerFamilies[Int($0.ordinal)] } ?? kindFamilies[ordinal]
-            if lastSyncGroup != group, record.has(.process) { lastSyncGroup = group }
+            if lastSyncGroup != group || (family >= 0 && lastFamilyGroups[family] != group), record.has(.process) {
+                lastSyncGroup = group
+                if family >= 0 { lastFamilyGroups[family] = group }
+            }
             if family >= 0 {
-                if lastFamilyGroups[family] != group, record.has(.process) { lastFamilyGroups[family] = group }
                 familyRecords[group &* familyCount &+ family] += 1
                 if acts.contains(.warning), SummaryBuilder.isUnhandled(event) { familyUnhandled[group &* familyCount &+ family] += 1 }
             }

@@ -133,7 +133,9 @@ public final class Classifier {
     }
 
     /// What the first of the channels that read lines without a marker recognises in
-    /// `record`'s message; nil when none does.
+    /// `record`'s message; nil when none does. Inlined into `classify`, which most records of
+    /// a device console (other processes' lines) take this way.
+    @inline(__always)
     private func unmarkedMatch(_ record: Record) -> Classification? {
         let searches = unmarked
         let bodyStart = min(record.bodyStart, record.text.count)
