@@ -90,13 +90,18 @@ import Glibc
         expect(isSanitized || (measured.peakKiB > 0 && measured.peakKiB < 100 * 1024), "peak \(measured.peakKiB) KiB")
     }
 
-    @Test func crOnlyLineEndsAreOneLineShownEscaped() throws {
-        // Lines end at LF (as for `wc -l`); a lone CR is part of the line and is shown escaped.
+    @Test func crOnlyLineEndsEndLinesAndALoneCRIsShownEscaped() throws {
+        // Without an LF, CRs end the lines (the classic Mac OS's text files).
         let result = try Binary.run(["-v"], stdin: Data("first\rsecond\rthird".utf8))
         expectEqual(result.status, 1, "no sync records: no evidence")
-        expect(summaryLines(result).contains("Verdict: no evidence (no Core Data sync records in 1 line)"))
-        expect(result.stdout.contains("[app] first\\x0Dsecond\\x0Dthird"))
-        expect(summaryLines(result).contains("read             1 line, 1 record"))
+        expect(summaryLines(result).contains("Verdict: no evidence (no Core Data sync records in 3 lines)"), "\(result.stdout)")
+        expect(summaryLines(result).contains("read             3 lines, 1 record"), "\(result.stdout)")
+        expect(!result.stdout.contains("\\x0D"), "\(result.stdout)")
+        // With one, lines end at LF (as for `wc -l`); a lone CR is part of its line, shown escaped.
+        let mixed = try Binary.run(["-v"], stdin: Data("first\rsecond\rthird\n".utf8))
+        expect(summaryLines(mixed).contains("Verdict: no evidence (no Core Data sync records in 1 line)"))
+        expect(mixed.stdout.contains("[app] first\\x0Dsecond\\x0Dthird"))
+        expect(summaryLines(mixed).contains("read             1 line, 1 record"))
     }
 
     @Test func anInputThatEndsMidRecordKeepsWhatItHas() throws {

@@ -24,11 +24,13 @@ public func readLines(_ text: String, chunkSize: Int = 1 << 16) throws -> [ReadL
     try readLines(Array(text.utf8), chunkSize: chunkSize)
 }
 
-/// Groups `text` into records as a run would.
+/// Groups `text` into records as a run would (a run's assembler is told the app's lines by
+/// a classifier: `ownLines`).
 public func assemble(_ text: String, input: String = "test.log", chunkSize: Int = 1 << 16,
-                     limits: RecordAssembler.Limits = RecordAssembler.Limits()) throws -> [Record] {
+                     limits: RecordAssembler.Limits = RecordAssembler.Limits(),
+                     ownLines: (any OwnLineRecognizer)? = nil) throws -> [Record] {
     let reader = LineReader(limits: LineReader.Limits(chunkSize: chunkSize))
-    let assembler = RecordAssembler(input: input, limits: limits)
+    let assembler = RecordAssembler(input: input, limits: limits, ownLines: ownLines)
     var source = MemorySource(text, chunkSize: chunkSize)
     var records: [Record] = []
     try reader.readLines(from: &source) { line in
@@ -41,7 +43,7 @@ public func assemble(_ text: String, input: String = "test.log", chunkSize: Int 
 /// Classifies every record of `text` with the standard catalogue.
 public func classify(_ text: String) throws -> [(record: Record, classification: Classification)] {
     let classifier = Classifier(catalog: try Catalog.standard())
-    return try assemble(text).map { ($0, classifier.classify($0)) }
+    return try assemble(text, ownLines: classifier).map { ($0, classifier.classify($0)) }
 }
 
 /// Runs the whole pipeline on `text` and returns the summary and what a reporter got.

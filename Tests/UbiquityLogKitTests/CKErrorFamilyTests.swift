@@ -43,6 +43,23 @@ import TestSupport
         (nslog("CKErrorDomain Code=41 something new"), .ckErrorRequestFailed, 41, nil),
     ]
 
+    /// A Core Data record no rule of its channel knows, whose message prints an error, is read
+    /// as the app's line would be: an importer's failure with a CKError, at debug level, was an
+    /// unhandled record and the run `healthy`.
+    @Test func anUnknownCoreDataRecordWithAnErrorIsReadForIt() throws {
+        let failed = "CoreData: debug: CoreData+CloudKit: -[PFCloudKitImporter processWorkItemsWithCompletion:](388): <PFCloudKitImporter: 0x600000c3d2a0>: Import failed with error: <CKError 0x600000c1d4a0: \"Zone Not Found\" (26/2036); server message = \"Zone does not exist\"; op = 8F2A1C3E4B5D6F70>"
+        let results = try classify(failed)
+        expectEqual(results.count, 1)
+        expectEqual(results.first?.record.marker, .cloudKit)
+        expectEqual(results.first?.classification.event.kind, .ckErrorZoneMissing)
+        let summary = try summarize([("f3.log", "Recipe list refreshed: 7 recipes\n" + failed + "\n")])
+        expectEqual(summary.unhandled, 0)
+        expectEqual(summary.verdict, .degraded, "\(summary.verdicts)")
+        // Without an error it stays unhandled.
+        let unknown = try classify("CoreData: debug: CoreData+CloudKit: -[PFCloudKitImporter processWorkItemsWithCompletion:](388): <PFCloudKitImporter: 0x6000>: A message no rule knows yet")
+        expectEqual(unknown.first?.classification.event, .unhandled(limitHit: false))
+    }
+
     @Test(arguments: judged.indices)
     func eachCKErrorIsJudgedByItsCode(_ index: Int) throws {
         let (line, kind, code, internalCode) = Self.judged[index]

@@ -188,18 +188,72 @@ extension EventKind {
 
     /// A record no rule knows, written at error or fault level, keeps its process from
     /// `healthy`, cited; at the default level it is weighed by the unknown check alone. An
-    /// importer's failure with a CKError in an unknown wording was `healthy`.
+    /// importer's failure in an unknown wording was `healthy` (with a CKError it prints, it is
+    /// read for the error: `CKErrorFamilyTests`).
     @Test func anUnknownRecordAtErrorLevelIsNotHealthy() throws {
         let prefix = "2025-05-19 19:41:08.001000-0400 0x1a2b     Default     0x0                  905    0    Recipes: (CoreData) [com.apple.coredata:CloudKit] CoreData+CloudKit: "
         let setUp = prefix + "-[NSCloudKitMirroringDelegate _performSetupRequest:]_block_invoke(1242): <private>: Successfully set up CloudKit integration for store (<private>): <private>"
         let queue = prefix + "-[NSCloudKitMirroringDelegate checkAndExecuteNextRequest]_block_invoke(3579): <private>: No more requests to execute."
-        let unknown = "-[PFCloudKitImporter _importFinishedWithResult:importer:](1280): <PFCloudKitImporter: 0x600000c3d2a0>: Import failed with error: <CKError 0x600000c1d4a0: \"Permission Failure\" (10/2007)>"
+        let unknown = "-[PFCloudKitImporter _importFinishedWithResult:importer:](1280): <PFCloudKitImporter: 0x600000c3d2a0>: Import failed with error: <private>"
         for (level, verdict) in [("Error  ", Verdict.degraded), ("Fault  ", .degraded), ("Default", .healthy)] {
             let summary = try Self.run([setUp, queue, prefix.replacingOccurrences(of: "Default", with: level) + unknown])
             expectEqual(summary.unhandled, 1)
             expectEqual(summary.verdict, verdict, "\(level): \(summary.verdicts)")
             if verdict == .degraded { expect(summary.verdicts.first?.evidence.first?.contains("ck.log:3 unhandled:") == true, "\(summary.verdicts)") }
         }
+    }
+
+    /// Xcode's console has no header: a record's level is then the word Core Data prints
+    /// before the marker (`CoreData: error:`, `CoreData: fault:`, the os_log copy's `error:`),
+    /// and no other word is.
+    static let idle = "CoreData: CloudKit: CoreData+CloudKit: -[NSCloudKitMirroringDelegate checkAndExecuteNextRequest]_block_invoke(3569): <NSCloudKitMirroringDelegate: 0x6000>: No more requests to execute."
+
+    @Test func anUnknownRecordWithXcodesErrorWordIsNotHealthy() throws {
+        let setUp = "CoreData: CloudKit: CoreData+CloudKit: -[NSCloudKitMirroringDelegate _performSetupRequest:]_block_invoke(1242): <NSCloudKitMirroringDelegate: 0x6000>: Successfully set up CloudKit integration for store (8B2E): <NSSQLCore: 0x1045> (URL: file:///Users/dev/Recipes.sqlite)"
+        let unknown = "CoreData+CloudKit: -[NSCloudKitMirroringDelegate aMethodOfTomorrow:](12): <NSCloudKitMirroringDelegate: 0x6000>: A message no rule knows yet: ("
+        let cases: [(String, Verdict)] = [
+            ("CoreData: error: ", .degraded), ("CoreData: fault: ", .degraded), ("error: ", .degraded), ("fault: ", .degraded),
+            ("CoreData: debug: ", .healthy), ("CoreData: CloudKit: ", .healthy), ("", .healthy),
+        ]
+        for (word, verdict) in cases {
+            let summary = try Self.run([setUp, Self.idle, Self.idle, word + unknown,
+                                        "    \"<CKRecordZoneID: 0x6000; zoneName=com.apple.coredata.cloudkit.zone>\"", ")"])
+            expectEqual(summary.unhandled, 1, word)
+            expectEqual(summary.verdict, verdict, "\(word): \(summary.verdicts)")
+            if verdict == .degraded { expect(summary.verdicts.first?.evidence.first?.contains("ck.log:4 unhandled:") == true, "\(summary.verdicts)") }
+        }
+        // The word belongs to Core Data only before its marker.
+        for prefix in ["CoreData: error: CoreData+CloudKit: -[A b](1): ", "error: CoreData+CloudKit: ", "\terror: CoreData+CloudKit: "] {
+            expect(Array(prefix.utf8).withUnsafeBytes { SummaryBuilder.hasLevelWord($0) }, prefix)
+        }
+        for prefix in ["Sync error: the app's own", "error:CoreData+CloudKit: ", "CoreData: debug: CoreData+CloudKit: ", "xerror: CoreData+CloudKit: "] {
+            expect(!Array(prefix.utf8).withUnsafeBytes { SummaryBuilder.hasLevelWord($0) }, prefix)
+        }
+    }
+
+    /// A line without a header belongs to the process of the last record of its marker's
+    /// family: Core Data's record after a daemon's line is the app's, not the daemon's (where
+    /// it was not judged, and the run was `healthy`), with `--process` too.
+    @Test func aHeaderlessCoreDataRecordAfterADaemonsLineIsTheApps() throws {
+        let lines = [
+            "2025-05-19 19:41:02.114902-0400 0x1a2b     Default     0x0                  905    0    Recipes: (CoreData) [com.apple.coredata:CloudKit] CoreData+CloudKit: -[NSCloudKitMirroringDelegate _performSetupRequest:]_block_invoke(1242): <NSCloudKitMirroringDelegate: 0x6000>: Successfully set up CloudKit integration for store (3E5A): <NSSQLCore: 0x7f8c> (URL: file:///Users/dev/Recipes.sqlite)",
+            #"2025-05-19 19:41:05.201000-0400 0x3c4d     Error       0x0                  311    0    cloudd: (CloudKitDaemon) [com.apple.cloudkit:Operation] Operation <CKDModifyRecordsOperation: 0x7fd8> failed with error <CKError 0x6000: "Service Unavailable" (6/2022); "Request failed with http status code 503"; Retry after 30.0 seconds>"#,
+            #"CoreData: error: CoreData+CloudKit: -[NSCloudKitMirroringDelegate _finishedRequest:withResult:](3584): Finished request: <NSCloudKitMirroringExportRequest: 0x6000> 8E0A with result: <NSCloudKitMirroringResult: 0x6000> storeIdentifier: 3E5A success: 0 madeChanges: 0 error: <CKError 0x6000: "Partial Failure" (2/1011); "Failed to modify some records"; partial errors: {"#,
+            "\t" + #"PHOTO-77A1:(com.apple.coredata.cloudkit.zone:__defaultOwner__) = <CKError 0x6001: "Quota Exceeded" (25/2035); server message = "Quota exceeded">"#,
+            "}>",
+        ]
+        let summary = try Self.run(lines)
+        expectEqual(summary.verdict, .degraded, "\(summary.verdicts)")
+        let app = try require(summary.verdicts.first?.processes.first { $0.process == "Recipes" })
+        expectEqual(app.verdict, .degraded, "\(summary.verdicts)")
+        expect(app.evidence.contains { $0.contains("ck.log:3 cloudkit-quota-exceeded") }, "\(app.evidence)")
+        let run = LogRun(catalog: try Catalog.standard(), reporters: [])
+        run.processes = ["Recipes"]
+        var source = MemorySource(lines.joined(separator: "\n") + "\n")
+        try run.process(&source, name: "ck.log")
+        let selected = run.finish()
+        expectEqual(selected.verdict, .degraded, "\(selected.verdicts)")
+        expectEqual(selected.otherProcesses, 1)
     }
 
     /// Whatever a family's tracker concludes, a warning the benign list does not excuse keeps

@@ -21,6 +21,25 @@ import TestSupport
         try expectEqual(readLines("a\rb\n").map(\.text), ["a\rb"])
     }
 
+    /// A file of the classic Mac OS ends its lines with CR alone: each CR ends a line there,
+    /// however the input is cut into reads; an input with an LF keeps its lone CRs.
+    @Test(arguments: [1, 2, 3, 5, 7, 64, 1 << 16])
+    func crAloneEndsLinesWhereNoLFDoes(chunkSize: Int) throws {
+        let lines = try readLines("first\rsecond\r\rlast", chunkSize: chunkSize)
+        expectEqual(lines.map(\.text), ["first", "second", "", "last"])
+        expectEqual(lines.map(\.number), [1, 2, 3, 4])
+        try expectEqual(readLines("a\rb\r", chunkSize: chunkSize).map(\.text), ["a", "b"])
+        try expectEqual(readLines("a\rb\nc\rd", chunkSize: chunkSize).map(\.text), ["a\rb", "c\rd"])
+        try expectEqual(readLines("a\r\nb\r\n", chunkSize: chunkSize).map(\.text), ["a", "b"])
+        try expectEqual(readLines("a\r", chunkSize: chunkSize).map(\.text), ["a"])
+        // An LF past the input's first 64 KiB is too late: the CRs before it end lines.
+        let window = LineReader.LineEnds.window
+        let late = String(repeating: "x", count: window - 2) + "\r" + String(repeating: "y", count: 10) + "\nz"
+        try expectEqual(readLines(late, chunkSize: chunkSize).map(\.text.count), [window - 2, 10, 1])
+        let early = String(repeating: "x", count: window - 20) + "\ry\nz"
+        try expectEqual(readLines(early, chunkSize: chunkSize).map(\.text.count), [window - 18, 1])
+    }
+
     @Test func aFinalNewlineAddsNoLine() throws {
         try expectEqual(readLines("a\nb\n").count, 2)
         try expectEqual(readLines("a\nb").count, 2)

@@ -93,9 +93,13 @@ func run(_ bytes: [UInt8], _ options: Options) -> (summary: RunSummary, spans: [
     return (logRun.finish(), collector.spans)
 }
 
+/// The lines of `bytes`: each ends at an LF, or at a CR too in an input whose first 64 KiB and
+/// one byte hold no LF and a CR before another byte (the classic Mac OS's line ends).
 func expectedLines(_ bytes: [UInt8]) -> Int {
-    let newlines = bytes.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-    return newlines + (bytes.isEmpty || bytes.last == 0x0A ? 0 : 1)
+    let window = bytes.prefix((64 << 10) + 1)
+    let crEnds = !window.contains(0x0A) && window.firstIndex(of: 0x0D).map { $0 + 1 < window.count } == true
+    let ends = bytes.reduce(0) { $0 + ($1 == 0x0A || (crEnds && $1 == 0x0D) ? 1 : 0) }
+    return ends + (bytes.isEmpty || bytes.last == 0x0A || (crEnds && bytes.last == 0x0D) ? 0 : 1)
 }
 
 /// Every line read belongs to exactly one record, in order.

@@ -66,6 +66,10 @@ public struct SummaryBuilder {
     private var lastPid: Int?
     /// The group of the last sync record in the input: a headerless line is its process's.
     private var lastSyncGroup: Int?
+    /// By family: the group of the family's last sync record with a process in the input. A
+    /// headerless line with a marker is its family's last process's: Core Data's record after a
+    /// daemon's line (`cloudd`'s CKError) is the app's, as the records of its family before.
+    private var lastFamilyGroups: [Int?]
     private var processNames: Set<String> = []
     /// Process groups kept, over every input: the records of processes met past them are
     /// counted together, one group per input (`ProcessSummary.isOtherProcesses`), so that a
@@ -87,6 +91,7 @@ public struct SummaryBuilder {
         self.families = families
         trackers = families.map { $0.makeTracker() }
         familyCount = families.count
+        lastFamilyGroups = Array(repeating: nil, count: families.count)
         // Every ordinal a marker can have: no bounds to check for a record's.
         var markerFamilies = Array(repeating: -1, count: Int(UInt8.max) + 1)
         for (index, family) in families.enumerated() {
@@ -140,6 +145,7 @@ public struct SummaryBuilder {
         pastCapGroup = nil
         lastPid = nil
         lastSyncGroup = nil
+        for family in lastFamilyGroups.indices { lastFamilyGroups[family] = nil }
     }
     public mutating func inputFailed(_ error: InputError) { counts.unreadableInputs.append(error) }
     public mutating func countLines(_ count: Int) {
@@ -161,7 +167,8 @@ public struct SummaryBuilder {
 
     /// The process group of `record`: its header's process, or for a record whose header
     /// names none (a line pasted without its header, a logger's own timestamp) the process of
-    /// the last sync record before it in the same input, or of the record before it.
+    /// the last sync record of its marker's family before it in the same input, else of the
+    /// last sync record, else of the record before it.
     ///
     /// The usual case, a record of the same process as the one before, is answered here, inlined
     /// into `count`: the process's bytes compared where they lie, with no call on the way.
@@ -180,6 +187,8 @@ public struct SummaryBuilder {
         let same = record.has(.process, sameAs: groupProcessBytes)
         if let group, same == true { return group }
         guard same != nil else {
+            if let marker = record.marker, case let family = markerFamilies[Int(marker.ordinal)], family >= 0,
+               let owner = lastFamilyGroups[family] { return owner }
             if let owner = lastSyncGroup ?? group { return owner }
             groupProcessBytes = KeptText()
             return groupNamed(nil, bytes: KeptText())
@@ -340,7 +349,10 @@ public struct SummaryBuilder {
             // A record's family is its marker's; a record without one (a framework's line) is
             // its kind's.
             let family = record.marker.map { markerFamilies[Int($0.ordinal)] } ?? kindFamilies[ordinal]
-            if lastSyncGroup != group, record.has(.process) { lastSyncGroup = group }
+            if lastSyncGroup != group || (family >= 0 && lastFamilyGroups[family] != group), record.has(.process) {
+                lastSyncGroup = group
+                if family >= 0 { lastFamilyGroups[family] = group }
+            }
             if family >= 0 {
                 familyRecords[group &* familyCount &+ family] += 1
                 if acts.contains(.warning), SummaryBuilder.isUnhandled(event) { familyUnhandled[group &* familyCount &+ family] += 1 }
@@ -355,13 +367,43 @@ public struct SummaryBuilder {
         return Tracked(acts: acts, family: family, group: group)
     }
 
-    /// Whether `record`'s header gives it an error or fault level: `Error`, `Fault` (`log
-    /// show`, NDJSON), `E`, `F`, `Fa` (its compact style), `<Error>` (syslog).
+    /// Whether `record` was written at error or fault level: its header's level (`Error`,
+    /// `Fault` in `log show` and NDJSON, `E`, `F`, `Fa` in its compact style, `<Error>` in
+    /// syslog) or, where the header gives none (Xcode's console has no header), the level word
+    /// Core Data prints before the marker (`hasLevelWord`).
     static func isErrorLevel(_ record: borrowing Record) -> Bool {
-        record.withBytes(of: .level) { bytes in
-            guard let first = bytes?.first else { return false }
+        let level = record.withBytes(of: .level) { bytes -> Bool? in
+            guard let first = bytes?.first else { return nil }
             return first | 0x20 == UInt8(ascii: "e") || first | 0x20 == UInt8(ascii: "f")
         }
+        if let level { return level }
+        let bodyStart = record.bodyStart
+        return record.text.withUnsafeBytes { text in
+            let end = bodyStart > 0 ? min(bodyStart, text.count) : (text.firstIndex(of: 0x0A) ?? text.count)
+            return hasLevelWord(UnsafeRawBufferPointer(rebasing: text[..<end]))
+        }
+    }
+
+    /// Whether `prefix`, a record's first line up to its message, holds Core Data's `error` or
+    /// `fault` word: after `CoreData: ` (`CoreData: error: CoreData+CloudKit: …`, `CoreData:
+    /// fault: …`, Xcode's copy of the record from standard error) or, at the line's start or
+    /// after a blank, right before `CoreData+CloudKit:` (`error: CoreData+CloudKit: …`, its
+    /// os_log copy; see `CloudKitEcho`). An app's own `error:` is no level: its line has no
+    /// marker after the word.
+    static func hasLevelWord(_ prefix: UnsafeRawBufferPointer) -> Bool {
+        let bytes = Array(prefix)
+        for word in ["error: ", "fault: "].map({ Array($0.utf8) }) {
+            var at = 0
+            while at + word.count <= bytes.count {
+                defer { at += 1 }
+                guard bytes[at..<at + word.count].elementsEqual(word) else { continue }
+                let coreData = Array("CoreData: ".utf8)
+                if at >= coreData.count, bytes[(at - coreData.count)..<at].elementsEqual(coreData) { return true }
+                if at == 0 || bytes[at - 1] == 0x20 || bytes[at - 1] == 0x09,
+                   bytes[(at + word.count)...].starts(with: "CoreData+CloudKit:".utf8) { return true }
+            }
+        }
+        return false
     }
 
     private static func isUnhandled(_ event: borrowing Event) -> Bool {

@@ -107,28 +107,44 @@ public final class Classifier {
     }
 
     public func classify(_ record: Record) -> Classification {
-        guard let marker = record.marker else {
-            let searches = unmarked
-            let bodyStart = min(record.bodyStart, record.text.count)
-            guard record.text.withUnsafeBytes({ UnmarkedPrefilter.mayMatch(UnsafeRawBufferPointer(rebasing: $0[bodyStart...]), unmarkedTables) })
-            else { return Classification(event: .app) }
-            for search in searches {
-                if case .matched(let found) = match(record, on: search) { return found }
-            }
-            return Classification(event: .app)
-        }
+        guard let marker = record.marker else { return unmarkedMatch(record) ?? Classification(event: .app) }
         let ordinal = Int(marker.ordinal)
         guard ordinal < markerSearches.count, let search = markerSearches[ordinal] ?? makeSearch(ordinal) else {
-            return Classification(event: unmatched(record, ordinal, limitHit: false))
+            return unmatched(record, ordinal, limitHit: false)
         }
-        return match(record, on: search).classification { unmatched(record, ordinal, limitHit: $0) }
+        switch match(record, on: search) {
+        case .matched(let found): return found
+        case .none(let limitHit): return unmatched(record, ordinal, limitHit: limitHit)
+        }
     }
 
-    /// What a record of the marker of `ordinal` is when no rule recognises it: its channel's
-    /// word, unhandled for a marker no family of the catalogue declares.
-    private func unmatched(_ record: Record, _ ordinal: Int, limitHit: Bool) -> Event {
-        guard ordinal < markerChannels.count, let channel = markerChannels[ordinal] else { return .unhandled(limitHit: limitHit) }
-        return channel.unmatched(record, limitHit)
+    /// What a record of the marker of `ordinal` is when no rule of its channel recognises it:
+    /// what the channels for lines without a marker read in it (an error its message prints,
+    /// `… Import failed with error: <CKError 0x…: "Zone Not Found" (26/2036)…>`, is read as
+    /// the app's line would be), else its channel's word, unhandled for a marker no family of
+    /// the catalogue declares.
+    @inline(never)
+    private func unmatched(_ record: Record, _ ordinal: Int, limitHit: Bool) -> Classification {
+        if let found = unmarkedMatch(record) { return found }
+        guard ordinal < markerChannels.count, let channel = markerChannels[ordinal] else {
+            return Classification(event: .unhandled(limitHit: limitHit))
+        }
+        return Classification(event: channel.unmatched(record, limitHit))
+    }
+
+    /// What the first of the channels that read lines without a marker recognises in
+    /// `record`'s message; nil when none does. Inlined into `classify`, which most records of
+    /// a device console (other processes' lines) take this way.
+    @inline(__always)
+    private func unmarkedMatch(_ record: Record) -> Classification? {
+        let searches = unmarked
+        let bodyStart = min(record.bodyStart, record.text.count)
+        guard record.text.withUnsafeBytes({ UnmarkedPrefilter.mayMatch(UnsafeRawBufferPointer(rebasing: $0[bodyStart...]), unmarkedTables) })
+        else { return nil }
+        for search in searches {
+            if case .matched(let found) = match(record, on: search) { return found }
+        }
+        return nil
     }
 
     /// The rule search alone, without making an event: whether a rule of the record's channel
@@ -148,13 +164,6 @@ public final class Classifier {
         case matched(Classification)
         /// No rule matched; `limitHit` when one gave up at the match limit.
         case none(limitHit: Bool)
-
-        func classification(otherwise fallback: (Bool) -> Event) -> Classification {
-            switch self {
-            case .matched(let classification): classification
-            case .none(let limitHit): Classification(event: fallback(limitHit))
-            }
-        }
     }
 
     /// Always inlined into `classify`, which calls it once or twice a record: the optimiser
@@ -185,6 +194,17 @@ public final class Classifier {
             return .matched(Classification(event: event, rule: rule, matchStart: found.start.map { bodyStart + $0 }))
         }
     }
+}
+
+extension Classifier: OwnLineRecognizer {
+    /// The quick test of the channels that read lines without a marker (`UnmarkedPrefilter`).
+    public func mayRecognise(_ line: UnsafeRawBufferPointer) -> Bool {
+        _ = unmarked
+        return UnmarkedPrefilter.mayMatch(line, unmarkedTables)
+    }
+
+    /// Whether a rule of the channels that read lines without a marker recognises `line`.
+    public func recognises(_ line: UnsafeRawBufferPointer) -> Bool { recognises(line, marker: nil, method: nil) }
 }
 
 extension Record {

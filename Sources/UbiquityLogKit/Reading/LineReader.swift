@@ -112,6 +112,7 @@ public final class LineReader {
         var at = Cursor()
         var skippingRest = false  // inside an overlong line, its start kept in `longHead`
         var idleHandled = false
+        var lineEnds = LineEnds.undecided
 
         while true {
             if at.end == chunk.capacity {
@@ -148,11 +149,21 @@ public final class LineReader {
                 }
                 throw located
             }
-            if count == 0 { break }
+            let ended = count == 0
             idleHandled = false
             var scan = at.end
             at.end += count
             chunk.used = at.end
+            if lineEnds != .lf, !skippingRest {
+                if lineEnds == .undecided {
+                    lineEnds = LineEnds(UnsafeRawBufferPointer(start: chunk.base + at.start, count: at.end - at.start),
+                                        newFrom: scan - at.start, whole: ended)
+                    // Each CR of the line so far is a line end now: its bytes are read again.
+                    if lineEnds == .cr { scan = at.start }
+                }
+                if lineEnds == .cr { Self.replaceCRs(UnsafeMutableRawBufferPointer(start: chunk.base + scan, count: at.end - scan)) }
+            }
+            if ended && scan == at.end { break }
 
             while scan < at.end, let found = memchr(chunk.base + scan, 0x0A, at.end - scan) {
                 let newline = UnsafeMutableRawPointer(chunk.base).distance(to: found)
@@ -185,12 +196,55 @@ public final class LineReader {
                 at.start = at.end
                 at.out = at.end
             }
+            if ended { break }
             try chunkEnd()
         }
         if skippingRest {
             try emitLong(body)
         } else if at.end > at.start {
             try emit(chunk, &at, to: at.end, truncated: false, body)
+        }
+    }
+
+    /// What ends an input's lines: LF (or CR LF), or CR alone, as the classic Mac OS wrote
+    /// text. Told from the input's first `window` + 1 bytes (all of it, when shorter), before
+    /// its first line is handed out: an LF there makes its lone CRs part of their lines; else
+    /// a CR there before another byte makes each CR a line end. However the input is cut into
+    /// reads, the same bytes tell.
+    enum LineEnds {
+        case undecided, lf, cr
+
+        /// The first line's bytes read so far, `line` (its bytes from `newFrom` on are new),
+        /// and whether they are all the input holds: what they tell.
+        init(_ line: UnsafeRawBufferPointer, newFrom: Int, whole: Bool) {
+            self = .undecided
+            guard let base = line.baseAddress else {
+                if whole { self = .lf }
+                return
+            }
+            let seen = min(line.count, Self.window + 1)
+            if newFrom < seen, memchr(base + newFrom, 0x0A, seen - newFrom) != nil {
+                self = .lf
+            } else if whole || line.count > Self.window {
+                // A CR before another byte of the window, which is no LF.
+                let cr = memchr(base, 0x0D, seen).map { base.distance(to: UnsafeRawPointer($0)) }
+                self = cr.map { $0 + 1 < seen } == true ? .cr : .lf
+            }
+        }
+
+        /// How many bytes without an LF tell an input's line ends (and one more, the byte after
+        /// a CR last among them).
+        static let window = 64 << 10
+    }
+
+    /// Makes each CR of `bytes` an LF (the whole line so far when CR is first told, then the
+    /// bytes of each read).
+    private static func replaceCRs(_ bytes: UnsafeMutableRawBufferPointer) {
+        guard let base = bytes.baseAddress else { return }
+        var from = 0
+        while from < bytes.count, let cr = memchr(base + from, 0x0D, bytes.count - from) {
+            cr.storeBytes(of: 0x0A, as: UInt8.self)
+            from = base.distance(to: cr) + 1
         }
     }
 

@@ -23,6 +23,14 @@ public final class RecordAssembler {
     public let input: String
     public let limits: Limits
     private let parser: HeaderParser
+    /// What tells a line without a header that the catalogue reads as a record of its own
+    /// (see `isRecordOfItsOwn`); nil: every such line continues the open record.
+    private let ownLines: (any OwnLineRecognizer)?
+    /// How far into the open record `depth` has been read, and how many brackets are open
+    /// there (see `isRecordOfItsOwn`): read only when a line asks, so a record whose lines
+    /// no rule may recognise is never read.
+    private var depthRead = 0
+    private var depth = 0
 
     // Only the reader's thread uses an assembler, and no access to these overlaps another:
     // the run-time exclusivity check Swift makes on each access to a class's property costs
@@ -55,10 +63,12 @@ public final class RecordAssembler {
     /// How many lines the open record had when a preview of it was last made; nil when none was.
     private var previewedLines: Int?
 
-    public init(input: String, parser: HeaderParser = HeaderParser(), limits: Limits = Limits()) {
+    public init(input: String, parser: HeaderParser = HeaderParser(), limits: Limits = Limits(),
+                ownLines: (any OwnLineRecognizer)? = nil) {
         self.input = input
         self.parser = parser
         self.limits = limits
+        self.ownLines = ownLines
         chunk = TextChunk(capacity: 1)
         closedChunk = chunk
         closedEntry = RecordEntry(chunk: chunk)
@@ -109,7 +119,97 @@ public final class RecordAssembler {
             open(line, bodyStart: 0)
             return nil
         }
+        if let ownLines, isRecordOfItsOwn(line, ownLines) {
+            let closed = close()
+            header = nil
+            open(line, bodyStart: 0)
+            return closed
+        }
         return continueRecord(line)
+    }
+
+    /// Whether `line`, without a header, is a record of its own rather than the open record's
+    /// next line: a line the app printed there (an Xcode console paste mixes Core Data's
+    /// records with the app's `print` lines, none with a header) that the channels for lines
+    /// without a marker recognise, say a CKError. The record's own lines stay: an indented
+    /// line (`    - Underlying: …` under UbiquityStoreManager's error) or one that closes a
+    /// bracket (`}>`), its text when the lines before gave none yet (a header or a method
+    /// alone), a line inside a bracket the record left open (a dictionary, an array, a
+    /// description: `partial errors: {`, `userInfo {`), a line after one that ends with a
+    /// colon (`… in response to activity:` and the value), and a value right after the
+    /// text's first line or after a value: Core
+    /// Data's `Failed to set up CloudKit integration for store: %@\n%@` prints its error there
+    /// (`<CKError 0x…: …>`, `Error Domain=…`, `(null)`), and `Modify records finished:
+    /// %@\n%@\n%@` its three values one after another.
+    private func isRecordOfItsOwn(_ line: Line, _ ownLines: some OwnLineRecognizer) -> Bool {
+        // The record's structure first, then the rules' quick test: most lines a record
+        // continues with are indented or close a bracket, and a test of the rules costs more.
+        guard let first = line.bytes.first, !Self.continues(first), !truncated, keptLines < limits.maxLines else { return false }
+        let text = UnsafeBufferPointer(start: UnsafePointer(chunk.base + openStart), count: openCount)
+        var textStart = min(bodyStart, text.count)
+        while textStart < text.count, Self.isBlank(text[textStart]) { textStart += 1 }
+        guard textStart < text.count else { return false }
+        var last = text.count - 1
+        while last > textStart, Self.isBlank(text[last]) { last -= 1 }
+        if text[last] == UInt8(ascii: ":") { return false }
+        if Self.startsWithValue(line.bytes) {
+            // The last line so far: the text's first, or a value (or a value's last line).
+            var lastLine = last
+            while lastLine > textStart, text[lastLine - 1] != 0x0A { lastLine -= 1 }
+            if lastLine == textStart || Self.startsWithValue(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: text[lastLine...])), orEnd: true) { return false }
+        }
+        guard ownLines.mayRecognise(line.bytes) else { return false }
+        if depthRead < textStart {
+            depthRead = textStart
+            depth = 0
+        }
+        if depthRead < text.count {
+            depth = Self.depth(after: UnsafeBufferPointer(rebasing: text[depthRead...]), from: depth)
+            depthRead = text.count
+        }
+        return depth == 0 && ownLines.recognises(line.bytes)
+    }
+
+    /// Whether a line that starts with `byte` continues the record before it, whatever follows:
+    /// an indented line, or one that closes a bracket.
+    private static func continues(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x20, 0x09, UInt8(ascii: ")"), UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: ">"): true
+        default: false
+        }
+    }
+
+    private static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+
+    /// Whether `line` starts, past its blanks, with a value as `%@` prints one: an object's
+    /// description (`<…`), a collection or `(null)` (`(`, `{`), an NSError (`Error Domain=`);
+    /// `orEnd`: or with a collection's or description's end (`)`, `}`, `>`).
+    static func startsWithValue(_ line: UnsafeRawBufferPointer, orEnd: Bool = false) -> Bool {
+        var start = 0
+        while start < line.count, line[start] == 0x20 || line[start] == 0x09 { start += 1 }
+        guard start < line.count else { return false }
+        switch line[start] {
+        case UInt8(ascii: "<"), UInt8(ascii: "("), UInt8(ascii: "{"): return true
+        case UInt8(ascii: ")"), UInt8(ascii: "}"), UInt8(ascii: ">"): return orEnd
+        default: return UnsafeRawBufferPointer(rebasing: line[start...]).starts(with: "Error Domain=".utf8)
+        }
+    }
+
+    /// How many brackets (`(`, `[`, `{`, `<`) are open after `bytes`, when `depth` were open
+    /// before them; a closing bracket with none open is passed over. Quotes are not read: an
+    /// NSError's description quotes its message unescaped, quotes and all (`"… due to error:
+    /// <CKError 0x…: "Partial Failure" …; partial errors: {`), so a bracket inside quotes is
+    /// counted as any other.
+    static func depth(after bytes: UnsafeBufferPointer<UInt8>, from depth: Int) -> Int {
+        var depth = depth
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: "<"): depth += 1
+            case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: ">"): depth = max(0, depth - 1)
+            default: break
+            }
+        }
+        return depth
     }
 
     /// Whether a line that reads as a record of its own, `next`, is the rest of the open record
@@ -225,6 +325,8 @@ public final class RecordAssembler {
 
     private func open(_ line: Line, bodyStart: Int) {
         self.bodyStart = bodyStart
+        depthRead = bodyStart
+        depth = 0
         firstLine = line.number
         lineCount = 1
         keptLines = 1
@@ -316,4 +418,14 @@ public final class RecordAssembler {
         }
         chunk.used = openEnd
     }
+}
+
+/// What tells the assembler that a line without a header, after a record with a marker, is a
+/// record of its own (see `RecordAssembler.isRecordOfItsOwn`): the classifier's channels for
+/// lines without a marker. Used on the reading thread alone.
+public protocol OwnLineRecognizer: AnyObject {
+    /// False when no rule can recognise `line` (a quick test that most lines fail).
+    func mayRecognise(_ line: UnsafeRawBufferPointer) -> Bool
+    /// Whether a rule recognises `line`.
+    func recognises(_ line: UnsafeRawBufferPointer) -> Bool
 }

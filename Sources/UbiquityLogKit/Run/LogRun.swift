@@ -19,6 +19,9 @@ public final class LogRun {
     }
 
     private let classifier: Classifier
+    /// The reading stage's own classifier, which tells the assembler the app's lines that
+    /// follow a record with a marker (see `OwnLineRecognizer`): made at the first input.
+    private lazy var ownLines = Classifier(catalog: classifier.catalog, readsFacts: { _ in false }, readsDetails: { _ in false })
     private let reporters: [Reporter]
     /// The reporters that read records (`Reporter.readsRecords`), the ones `summarize` calls
     /// for each record. With `-q` none is: a reporter that returns at once still costs a call
@@ -75,6 +78,8 @@ public final class LogRun {
     }
     @exclusivity(unchecked) private var lastProcess: String?
     @exclusivity(unchecked) private var lastSyncProcess: String?
+    /// By family, the process of its last sync record (see `SummaryBuilder.groupOf`).
+    @exclusivity(unchecked) private var lastFamilyProcesses: [FamilyID: String] = [:]
     /// `--fail-on`: whether the run fails, worked out when it ends and told to every reporter.
     public var failOn = FailOn.standard
     /// The families' reviewers of classified records (see `RecordReviewer`), each with a
@@ -109,6 +114,7 @@ public final class LogRun {
         boundsResolved = false
         lastProcess = nil
         lastSyncProcess = nil
+        lastFamilyProcesses.removeAll()
         for index in reviewers.indices {
             reviewers[index].reviewer.interrupt()
             reviewers[index].reviewedLast = false
@@ -120,7 +126,7 @@ public final class LogRun {
             let end = descriptor.flatMap { InputEnd.latestTime(descriptor: $0, format: inputFormat, parser: parser, limits: limits.lines) }
             return LastWindow(span: span, mode: end.map { .end($0) } ?? .holding, maxHeldBytes: limits.lastHeldBytes)
         }
-        let assembler = RecordAssembler(input: name, parser: parser, limits: limits.records)
+        let assembler = RecordAssembler(input: name, parser: parser, limits: limits.records, ownLines: ownLines)
         let events = NDJSONRecords(input: name, parser: parser, maxBytes: limits.records.maxBytes)
         let stages = RunStages(run: self, input: name, threads: usesThreads && (threadsForSmallFiles || !LogRun.isSmall(descriptor)), batchRecords: limits.batchRecords)
         var failure: InputError?
@@ -264,16 +270,23 @@ public final class LogRun {
         }
         if !processes.isEmpty {
             // The summary's rule for a record without a process (`SummaryBuilder.groupOf`): the
-            // process of the last sync record, else of the record before it.
+            // process of the last sync record of its marker's family, else of the last sync
+            // record, else of the record before it.
             let isSync: Bool
             if case .app = classification.event { isSync = false } else { isSync = true }
             let owner: String?
+            let family = record.marker.flatMap { marker in
+                classifier.catalog.families.first { $0.markers.contains { $0.marker == marker } || $0.channels.contains { $0.marker == marker } }?.id
+            }
             if let process = record.string(.process) {
                 lastProcess = process
-                if isSync { lastSyncProcess = process }
+                if isSync {
+                    lastSyncProcess = process
+                    lastFamilyProcesses[family ?? classification.event.kind.family] = process
+                }
                 owner = process
             } else {
-                owner = lastSyncProcess ?? lastProcess
+                owner = family.flatMap { lastFamilyProcesses[$0] } ?? lastSyncProcess ?? lastProcess
             }
             guard let owner, processes.contains(owner) else { return .otherProcess }
         }
