@@ -136,8 +136,9 @@ public final class RecordAssembler {
     /// bracket (`}>`), its text when the lines before gave none yet (a header or a method
     /// alone), a line inside a bracket the record left open (a dictionary, an array, a
     /// description: `partial errors: {`, `userInfo {`), a line after one that ends with a
-    /// colon (`… in response to activity:` and the value), and a value right after the
-    /// text's first line or after a value: Core
+    /// colon (`… in response to activity:` and the value), the line after an object's
+    /// description alone, and a value right after the text's first line, an indented line or
+    /// a value: Core
     /// Data's `Failed to set up CloudKit integration for store: %@\n%@` prints its error there
     /// (`<CKError 0x…: …>`, `Error Domain=…`, `(null)`), and `Modify records finished:
     /// %@\n%@\n%@` its three values one after another.
@@ -152,12 +153,16 @@ public final class RecordAssembler {
         var last = text.count - 1
         while last > textStart, Self.isBlank(text[last]) { last -= 1 }
         if text[last] == UInt8(ascii: ":") { return false }
-        if Self.startsWithValue(line.bytes) {
-            // The last line so far: the text's first, or a value (or a value's last line).
-            var lastLine = last
-            while lastLine > textStart, text[lastLine - 1] != 0x0A { lastLine -= 1 }
-            if lastLine == textStart || Self.startsWithValue(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: text[lastLine...])), orEnd: true) { return false }
-        }
+        var lastLine = last
+        while lastLine > textStart, text[lastLine - 1] != 0x0A { lastLine -= 1 }
+        // An object's description alone (`<PFUbiquitySetupAssistant: 0x…>`) is no text yet: the
+        // ubiquity family's records print their words on the line after it.
+        if lastLine == textStart, text[textStart] == UInt8(ascii: "<"), text[last] == UInt8(ascii: ">") { return false }
+        // A value after the text's first line, after a value (or a value's last line), or
+        // after an indented line (`\tstoreName: …` and then the error).
+        if Self.startsWithValue(line.bytes),
+           lastLine == textStart || Self.continues(text[lastLine])
+            || Self.startsWithValue(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: text[lastLine...])), orEnd: true) { return false }
         guard ownLines.mayRecognise(line.bytes) else { return false }
         if depthRead < textStart {
             depthRead = textStart

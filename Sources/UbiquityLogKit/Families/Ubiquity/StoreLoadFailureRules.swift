@@ -145,8 +145,8 @@ enum StoreLoadFailureRules {
         CloudKitEvent.rule("cloudkit-swiftdata-load-failed", .coreDataUnmarked, .cloudKitSwiftDataLoadFailed, appSwiftDataLoad,
              samples: [
                 CKSample.app("Recipes/RecipesApp.swift:24: Fatal error: Could not create ModelContainer: SwiftDataError(_error: SwiftData.SwiftDataError._Error.loadIssueModelContainer, _explanation: nil)"),
-                // On a line of its own after the app's line before it.
-                app("App launched\nFatal error: Could not create ModelContainer: SwiftDataError(_error: SwiftData.SwiftDataError._Error.loadIssueModelContainer, _explanation: nil)"),
+                // On the line after the app's words for it.
+                app("Could not create ModelContainer:\nSwiftDataError(_error: SwiftData.SwiftDataError._Error.loadIssueModelContainer, _explanation: nil)"),
              ]),
         Rule("app-save-failed", .coreDataUnmarked, .appSaveFailed, appSave,
              samples: [
