@@ -73,6 +73,17 @@ import TestSupport
             ],
             // After a line that ends with a colon.
             ["CoreData: CloudKit: CoreData+CloudKit: -[PFCloudKitImporter _importFinishedWithResult:importer:](1280): <PFCloudKitImporter: 0x6000>: Import failed with error:", Self.quota],
+            // The words on the line after an object's description alone, as the ubiquity
+            // family prints them, and a value after an indented line.
+            [
+                "2016-03-02 09:14:07.318 Journal[412:60b] -[PFUbiquitySetupAssistant finishSetupForStore:error:](1012): CoreData: Ubiquity:  <PFUbiquitySetupAssistant: 0x15d4e0a0>",
+                #"Error moving local log files to the ubiquity directory: Error Domain=NSCocoaErrorDomain Code=134080 "(null)" UserInfo={reason=Unable to create the ubiquity metadata directory}"#,
+            ],
+            [
+                "2014-03-02 09:14:07.318 Journal[412:60b] -[PFUbiquitySetupAssistant finishSetupWithRetry:](930): CoreData: Ubiquity:  <PFUbiquitySetupAssistant: 0x15d4e0a0>",
+                "\tstoreName: JournalStore: Retrying after delay: 60",
+                #"Error Domain=NSCocoaErrorDomain Code=134080 "x" UserInfo={}"#,
+            ],
             // The record's text on the lines after a header and a method alone.
             [
                 "error\t14:14:20.441902-0700\tYourCoolApp\terror: CoreData+CloudKit:",
@@ -84,6 +95,22 @@ import TestSupport
             let records = try Self.records(lines)
             expectEqual(records.map(\.lines), [lines.count], "\(lines)")
         }
+    }
+
+    /// A first line that ends with a description after other words is text: the app's line
+    /// after it is its own record.
+    @Test func descriptionsAfterWordsAreText() throws {
+        let saved = "CoreData: debug: CoreData+CloudKit: -[NSCloudKitMirroringDelegate managedObjectContextSaved:](3020): <NSCloudKitMirroringDelegate: 0x600003d1c000>: Observed context save: <NSPersistentStoreCoordinator: 0x600003c04000> - <NSManagedObjectContext: 0x600003a08340>"
+        let records = try Self.records([saved, "SyncMonitor: export failed: " + Self.quota])
+        expectEqual(records.map(\.first), [1, 2])
+        expectEqual(records.last?.family, .ckError)
+        func alone(_ text: String) -> Bool { Array(text.utf8).withUnsafeBufferPointer { RecordAssembler.isDescriptionAlone($0) } }
+        expect(alone("<PFUbiquitySetupAssistant: 0x15d4e0a0>"))
+        expect(alone("<A: 0x1; b = <B: 0x2>>"))
+        expect(!alone("<A: 0x1>: Observed context save: <B: 0x2>"))
+        expect(!alone("<A: 0x1> - <B: 0x2>"))
+        expect(!alone("A <B: 0x2>"))
+        expect(!alone("<A: 0x1"))
     }
 
     /// Brackets open after some lines; quotes hide none (an NSError's message is quoted with

@@ -157,7 +157,7 @@ public final class RecordAssembler {
         while lastLine > textStart, text[lastLine - 1] != 0x0A { lastLine -= 1 }
         // An object's description alone (`<PFUbiquitySetupAssistant: 0x…>`) is no text yet: the
         // ubiquity family's records print their words on the line after it.
-        if lastLine == textStart, text[textStart] == UInt8(ascii: "<"), text[last] == UInt8(ascii: ">") { return false }
+        if lastLine == textStart, Self.isDescriptionAlone(UnsafeBufferPointer(rebasing: text[textStart...last])) { return false }
         // A value after the text's first line, after a value (or a value's last line), or
         // after an indented line (`\tstoreName: …` and then the error).
         if Self.startsWithValue(line.bytes),
@@ -182,6 +182,21 @@ public final class RecordAssembler {
         case 0x20, 0x09, UInt8(ascii: ")"), UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: ">"): true
         default: false
         }
+    }
+
+    /// Whether `text` is one object's description and nothing else: `<` first, and the `>`
+    /// that closes it last (`<A: 0x1>` is; `<A: 0x1>: Observed context save: <B: 0x2>` is not).
+    static func isDescriptionAlone(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard text.first == UInt8(ascii: "<") else { return false }
+        var depth = 0
+        for (index, byte) in text.enumerated() {
+            if byte == UInt8(ascii: "<") { depth += 1 }
+            if byte == UInt8(ascii: ">") {
+                depth -= 1
+                if depth == 0 { return index == text.count - 1 }
+            }
+        }
+        return false
     }
 
     private static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
