@@ -143,8 +143,9 @@ public final class RecordAssembler {
     /// (`<CKError 0x…: …>`, `Error Domain=…`, `(null)`), and `Modify records finished:
     /// %@\n%@\n%@` its three values one after another.
     private func isRecordOfItsOwn(_ line: Line, _ ownLines: some OwnLineRecognizer) -> Bool {
-        // The record's structure first, then the rules' quick test: most lines a record
-        // continues with are indented or close a bracket, and a test of the rules costs more.
+        // The record's structure where it costs a byte or two first (most lines a record
+        // continues with are indented or close a bracket), then the rules' quick test, then
+        // what walks back over the record; the walk to the last line's start only once.
         guard let first = line.bytes.first, !Self.continues(first), !truncated, keptLines < limits.maxLines else { return false }
         let text = UnsafeBufferPointer(start: UnsafePointer(chunk.base + openStart), count: openCount)
         var textStart = min(bodyStart, text.count)
@@ -153,17 +154,25 @@ public final class RecordAssembler {
         var last = text.count - 1
         while last > textStart, Self.isBlank(text[last]) { last -= 1 }
         if text[last] == UInt8(ascii: ":") { return false }
-        var lastLine = last
-        while lastLine > textStart, text[lastLine - 1] != 0x0A { lastLine -= 1 }
-        // An object's description alone (`<PFUbiquitySetupAssistant: 0x…>`) is no text yet: the
-        // ubiquity family's records print their words on the line after it.
-        if lastLine == textStart, Self.isDescriptionAlone(UnsafeBufferPointer(rebasing: text[textStart...last])) { return false }
+        func lastLineStart() -> Int {
+            var start = last
+            while start > textStart, text[start - 1] != 0x0A { start -= 1 }
+            return start
+        }
+        var lastLine: Int?
         // A value after the text's first line, after a value (or a value's last line), or
         // after an indented line (`\tstoreName: …` and then the error).
-        if Self.startsWithValue(line.bytes),
-           lastLine == textStart || Self.continues(text[lastLine])
-            || Self.startsWithValue(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: text[lastLine...])), orEnd: true) { return false }
+        if Self.startsWithValue(line.bytes) {
+            let start = lastLineStart()
+            lastLine = start
+            if start == textStart || Self.continues(text[start])
+                || Self.startsWithValue(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: text[start...])), orEnd: true) { return false }
+        }
         guard ownLines.mayRecognise(line.bytes) else { return false }
+        // An object's description alone (`<PFUbiquitySetupAssistant: 0x…>`) is no text yet: the
+        // ubiquity family's records print their words on the line after it.
+        if (lastLine ?? lastLineStart()) == textStart,
+           Self.isDescriptionAlone(UnsafeBufferPointer(rebasing: text[textStart...last])) { return false }
         if depthRead < textStart {
             depthRead = textStart
             depth = 0
