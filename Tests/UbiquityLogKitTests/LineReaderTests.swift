@@ -40,6 +40,18 @@ import TestSupport
         try expectEqual(readLines(early, chunkSize: chunkSize).map(\.text.count), [window - 18, 1])
     }
 
+    /// With a longest line under 64 KiB, a first line is cut as overlong before 64 KiB are
+    /// read: its line ends are told from the bytes up to the limit, however they are read.
+    @Test(arguments: [1, 6, 13, 200])
+    func crLineEndsAreToldBeforeAFirstLineIsCut(chunkSize: Int) throws {
+        let limits = LineReader.Limits(chunkSize: chunkSize, maxLineLength: 20)
+        let text = "first\rsecond\r" + String(repeating: "x", count: 30) + "\rlast\r"
+        try expectEqual(readLines(Array(text.utf8), limits: limits).map(\.number), [1, 2, 3, 4])
+        // A CR only past the limit: the input's line ends are LF's, and its one line is cut.
+        let late = String(repeating: "y", count: 25) + "\rz"
+        try expectEqual(readLines(Array(late.utf8), limits: limits).map(\.number), [1])
+    }
+
     @Test func aFinalNewlineAddsNoLine() throws {
         try expectEqual(readLines("a\nb\n").count, 2)
         try expectEqual(readLines("a\nb").count, 2)

@@ -154,15 +154,14 @@ public final class LineReader {
             var scan = at.end
             at.end += count
             chunk.used = at.end
-            if lineEnds != .lf, !skippingRest {
-                if lineEnds == .undecided {
-                    lineEnds = LineEnds(UnsafeRawBufferPointer(start: chunk.base + at.start, count: at.end - at.start),
-                                        newFrom: scan - at.start, whole: ended)
-                    // Each CR of the line so far is a line end now: its bytes are read again.
-                    if lineEnds == .cr { scan = at.start }
-                }
-                if lineEnds == .cr { Self.replaceCRs(UnsafeMutableRawBufferPointer(start: chunk.base + scan, count: at.end - scan)) }
+            if lineEnds == .undecided, !skippingRest {
+                lineEnds = LineEnds(UnsafeRawBufferPointer(start: chunk.base + at.start, count: at.end - at.start),
+                                    newFrom: scan - at.start, whole: ended, window: min(LineEnds.window, limits.maxLineLength))
+                // Each CR of the line so far is a line end now: its bytes are read again.
+                if lineEnds == .cr { scan = at.start }
             }
+            // Also in the rest of an overlong line, whose end is a CR like any other line's.
+            if lineEnds == .cr { Self.replaceCRs(UnsafeMutableRawBufferPointer(start: chunk.base + scan, count: at.end - scan)) }
             if ended && scan == at.end { break }
 
             while scan < at.end, let found = memchr(chunk.base + scan, 0x0A, at.end - scan) {
@@ -208,24 +207,26 @@ public final class LineReader {
 
     /// What ends an input's lines: LF (or CR LF), or CR alone, as the classic Mac OS wrote
     /// text. Told from the input's first `window` + 1 bytes (all of it, when shorter), before
-    /// its first line is handed out: an LF there makes its lone CRs part of their lines; else
-    /// a CR there before another byte makes each CR a line end. However the input is cut into
-    /// reads, the same bytes tell.
+    /// its first line is handed out or cut as overlong: an LF there makes its lone CRs part of
+    /// their lines; else a CR there before another byte makes each CR a line end. However the
+    /// input is cut into reads, the same bytes tell.
     enum LineEnds {
         case undecided, lf, cr
 
         /// The first line's bytes read so far, `line` (its bytes from `newFrom` on are new),
-        /// and whether they are all the input holds: what they tell.
-        init(_ line: UnsafeRawBufferPointer, newFrom: Int, whole: Bool) {
+        /// and whether they are all the input holds: what they tell, from at most `window` + 1
+        /// bytes (`LineEnds.window`, or the longest line when that is less: a first line is
+        /// cut past it, and its ends must be known by then).
+        init(_ line: UnsafeRawBufferPointer, newFrom: Int, whole: Bool, window: Int = Self.window) {
             self = .undecided
             guard let base = line.baseAddress else {
                 if whole { self = .lf }
                 return
             }
-            let seen = min(line.count, Self.window + 1)
+            let seen = min(line.count, window + 1)
             if newFrom < seen, memchr(base + newFrom, 0x0A, seen - newFrom) != nil {
                 self = .lf
-            } else if whole || line.count > Self.window {
+            } else if whole || line.count > window {
                 // A CR before another byte of the window, which is no LF.
                 let cr = memchr(base, 0x0D, seen).map { base.distance(to: UnsafeRawPointer($0)) }
                 self = cr.map { $0 + 1 < seen } == true ? .cr : .lf
