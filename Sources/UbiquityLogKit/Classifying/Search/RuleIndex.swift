@@ -41,7 +41,7 @@ struct RuleIndex: Sendable {
         var scan: RequiredTextScan?
         deinit {
             for block in memory { block.deallocate() }
-            for block in zeroed { munmap(block, Storage.tableBytes) }
+            for block in zeroed { ZeroedMemory.unmap(block, Storage.tableBytes) }
         }
 
         /// Bytes of a table of `Tables.keyCount` pairs of starts.
@@ -50,14 +50,7 @@ struct RuleIndex: Sendable {
         /// `count` zeros, mapped from the system: its pages are made when first written.
         static func zeroedTable(count: Int) -> UnsafeMutablePointer<Int32> {
             precondition(count * MemoryLayout<Int32>.stride == tableBytes, "a rule index's table has a start and an end a key")
-            #if canImport(Glibc)
-            let anonymous = MAP_ANONYMOUS
-            #else
-            let anonymous = MAP_ANON
-            #endif
-            guard let memory = mmap(nil, tableBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | anonymous, -1, 0),
-                  memory != UnsafeMutableRawPointer(bitPattern: -1) else { fatalError("no memory for a rule index: \(errno)") }
-            return memory.assumingMemoryBound(to: Int32.self)
+            return ZeroedMemory.map(tableBytes).assumingMemoryBound(to: Int32.self)
         }
     }
 

@@ -152,11 +152,7 @@ enum StoreLoadFailureRules {
              samples: [
                 logShowError("[com.example.recipes:Persistence] Save failed: Error Domain=NSCocoaErrorDomain Code=1570 \"%{PROPERTY}@ is a required value.\" UserInfo={NSValidationErrorKey=name, NSValidationErrorObject=<Recipe: 0x600>}"),
                 app("Failed to save: Error Domain=NSCocoaErrorDomain Code=133020 \"Could not merge changes.\" UserInfo={conflictList=(\n    \"NSMergeConflict (0x600) for NSManagedObject (0x601) with objectID '0x8a1c <x-coredata://8B2E4C1A/Recipe/p12>'\"\n)}"),
-             ]) { match in
-            var fields = FieldList()
-            fields.add(match.error())
-            return .message(.appSaveFailed, fields.items)
-        },
+             ]) { match in appFailed(match, .appSaveFailed) },
     ]
 
     /// Core Data's failed add: the store type, its URL and the error, printed as an NSError or,
@@ -190,11 +186,11 @@ enum StoreLoadFailureRules {
         return value.isEmpty ? nil : value
     }
 
-    /// The app's print of a failed load, with its error.
-    static func appFailed(_ match: RuleMatch) -> Event {
+    /// The app's print of a failed load (or of `kind`), with its error.
+    static func appFailed(_ match: RuleMatch, _ kind: EventKind = .appStoreLoadFailed) -> Event {
         var fields = FieldList()
         fields.add(match.error())
-        return .message(.appStoreLoadFailed, fields.items)
+        return .message(kind, fields.items)
     }
 
     /// A corrupt store file: SQLite's code and message, and the file when the record names it.
