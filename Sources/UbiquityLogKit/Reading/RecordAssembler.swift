@@ -326,6 +326,7 @@ public final class RecordAssembler {
             closedEntry.bodyStart = bodyStart
             closedEntry.isTruncated = truncated
             closedEntry.revision = revision
+            closedEntry.isPlain = isPlain
             closed = .entry
         } else {
             closed = .object(Record(input: input, firstLine: firstLine, lineCount: lineCount, text: openText, head: header,
@@ -345,6 +346,15 @@ public final class RecordAssembler {
         // Lines that come later are written after the bytes this preview shows, which stay.
         return Record(input: input, firstLine: firstLine, lineCount: lineCount, text: openText, head: header,
                       givenTexts: givenTexts, bodyStart: bodyStart, isTruncated: truncated, revision: revision)
+    }
+
+    /// Whether the open record is one the classifier makes the app's line whatever its rules
+    /// (see `RecordEntry.isPlain`): no marker, and a message in which no rule for messages
+    /// without a marker may match, as the classifier's own prefilter tells it.
+    private var isPlain: Bool {
+        guard let ownLines, header?.marker == nil else { return false }
+        let start = min(bodyStart, openCount)
+        return !ownLines.mayRecognise(UnsafeRawBufferPointer(start: chunk.base + openStart + start, count: openCount - start))
     }
 
     /// The open record's bytes as they stand.

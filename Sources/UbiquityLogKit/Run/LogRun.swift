@@ -293,6 +293,23 @@ public final class LogRun {
         return .record(classification)
     }
 
+    /// Whether `classifiedPlain` stands for `classified` of a plain record (`RecordEntry.isPlain`):
+    /// with no time window and no `--process`, which read each record's time and process.
+    var classifiesPlainAlone: Bool {
+        lastWindow == nil && bounds == nil && since == nil && until == nil && processes.isEmpty
+    }
+
+    /// `classified` of a plain record (see `classifiesPlainAlone`): the classifier makes it the
+    /// app's line, and the reviewers see a record of no marker, which interrupts one that
+    /// reviewed the record before.
+    func classifiedPlain() -> Classified {
+        for index in reviewers.indices where reviewers[index].reviewedLast {
+            reviewers[index].reviewer.interrupt()
+            reviewers[index].reviewedLast = false
+        }
+        return .record(Classification(event: .app))
+    }
+
     /// The stages of a record at once, on one thread (`RunStages` without threads): it is
     /// classified, then summarised. (Whether the run should stop, `shouldStop`, is asked by
     /// `RunStages` once a read.)
