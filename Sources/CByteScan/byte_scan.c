@@ -484,14 +484,17 @@ void cbytescan_required_prepare(cbytescan_required_texts *t) {
 
 #if defined(CBYTESCAN_AVX2)
 /// The lanes of `block` that are candidates (see `cbytescan_required_prepare`), `next` being
-/// the bytes one further on.
+/// the bytes one further on (read only where the block has an anchor byte: in a long message
+/// most blocks have none).
 __attribute__((target("avx2")))
-static inline unsigned required_candidates(__m256i block, __m256i next, const __m256i tables[4]) {
+static inline unsigned required_candidates(__m256i block, const uint8_t *next, const __m256i tables[4]) {
     const __m256i nibble = _mm256_set1_epi8(0x0F);
     __m256i first = _mm256_and_si256(_mm256_shuffle_epi8(tables[0], _mm256_and_si256(block, nibble)),
                                      _mm256_shuffle_epi8(tables[1], _mm256_and_si256(_mm256_srli_epi16(block, 4), nibble)));
-    __m256i second = _mm256_and_si256(_mm256_shuffle_epi8(tables[2], _mm256_and_si256(next, nibble)),
-                                      _mm256_shuffle_epi8(tables[3], _mm256_and_si256(_mm256_srli_epi16(next, 4), nibble)));
+    if (_mm256_testz_si256(first, first)) return 0;
+    __m256i after = _mm256_loadu_si256((const __m256i *)next);
+    __m256i second = _mm256_and_si256(_mm256_shuffle_epi8(tables[2], _mm256_and_si256(after, nibble)),
+                                      _mm256_shuffle_epi8(tables[3], _mm256_and_si256(_mm256_srli_epi16(after, 4), nibble)));
     return ~(unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(first, second), _mm256_setzero_si256()));
 }
 
@@ -524,8 +527,7 @@ static uint64_t required_present_32(const uint8_t *subject, size_t count, const 
     uint64_t present = 0;
     size_t index = 0;
     for (; index + 33 <= count; index += 32) {
-        unsigned mask = required_candidates(_mm256_loadu_si256((const __m256i *)(subject + index)),
-                                            _mm256_loadu_si256((const __m256i *)(subject + index + 1)), tables);
+        unsigned mask = required_candidates(_mm256_loadu_si256((const __m256i *)(subject + index)), subject + index + 1, tables);
         while (mask != 0) {
             size_t q = index + (size_t)__builtin_ctz(mask);
             mask &= mask - 1;
@@ -539,8 +541,7 @@ static uint64_t required_present_32(const uint8_t *subject, size_t count, const 
         _mm256_store_si256((__m256i *)(padded + 32), _mm256_setzero_si256());
         size_t left = count - index;
         copy_short(padded, subject + index, left);
-        unsigned mask = required_candidates(_mm256_load_si256((const __m256i *)padded),
-                                            _mm256_loadu_si256((const __m256i *)(padded + 1)), tables);
+        unsigned mask = required_candidates(_mm256_load_si256((const __m256i *)padded), padded + 1, tables);
         if (left < 32) mask &= (1u << left) - 1;  // not the padding
         while (mask != 0) {
             size_t q = index + (size_t)__builtin_ctz(mask);

@@ -26,6 +26,8 @@ public final class RecordAssembler {
     /// What tells a line without a header that the catalogue reads as a record of its own
     /// (see `isRecordOfItsOwn`); nil: every such line continues the open record.
     private let ownLines: (any OwnLineRecognizer)?
+    /// `ownLines`, which keeps it alive, read without a retain for each record (`isPlain`).
+    private unowned(unsafe) let ownLinesUnretained: (any OwnLineRecognizer)?
     /// How far into the open record `depth` has been read, and how many brackets are open
     /// there (see `isRecordOfItsOwn`): read only when a line asks, so a record whose lines
     /// no rule may recognise is never read.
@@ -69,6 +71,7 @@ public final class RecordAssembler {
         self.parser = parser
         self.limits = limits
         self.ownLines = ownLines
+        ownLinesUnretained = ownLines
         chunk = TextChunk(capacity: 1)
         closedChunk = chunk
         closedEntry = RecordEntry(chunk: chunk)
@@ -352,9 +355,10 @@ public final class RecordAssembler {
     /// (see `RecordEntry.isPlain`): no marker, and a message in which no rule for messages
     /// without a marker may match, as the classifier's own prefilter tells it.
     private var isPlain: Bool {
-        guard let ownLines, header?.marker == nil else { return false }
+        guard header?.marker == nil else { return false }
         let start = min(bodyStart, openCount)
-        return !ownLines.mayRecognise(UnsafeRawBufferPointer(start: chunk.base + openStart + start, count: openCount - start))
+        let message = UnsafeRawBufferPointer(start: chunk.base + openStart + start, count: openCount - start)
+        return ownLinesUnretained?.mayRecognise(message) == false
     }
 
     /// The open record's bytes as they stand.

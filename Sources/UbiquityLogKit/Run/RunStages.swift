@@ -120,19 +120,19 @@ final class RunStages {
             bytes = 0
         }
 
-        /// What the classifier makes of each record, in order, appended to `outcomes` (step 2):
-        /// `plain()` for an entry the reader found plain (`RecordEntry.isPlain`) when
-        /// `plainShortcut`, with no record lent; `classify` of each other record, lent.
-        func classifyEach(_ lender: inout RecordLender, plainShortcut: Bool, plain: () -> LogRun.Classified,
-                          _ classify: (Record) -> LogRun.Classified) {
+        /// What `run`'s classifier makes of each record, in order, appended to `outcomes` (step
+        /// 2): for an entry the reader found plain (`RecordEntry.isPlain`), where the run takes
+        /// the shortcut (`LogRun.classifiesPlainAlone`), `classifiedPlain` with no record lent.
+        func classifyEach(_ lender: inout RecordLender, by run: LogRun) {
+            let shortcut = run.classifiesPlainAlone
             for index in 0..<count {
                 let entry = entries + index
                 if entry.pointee.object >= 0 {
-                    outcomes.append(classify(objects[entry.pointee.object]))
-                } else if plainShortcut, entry.pointee.isPlain {
-                    outcomes.append(plain())
+                    outcomes.append(run.classified(objects[entry.pointee.object]))
+                } else if shortcut, entry.pointee.isPlain {
+                    outcomes.append(run.classifiedPlain())
                 } else {
-                    outcomes.append(lender.withRecord(entry, classify))
+                    outcomes.append(lender.withRecord(entry) { run.classified($0) })
                 }
             }
         }
@@ -241,7 +241,7 @@ final class RunStages {
                 }
                 switch parcel {
                 case .batch(let batch):  // step 2
-                    batch.classifyEach(&lender, plainShortcut: run.classifiesPlainAlone, plain: { run.classifiedPlain() }) { run.classified($0) }
+                    batch.classifyEach(&lender, by: run)
                     toSummariser.push(.batch(batch))
                 case .flush: toSummariser.push(.flush)
                 }
