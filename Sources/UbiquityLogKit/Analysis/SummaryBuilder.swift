@@ -48,13 +48,14 @@ public struct SummaryBuilder {
     private var group: Int?
     private var groupProcessBytes = KeptText()
     /// Groups of this input met lately, by process, each with its process's bytes (see
-    /// `groupOfOther`): processes interleave, and a switch back to one of these is found by
-    /// bytes, without hashing its name. A few are kept, each replaced in turn, so that a
-    /// console of many processes scans no long list.
+    /// `groupOfOther`): a switch back to one of these whose name is longer than a key of
+    /// `groupsByBytes` holds is found by bytes, without hashing its name; any is found by its
+    /// name as a String. A few are kept, each replaced in turn, so that a console of many
+    /// processes scans no long list.
     private var recentGroups: [(process: String?, bytes: KeptText, group: Int)] = []
     /// Groups of this input found by their process's bytes (a name of up to 16 bytes, see
-    /// `KeptText.Key`), with their process: a switch to a process met before but not lately is
-    /// found without making a String. The same bytes are always the same String, so the same
+    /// `KeptText.Key`), with their process: a switch between interleaved processes is found
+    /// without making a String. The same bytes are always the same String, so the same
     /// group. At most `maxGroups` entries, as there are at most that many groups: the
     /// processes past the cap, each of another name, would grow it without bound.
     private var groupsByBytes = GroupsByBytes()
