@@ -14,19 +14,16 @@
 #include "line_scan.h"
 
 /// What each byte may be, one bit per class: a load and a test a byte, in place of the
-/// several comparisons a class stands for (`[0-9A-Fa-fx]` for a thread).
-enum { C_DIGIT = 1, C_HEX = 2, C_THREAD = 4, C_WORD = 8, C_SPACE = 16, C_UPPER = 32, C_LOWER = 64 };
+/// several comparisons a class stands for (`[0-9A-Fa-fx]` for a thread). The runs of a class
+/// that the common headers hold (a device, a level, hex digits) are read eight bytes at a time
+/// instead (`line_scan.h`).
+enum { C_THREAD = 1, C_UPPER = 2 };
 static const uint8_t classes[256] = {
-    ['0' ... '9'] = C_DIGIT | C_HEX | C_THREAD | C_WORD,
-    ['a' ... 'f'] = C_HEX | C_THREAD | C_WORD | C_LOWER,
-    ['g' ... 'w'] = C_WORD | C_LOWER,
-    ['x'] = C_THREAD | C_WORD | C_LOWER,
-    ['y' ... 'z'] = C_WORD | C_LOWER,
-    ['A' ... 'F'] = C_HEX | C_THREAD | C_WORD | C_UPPER,
-    ['G' ... 'Z'] = C_WORD | C_UPPER,
-    ['_'] = C_WORD,
-    // `\s` without Unicode: blank, tab, line feed, vertical tab, form feed, carriage return.
-    [' '] = C_SPACE, ['\t'] = C_SPACE, ['\n'] = C_SPACE, [0x0B] = C_SPACE, [0x0C] = C_SPACE, ['\r'] = C_SPACE,
+    ['0' ... '9'] = C_THREAD,
+    ['a' ... 'f'] = C_THREAD,
+    ['x'] = C_THREAD,
+    ['A' ... 'F'] = C_THREAD | C_UPPER,
+    ['G' ... 'Z'] = C_UPPER,
 };
 
 STEP int is_class(uint8_t c, int mask) { return (classes[c] & mask) != 0; }
@@ -146,7 +143,7 @@ STEP int hex(line_t l, int64_t *at) {
     if (!(i + 1 < l.n && l.b[i] == '0' && l.b[i + 1] == 'x')) return 0;
     i += 2;
     int64_t start = i;
-    while (i < l.n && is_class(l.b[i], C_HEX)) i++;
+    i = skip_run(l, i, hex_lanes, is_hex_byte);
     if (i == start) return 0;
     *at = i;
     return 1;
@@ -182,7 +179,7 @@ static int log_show(line_t l, int64_t at, cbytescan_header *h) {
     int64_t level = i;
     if (!(i < l.n && is_class(l.b[i], C_UPPER))) return 0;
     i++;
-    while (i < l.n && is_class(l.b[i], C_LOWER)) i++;
+    i = skip_run(l, i, lower_lanes, is_lower_byte);
     if (i == level + 1) return 0;
     int64_t level_end = i;
     next = skip_blanks(l, i);
@@ -232,7 +229,7 @@ static int log_show_syslog(line_t l, int64_t at, cbytescan_header *h) {
     int64_t i = skip_blanks(l, at);
     if (i == at) return 0;
     int64_t device = i;
-    while (i < l.n && !is_class(l.b[i], C_SPACE)) i++;
+    i = skip_run(l, i, non_space_lanes, is_non_space_byte);
     if (i == device) return 0;
     int64_t device_end = i;
     if (!(is_blank_at(l, i))) return 0;
@@ -401,7 +398,7 @@ static int syslog_style(line_t l, cbytescan_header *h) {
     if (!(time + 9 <= l.n && clock_at(l, time) && l.b[time + 8] == ' ')) return 0;
     i = time + 9;
     int64_t device = i;
-    while (i < l.n && !is_class(l.b[i], C_SPACE)) i++;
+    i = skip_run(l, i, non_space_lanes, is_non_space_byte);
     if (i == device || !byte_at(l, i, ' ')) return 0;
     int64_t device_end = i;
     i++;
@@ -412,7 +409,7 @@ static int syslog_style(line_t l, cbytescan_header *h) {
         if (!byte_at(l, i + 1, '<')) return 0;
         i += 2;
         level = i;
-        while (i < l.n && is_class(l.b[i], C_WORD)) i++;
+        i = skip_run(l, i, word_lanes, is_word_byte);
         if (i == level || !byte_at(l, i, '>')) return 0;
         level_end = i;
         i++;

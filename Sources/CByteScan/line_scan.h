@@ -60,6 +60,59 @@ STEP uint64_t non_blanks(uint64_t word) {
     return non_zero_blank & non_zero_tab;
 }
 
+/// The high bit set in each lane of `low` (a word with every lane's top bit clear) that lies
+/// in `lo`…`hi`, exactly: each lane plus 0x80 - lo, and plus 0x7F - hi, stays within its lane
+/// (at most 0x7F + 0x80), its top bit set when the lane is at least lo, and above hi.
+STEP uint64_t lanes_within(uint64_t low, uint8_t lo, uint8_t hi) {
+    uint64_t at_least = low + 0x0101010101010101ULL * (uint8_t)(0x80 - lo);
+    uint64_t above = low + 0x0101010101010101ULL * (uint8_t)(0x7F - hi);
+    return at_least & ~above & 0x8080808080808080ULL;
+}
+
+/// The high bit set in each lane of `word` that holds `\s` (blank, tab, line feed, vertical
+/// tab, form feed, carriage return), exactly.
+STEP uint64_t space_lanes(uint64_t word) {
+    uint64_t low = word & 0x7F7F7F7F7F7F7F7FULL;
+    return (lanes_within(low, 0x09, 0x0D) | lanes_within(low, ' ', ' ')) & ~word;
+}
+
+/// The high bit set in each lane of `word` that holds `\w` without Unicode (`[0-9A-Za-z_]`), exactly.
+STEP uint64_t word_lanes(uint64_t word) {
+    uint64_t low = word & 0x7F7F7F7F7F7F7F7FULL;
+    return (lanes_within(low, '0', '9') | lanes_within(low, 'A', 'Z') | lanes_within(low, 'a', 'z') | lanes_within(low, '_', '_')) &
+           ~word;
+}
+
+/// The high bit set in each lane of `word` that holds `[0-9A-Fa-f]`, exactly.
+STEP uint64_t hex_lanes(uint64_t word) {
+    uint64_t low = word & 0x7F7F7F7F7F7F7F7FULL;
+    return (lanes_within(low, '0', '9') | lanes_within(low, 'A', 'F') | lanes_within(low, 'a', 'f')) & ~word;
+}
+
+/// The high bit set in each lane of `word` that holds `[a-z]`, exactly.
+STEP uint64_t lower_lanes(uint64_t word) { return lanes_within(word & 0x7F7F7F7F7F7F7F7FULL, 'a', 'z') & ~word; }
+
+STEP int is_space_byte(uint8_t c) { return c == ' ' || (uint8_t)(c - 0x09) <= 4; }
+STEP int is_word_byte(uint8_t c) {
+    return (uint8_t)(c - '0') < 10 || (uint8_t)((c | 0x20) - 'a') < 26 || c == '_';
+}
+STEP int is_hex_byte(uint8_t c) { return (uint8_t)(c - '0') < 10 || (uint8_t)((c | 0x20) - 'a') < 6; }
+STEP int is_lower_byte(uint8_t c) { return (uint8_t)(c - 'a') < 26; }
+STEP uint64_t non_space_lanes(uint64_t word) { return ~space_lanes(word); }
+STEP int is_non_space_byte(uint8_t c) { return !is_space_byte(c); }
+
+/// The end of a run from `i` of the bytes whose lanes `member` marks (`member_byte` the same
+/// test of one byte): eight bytes a step where eight are left. Always inlined, with the tests
+/// given as constants, so that each run's loop has its test in place and no call.
+STEP int64_t skip_run(line_t l, int64_t i, uint64_t (*member)(uint64_t), int (*member_byte)(uint8_t)) {
+    for (; i + 8 <= l.n; i += 8) {
+        uint64_t others = ~member(word_at(l, i)) & 0x8080808080808080ULL;
+        if (others) return i + lowest_lane(others);
+    }
+    while (i < l.n && member_byte(l.b[i])) i++;
+    return i;
+}
+
 /// The end of a run of digits from `i`.
 STEP int64_t skip_digits(line_t l, int64_t i) {
     for (; i + 8 <= l.n; i += 8) {

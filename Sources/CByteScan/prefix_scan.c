@@ -80,7 +80,9 @@ void cbytescan_prefix_read(const uint8_t *bytes, size_t count, size_t start, int
     p->marker = CBYTESCAN_NO_MARKER;
     p->end = (int32_t)start;
     if ((int64_t)start > l.n) return;
-    cbytescan_method_read(l, (int64_t)start, one_line, p);
+    // A method starts with `__`, `-` or `+`: most messages start with none, and pass no call.
+    uint8_t first = (int64_t)start < l.n ? l.b[start] : 0;
+    if (first == '_' || first == '-' || first == '+') cbytescan_method_read(l, (int64_t)start, one_line, p);
     marker(l, p);
     cbytescan_take_cloudkit_token(bytes, count, one_line, p);
 }

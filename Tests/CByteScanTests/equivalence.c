@@ -288,7 +288,7 @@ typedef struct {
     uint8_t pool[MAX_TEXTS * MAX_TEXT];
     int32_t start[MAX_TEXTS], length[MAX_TEXTS], anchor[MAX_TEXTS], first_by_byte[256], next_text[MAX_TEXTS];
     uint64_t slot_bit[MAX_TEXTS], head[MAX_TEXTS];
-    uint8_t anchor_bytes[256], pair_bits[1 << 13], nibbles[32];
+    uint8_t anchor_bytes[256], pair_bits[1 << 13], nibbles[64];
     size_t count;
     cbytescan_required_texts texts;
 } required_set;

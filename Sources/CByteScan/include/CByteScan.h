@@ -36,7 +36,8 @@ size_t cbytescan_non_ascii(const uint8_t *bytes, size_t count);
 /// Required texts (`RequiredTextScan`), laid out for `cbytescan_required_present`: text n is
 /// `length[n]` bytes of `pool` from `start[n]`, looked for by its byte at `anchor[n]`, and
 /// stands for the slots `slot_bit[n]`. `first_by_byte[b]` is the first text whose anchor byte
-/// is b (-1: none), `next_text[n]` the next after text n; `anchor_bytes` every anchor byte once;
+/// is b (-1: none), `next_text[n]` the next after text n; `anchor_bytes` every anchor byte once,
+/// the most common in logs first (the scan's filter is sharpest for the first few);
 /// `all` the bits of every slot that has a text. `pair_bits`, 8,192 bytes: bit `b << 8 | c` set
 /// when some text has b at its anchor and c after it (every c when its anchor is its last byte),
 /// so that most anchor bytes of a subject are passed by one look. `head[n]`: text n's first eight
@@ -54,7 +55,8 @@ typedef struct {
     uint64_t all;
     const uint8_t *pair_bits;
     const uint64_t *head;
-    /// 32 bytes that `cbytescan_required_prepare` fills: the anchor bytes by their nibbles.
+    /// 64 bytes that `cbytescan_required_prepare` fills: the anchor bytes, and the bytes that
+    /// follow them in the texts, by their nibbles (in buckets; see the function).
     uint8_t *nibbles;
 } cbytescan_required_texts;
 

@@ -48,16 +48,17 @@ public struct SummaryBuilder {
     private var group: Int?
     private var groupProcessBytes = KeptText()
     /// Groups of this input met lately, by process, each with its process's bytes (see
-    /// `groupOfOther`): processes interleave, and a switch back to one of these is found by
-    /// bytes, without hashing its name. A few are kept, each replaced in turn, so that a
-    /// console of many processes scans no long list.
+    /// `groupOfOther`): a switch back to one of these whose name is longer than a key of
+    /// `groupsByBytes` holds is found by bytes, without hashing its name; any is found by its
+    /// name as a String. A few are kept, each replaced in turn, so that a console of many
+    /// processes scans no long list.
     private var recentGroups: [(process: String?, bytes: KeptText, group: Int)] = []
     /// Groups of this input found by their process's bytes (a name of up to 16 bytes, see
-    /// `KeptText.Key`), with their process: a switch to a process met before but not lately is
-    /// found without making a String. The same bytes are always the same String, so the same
+    /// `KeptText.Key`), with their process: a switch between interleaved processes is found
+    /// without making a String. The same bytes are always the same String, so the same
     /// group. At most `maxGroups` entries, as there are at most that many groups: the
     /// processes past the cap, each of another name, would grow it without bound.
-    private var groupsByBytes: [KeptText.Key: (group: Int, process: String?)] = [:]
+    private var groupsByBytes = GroupsByBytes()
     private var nextRecentGroup = 0
     private static let recentGroupCount = 8
     /// `groups[group].process`, kept apart: read through the array it would copy the group's
@@ -138,7 +139,7 @@ public struct SummaryBuilder {
         group = nil
         groupProcessBytes = KeptText()
         recentGroups.removeAll(keepingCapacity: true)
-        groupsByBytes.removeAll(keepingCapacity: true)
+        groupsByBytes.removeAll()
         nextRecentGroup = 0
         groupIndex.removeAll(keepingCapacity: true)
         unnamedGroup = nil
@@ -184,41 +185,46 @@ public struct SummaryBuilder {
     /// `groupOf` for a record of another process than the one before, or of none.
     @inline(never)
     private mutating func groupOfOther(_ record: Record) -> Int {
-        let same = record.has(.process, sameAs: groupProcessBytes)
-        if let group, same == true { return group }
-        guard same != nil else {
+        // The process's bytes looked at once, where the record holds them: a process met
+        // before is found by them (`groupsByBytes`, or for a name longer than a key holds, the
+        // recent groups), with no String made at a switch between interleaved processes.
+        var hasProcess = false
+        let known = record.withBytes(of: .process) { bytes -> Int? in
+            guard let bytes else { return nil }
+            hasProcess = true
+            if let group, groupProcessBytes.matches(bytes) { return group }
+            groupProcessBytes = KeptText(bytes)
+            if let key = groupProcessBytes.key {
+                guard let known = groupsByBytes.find(key) else { return nil }
+                return switchGroup(to: known.group, process: known.process)
+            }
+            // Bytes that match no recent process's are looked up by their String (two texts
+            // can be equal as Strings and not as bytes).
+            guard let recent = recentGroups.indices.first(where: { recentGroups[$0].bytes.matches(bytes) }) else { return nil }
+            return switchGroup(to: recentGroups[recent].group, process: recentGroups[recent].process)
+        }
+        if let known { return known }
+        guard hasProcess else {
             if let marker = record.marker, case let family = markerFamilies[Int(marker.ordinal)], family >= 0,
                let owner = lastFamilyGroups[family] { return owner }
             if let owner = lastSyncGroup ?? group { return owner }
             groupProcessBytes = KeptText()
             return groupNamed(nil, bytes: KeptText())
         }
-        groupProcessBytes = record.kept(.process)
-        // A process met lately, found by its bytes where the record holds them, with no String
-        // made at a switch between interleaved processes. Bytes that match no recent process's
-        // are looked up by their String (two texts can be equal as Strings and not as bytes).
-        let recent = record.withBytes(of: .process) { bytes -> Int? in
-            guard let bytes else { return nil }
-            return recentGroups.indices.first { recentGroups[$0].bytes.matches(bytes) }
-        }
-        if let recent {
-            let found = recentGroups[recent].group
-            if let group, found == group { return group }
-            group = found
-            groupProcess = recentGroups[recent].process
-            lastPid = nil
-            return found
-        }
-        let key = groupProcessBytes.key
-        if let key, let known = groupsByBytes[key] {
-            if let group, known.group == group { return group }
-            group = known.group
-            groupProcess = known.process
-            lastPid = nil
-            return known.group
-        }
         let found = groupNamed(record.string(.process), bytes: groupProcessBytes)
-        if let key, groupsByBytes.count < SummaryBuilder.maxGroups { groupsByBytes[key] = (found, groupProcess) }
+        if let key = groupProcessBytes.key, groupsByBytes.count < SummaryBuilder.maxGroups {
+            groupsByBytes.insert(key, group: found, process: groupProcess)
+        }
+        return found
+    }
+
+    /// The group of a process found by its bytes, `found`, made the current one.
+    @inline(__always)
+    private mutating func switchGroup(to found: Int, process: String?) -> Int {
+        if let group, found == group { return group }
+        group = found
+        groupProcess = process
+        lastPid = nil
         return found
     }
 

@@ -280,6 +280,12 @@ enum LooseMarkers {
     /// A logging method that starts at `start`, as loggers print it: `-[Class method:](12): `,
     /// `[Class method]:12 `, `+[Class method]_block_invoke: `; and where the message starts after it.
     static func methodAt(_ line: UnsafeRawBufferPointer, _ start: Int) -> (method: Range<Int>, sourceLine: Range<Int>?, end: Int)? {
+        // Every method starts with `__`, a sign or `[`: most messages start with none of them.
+        guard start < line.count else { return nil }
+        switch line[start] {
+        case UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "["): break
+        default: return nil
+        }
         var at = start
         if has(line, at, doubleUnderscore) {
             let digits = skipDigits(line, at + 2)

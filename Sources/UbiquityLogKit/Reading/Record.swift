@@ -542,6 +542,10 @@ struct RecordEntry {
     var bodyStart = 0
     var isTruncated = false
     var revision = Revision.whole
+    /// The record has no marker, and its message holds none of the texts the rules for
+    /// messages without a marker need (`OwnLineRecognizer.mayRecognise`): the classifier makes
+    /// it the app's line without lending it (see `RunStages`). False when not known.
+    var isPlain = false
     /// In a batch, for a record that came as an object: its place in the batch's objects
     /// (see `RunStages.Batch`); -1 for an entry of its own.
     var object = -1

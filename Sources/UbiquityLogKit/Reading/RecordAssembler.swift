@@ -26,6 +26,8 @@ public final class RecordAssembler {
     /// What tells a line without a header that the catalogue reads as a record of its own
     /// (see `isRecordOfItsOwn`); nil: every such line continues the open record.
     private let ownLines: (any OwnLineRecognizer)?
+    /// `ownLines`, which keeps it alive, read without a retain for each record (`isPlain`).
+    private unowned(unsafe) let ownLinesUnretained: (any OwnLineRecognizer)?
     /// How far into the open record `depth` has been read, and how many brackets are open
     /// there (see `isRecordOfItsOwn`): read only when a line asks, so a record whose lines
     /// no rule may recognise is never read.
@@ -69,6 +71,7 @@ public final class RecordAssembler {
         self.parser = parser
         self.limits = limits
         self.ownLines = ownLines
+        ownLinesUnretained = ownLines
         chunk = TextChunk(capacity: 1)
         closedChunk = chunk
         closedEntry = RecordEntry(chunk: chunk)
@@ -326,6 +329,7 @@ public final class RecordAssembler {
             closedEntry.bodyStart = bodyStart
             closedEntry.isTruncated = truncated
             closedEntry.revision = revision
+            closedEntry.isPlain = isPlain
             closed = .entry
         } else {
             closed = .object(Record(input: input, firstLine: firstLine, lineCount: lineCount, text: openText, head: header,
@@ -345,6 +349,16 @@ public final class RecordAssembler {
         // Lines that come later are written after the bytes this preview shows, which stay.
         return Record(input: input, firstLine: firstLine, lineCount: lineCount, text: openText, head: header,
                       givenTexts: givenTexts, bodyStart: bodyStart, isTruncated: truncated, revision: revision)
+    }
+
+    /// Whether the open record is one the classifier makes the app's line whatever its rules
+    /// (see `RecordEntry.isPlain`): no marker, and a message in which no rule for messages
+    /// without a marker may match, as the classifier's own prefilter tells it.
+    private var isPlain: Bool {
+        guard header?.marker == nil else { return false }
+        let start = min(bodyStart, openCount)
+        let message = UnsafeRawBufferPointer(start: chunk.base + openStart + start, count: openCount - start)
+        return ownLinesUnretained?.mayRecognise(message) == false
     }
 
     /// The open record's bytes as they stand.

@@ -86,6 +86,8 @@ public final class LogRun {
     /// marker it reviews (a reviewer of several markers comes once for each) and whether it
     /// reviewed the record before. Used by the classifying stage alone.
     @exclusivity(unchecked) private var reviewers: [(reviewer: any RecordReviewer, marker: Marker, reviewedLast: Bool)]
+    /// Whether some reviewer may have `reviewedLast` set: `classifiedPlain` looks at them only then.
+    @exclusivity(unchecked) private var someReviewedLast = false
 
     public init(catalog: Catalog, reporters: [Reporter], limits: Limits = Limits()) {
         // Facts are made for the kinds the summary or a reporter reads (see `Classifier.init`).
@@ -263,6 +265,7 @@ public final class LogRun {
             if record.marker == reviewers[index].marker {
                 reviewers[index].reviewer.review(record, &classification)
                 reviewers[index].reviewedLast = true
+                someReviewedLast = true
             } else if reviewers[index].reviewedLast {
                 reviewers[index].reviewer.interrupt()
                 reviewers[index].reviewedLast = false
@@ -291,6 +294,26 @@ public final class LogRun {
             guard let owner, processes.contains(owner) else { return .otherProcess }
         }
         return .record(classification)
+    }
+
+    /// Whether `classifiedPlain` stands for `classified` of a plain record (`RecordEntry.isPlain`):
+    /// with no time window and no `--process`, which read each record's time and process.
+    var classifiesPlainAlone: Bool {
+        lastWindow == nil && bounds == nil && since == nil && until == nil && processes.isEmpty
+    }
+
+    /// `classified` of a plain record (see `classifiesPlainAlone`): the classifier makes it the
+    /// app's line, and the reviewers see a record of no marker, which interrupts one that
+    /// reviewed the record before.
+    func classifiedPlain() -> Classified {
+        if someReviewedLast {
+            someReviewedLast = false
+            for index in reviewers.indices where reviewers[index].reviewedLast {
+                reviewers[index].reviewer.interrupt()
+                reviewers[index].reviewedLast = false
+            }
+        }
+        return .record(Classification(event: .app))
     }
 
     /// The stages of a record at once, on one thread (`RunStages` without threads): it is

@@ -19,7 +19,10 @@
 //      (NDJSON, a preview) is appended as the object. At the batch's end the reader's thread
 //      hands the batch to the classifier.
 //   2. The classifier appends to the same batch what it made of each record (`outcomes`, one
-//      entry per record, in order) and hands the batch to the summariser.
+//      entry per record, in order) and hands the batch to the summariser. An entry the reader
+//      found plain (`RecordEntry.isPlain`: no marker, and a message no rule for messages
+//      without one may match; most lines of a device console) is the app's line without a
+//      look at its record, where no time window or `--process` asks for its time or process.
 //   3. The summariser reads the outcomes in order (the summary counts them, reporters show
 //      them; neither keeps an entry, a record or an event past the call) and hands the batch
 //      back to the classifier.
@@ -117,14 +120,19 @@ final class RunStages {
             bytes = 0
         }
 
-        /// Each record, in order, lent to `body` (see `RecordLender`).
-        func forEachRecord(_ lender: inout RecordLender, _ body: (Record) -> Void) {
+        /// What `run`'s classifier makes of each record, in order, appended to `outcomes` (step
+        /// 2): for an entry the reader found plain (`RecordEntry.isPlain`), where the run takes
+        /// the shortcut (`LogRun.classifiesPlainAlone`), `classifiedPlain` with no record lent.
+        func classifyEach(_ lender: inout RecordLender, by run: LogRun) {
+            let shortcut = run.classifiesPlainAlone
             for index in 0..<count {
                 let entry = entries + index
-                if entry.pointee.object < 0 {
-                    lender.withRecord(entry, body)
+                if entry.pointee.object >= 0 {
+                    outcomes.append(run.classified(objects[entry.pointee.object]))
+                } else if shortcut, entry.pointee.isPlain {
+                    outcomes.append(run.classifiedPlain())
                 } else {
-                    body(objects[entry.pointee.object])
+                    outcomes.append(lender.withRecord(entry) { run.classified($0) })
                 }
             }
         }
@@ -233,7 +241,7 @@ final class RunStages {
                 }
                 switch parcel {
                 case .batch(let batch):  // step 2
-                    batch.forEachRecord(&lender) { record in batch.outcomes.append(run.classified(record)) }
+                    batch.classifyEach(&lender, by: run)
                     toSummariser.push(.batch(batch))
                 case .flush: toSummariser.push(.flush)
                 }

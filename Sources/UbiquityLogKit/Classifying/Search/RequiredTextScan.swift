@@ -44,6 +44,9 @@ final class RequiredTextScan: @unchecked Sendable {
             let after = anchors[index] + 1 < lengths[index] ? [Int(pool[anchor + 1])] : Array(0..<256)
             for next in after { pairBits[(byte << 8 | next) >> 3] |= 1 << UInt8((byte << 8 | next) & 7) }
         }
+        // The most common in logs first: `cbytescan_required_prepare` gives the first few a
+        // bucket of their own.
+        anchorBytes.sort { RareByteSearch.rank(of: $0) > RareByteSearch.rank(of: $1) }
         var blocks: [UnsafeMutableRawPointer] = []
         func copy<T>(_ array: [T]) -> UnsafeMutablePointer<T> {
             let copied = UnsafeMutablePointer<T>.allocate(capacity: max(1, array.count))
@@ -58,7 +61,7 @@ final class RequiredTextScan: @unchecked Sendable {
                                                      next_text: copy(nextText), anchor_bytes: copy(anchorBytes),
                                                      anchor_count: anchorBytes.count, all: withTexts & ~withEmpty,
                                                      pair_bits: copy(pairBits), head: copy(heads),
-                                                     nibbles: copy([UInt8](repeating: 0, count: 32))))
+                                                     nibbles: copy([UInt8](repeating: 0, count: 64))))
         cbytescan_required_prepare(scan)
         tables = UnsafePointer(scan)
         memory = blocks

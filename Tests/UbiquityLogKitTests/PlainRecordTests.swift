@@ -1,0 +1,104 @@
+import Testing
+import TestSupport
+@testable import UbiquityLogKit
+
+/// Most lines of a device console are other processes' lines that no rule reads: the reader
+/// finds them plain (`RecordEntry.isPlain`), the classifier makes each the app's line without
+/// lending its record, and the summary finds their process groups by their bytes
+/// (`GroupsByBytes`). What a run makes of them is what the full path makes.
+@Suite struct PlainRecordTests {
+    static let console = [
+        "Mar  2 09:14:00 Joes-iPad CommCenter[80] <Notice>: task_for_pid(905) succeeded",
+        "Mar  2 09:14:00 Joes-iPad locationd[71] <Notice>: <SBApplication: 0x65fc096b; com.example.journal> state changed to 3",
+        "2014-03-02 09:14:00.001000+0100 0x1782     Default     0x0                  62    0    backboardd: Connection to APNS established, 390 topics",
+        "2014-03-02 09:14:00.019 dasd[119:644] Location icon should now be in state 'Inactive'",
+        #"Mar  2 09:14:01 Joes-iPad Journal[412] <Error>: Sync failed: <CKError 0x600000c9c060: "Quota Exceeded" (25/2035); server message = "Quota exceeded"; op = 9A1C3E5B7D0F2A4C>"#,
+        "2014-03-02 09:14:01.069 Journal[412:60b] -[_PFUbiquityRecordsExporter shouldRespondToSaveNotification:](318): CoreData: Ubiquity:  Exporter: <_PFUbiquityRecordsExporter: 0x15d6a0f0>",
+        "Mar  2 09:14:02 Joes-iPad CommCenter[80] <Notice>: AppleBCMWLANCore: powering on, 96 ms",
+    ]
+
+    /// Whether each record the assembler closes is plain, in order; `recognises`: with the
+    /// classifier that tells it the app's lines, as in a run.
+    static func plainness(_ lines: [String], recognises: Bool = true) throws -> [Bool] {
+        let catalog = try Catalog.standard()
+        let assembler = RecordAssembler(input: "console.log", ownLines: recognises ? Classifier(catalog: catalog) : nil)
+        let reader = LineReader()
+        var source = MemorySource(Array(lines.joined(separator: "\n").utf8), chunkSize: 1 << 16)
+        var plain: [Bool] = []
+        try reader.readLines(from: &source) { line in
+            if case .entry? = assembler.appendLine(line) { plain.append(assembler.closedEntry.isPlain) }
+        }
+        if case .entry? = assembler.close() { plain.append(assembler.closedEntry.isPlain) }
+        return plain
+    }
+
+    /// Lines of no marker whose message no rule may match are plain; a marked record, and an
+    /// unmarked one that holds a rule's text (a CKError), are not. Without the classifier's
+    /// prefilter, nothing is known to be plain.
+    @Test func plainRecordsAreTheUnmarkedOnesNoRuleMayMatch() throws {
+        expectEqual(try Self.plainness(Self.console), [true, true, true, true, false, false, true])
+        expectEqual(try Self.plainness(Self.console, recognises: false), Array(repeating: false, count: Self.console.count))
+    }
+
+    /// The console on three threads (plain records made the app's lines by the shortcut) and on
+    /// one (every record classified) gives the same records, kinds and summary; with a time
+    /// window, which reads each record's time, the shortcut is not taken and the same holds.
+    @Test func theShortcutChangesNothing() throws {
+        let text = (0..<40).map { Self.console[$0 % Self.console.count] }.joined(separator: "\n")
+        func run(threads: Bool, since: LogTime? = nil) throws -> (RunSummary, [String]) {
+            var limits = LogRun.Limits()
+            limits.batchRecords = 3
+            let keeper = KindRecorder()
+            let logRun = LogRun(catalog: try Catalog.standard(), reporters: [keeper], limits: limits)
+            logRun.usesThreads = threads
+            logRun.since = since
+            var source = MemorySource(Array(text.utf8), chunkSize: 64)
+            try logRun.process(&source, name: "console.log")
+            return (logRun.finish(), keeper.kinds)
+        }
+        let (alone, aloneKinds) = try run(threads: false)
+        let (threaded, threadedKinds) = try run(threads: true)
+        expectEqual(threadedKinds, aloneKinds)
+        expectEqual(threaded.records, alone.records)
+        expectEqual(threaded.syncRecords, alone.syncRecords)
+        expectEqual(threaded.processCount, alone.processCount)
+        expectEqual(threaded.countsByKind, alone.countsByKind)
+        expectEqual(threaded.verdict, alone.verdict)
+        let since = LogTime(year: 2014, month: 3, day: 2, hour: 9, minute: 14, second: 1)
+        let (windowed, windowedKinds) = try run(threads: true, since: since)
+        let (windowedAlone, windowedAloneKinds) = try run(threads: false, since: since)
+        expectEqual(windowedKinds, windowedAloneKinds)
+        expectEqual(windowed.outsideTimeWindow, windowedAlone.outsideTimeWindow)
+    }
+
+    /// Groups found by their bytes: every name held is found again with its group and process,
+    /// through the table's growth; an emptied table finds none.
+    @Test func groupsAreFoundByTheirBytes() {
+        var table = GroupsByBytes()
+        let names = (0..<300).map { "process\($0)" } + ["a", "ab", "abc", "abcd", "abcdefgh", "abcdefghijklmnop"]
+        func key(_ name: String) -> KeptText.Key? {
+            Array(name.utf8).withUnsafeBytes { KeptText($0).key }
+        }
+        for (group, name) in names.enumerated() {
+            let key = key(name)!
+            expect(table.find(key) == nil, name)
+            table.insert(key, group: group, process: name)
+        }
+        expectEqual(table.count, names.count)
+        for (group, name) in names.enumerated() {
+            let found = table.find(key(name)!)
+            expectEqual(found?.group, group, name)
+            expectEqual(found?.process, name, name)
+        }
+        table.removeAll()
+        expectEqual(table.count, 0)
+        expect(names.allSatisfy { table.find(key($0)!) == nil })
+    }
+}
+
+/// The kind of every record a run reports, in order.
+private final class KindRecorder: Reporter {
+    var kinds: [String] = []
+    func report(_ item: ClassifiedRecord) { kinds.append("\(item.record.firstLine) \(item.classification.event.kind.id)") }
+    func finish(_ summary: RunSummary) {}
+}
