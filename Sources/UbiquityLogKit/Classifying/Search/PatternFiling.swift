@@ -128,8 +128,19 @@ extension PatternFiling {
                 guard index < text.count, text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-") else { return nil }
                 var lead = Lead(bytes: [], sure: text[index] == UInt8(ascii: "+"))
                 index += 1
-                var end = index
-                while end < text.count, text[end] != UInt8(ascii: ","), text[end] != UInt8(ascii: "|") { end += 1 }
+                var end = index, escaped = false
+                while end < text.count, text[end] != UInt8(ascii: ","), text[end] != UInt8(ascii: "|") {
+                    escaped = escaped || text[end] == UInt8(ascii: "%")
+                    end += 1
+                }
+                // Most items are their bytes as they are: copied at once. (Every start-up that
+                // reads a record decodes the filings of a channel's rules.)
+                guard escaped else {
+                    lead.bytes = Array(UnsafeBufferPointer(rebasing: text[index..<end]))
+                    index = end
+                    items.append(lead)
+                    continue
+                }
                 lead.bytes.reserveCapacity(end - index)
                 while index < end {
                     if text[index] == UInt8(ascii: "%") {
