@@ -32,8 +32,29 @@ package struct PatternFiling: Equatable, Sendable {
     /// The filing of `pattern`: from the catalogue's table when it holds the pattern, read
     /// from the pattern otherwise.
     package static func of(_ pattern: String) -> PatternFiling {
-        if let encoded = catalogFilings[pattern], let filing = PatternFiling(encoded: encoded) { return filing }
+        if let encoded = catalogFilings[PatternKey(pattern)], let filing = PatternFiling(encoded: encoded) { return filing }
         return reading(pattern)
+    }
+
+    /// A pattern as the table's key: hashed by its length and its first and last 16 bytes,
+    /// equal by its whole text. Hashing every byte of the table's patterns (some 65 KB) was
+    /// most of the cost of making the table, which a run that reads a record makes.
+    package struct PatternKey: Hashable, ExpressibleByStringLiteral {
+        package let pattern: String
+
+        package init(_ pattern: String) { self.pattern = pattern }
+        package init(stringLiteral pattern: String) { self.pattern = pattern }
+
+        package static func == (lhs: PatternKey, rhs: PatternKey) -> Bool { lhs.pattern == rhs.pattern }
+
+        package func hash(into hasher: inout Hasher) {
+            var text = pattern
+            text.withUTF8 { bytes in
+                hasher.combine(bytes.count)
+                hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes.prefix(16))))
+                hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes.suffix(16))))
+            }
+        }
     }
 
     /// The filing of `pattern`, read from its text: the definition the table is held to.
@@ -178,7 +199,7 @@ extension PatternFiling {
             "// the catalogue's patterns, and a pattern not here is read at run time.",
             "",
             "extension PatternFiling {",
-            "    static let catalogFilings: [String: String] = [",
+            "    static let catalogFilings: [PatternKey: String] = [",
         ]
         for rule in rules where seen.insert(rule.pattern).inserted {
             lines.append("        \(swiftLiteral(rule.pattern)):")
