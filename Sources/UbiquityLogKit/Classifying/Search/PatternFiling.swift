@@ -23,8 +23,9 @@ package struct PatternFiling: Equatable, Sendable {
     /// For a rule that starts with an object's description (`PatternPiece.objectPrefix`): the
     /// texts it is filed under after the description; empty for any other rule.
     package var described: [Lead]
-    /// Texts one of which every match contains, none empty; empty when none are known
-    /// (`RuleIndex.containedTexts`).
+    /// Texts one of which every match contains, none empty (the texts it is filed under, or
+    /// for a rule tried everywhere its required texts); empty when none are known. For
+    /// `UnmarkedPrefilter`.
     package var contained: [[UInt8]]
     /// `LeadingBytes.requiredTexts` of the pattern.
     package var required: [[UInt8]]

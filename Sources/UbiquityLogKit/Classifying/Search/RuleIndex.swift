@@ -18,17 +18,10 @@ struct RuleIndex: Sendable {
     /// The tables, read by the search.
     let tables: Tables
 
-    /// By rule number: texts one of which every match of the rule contains, none empty (the
-    /// texts it is filed under, or for a rule tried everywhere its required texts); empty when
-    /// none are known. For `UnmarkedPrefilter`.
-    let containedTexts: [Int: [[UInt8]]]
-
     /// `rules`: each rule's number (what `next` reports) and its pattern.
     init(rules: [(number: Int, pattern: String)]) {
         let storage = Storage()
-        var contained: [Int: [[UInt8]]] = [:]
-        tables = Tables(rules: rules, storage: storage, contained: &contained)
-        containedTexts = contained
+        tables = Tables(rules: rules, storage: storage)
         self.storage = storage
     }
 
@@ -180,7 +173,7 @@ extension RuleIndex {
             let anchor: Int32
         }
 
-        fileprivate init(rules: [(number: Int, pattern: String)], storage: Storage, contained: inout [Int: [[UInt8]]]) {
+        fileprivate init(rules: [(number: Int, pattern: String)], storage: Storage) {
             var direct: [(Int, [PatternFiling.Lead])] = []
             var described: [(Int, [PatternFiling.Lead])] = []
             var always: [Entry] = []
@@ -189,7 +182,6 @@ extension RuleIndex {
             var pool: [UInt8] = []
             for (number, pattern) in rules {
                 let filing = PatternFiling.of(pattern)
-                contained[number] = filing.contained
                 if filing.always {
                     always.append(Entry(rule: Int32(number), start: Int32(always.count), length: -1))
                     for text in filing.required {
