@@ -1,6 +1,16 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// Swift settings of the targets the release binary's start-up runs. On Linux a generic type's
+// metadata made from its mangled name looks up each conformance its parameters need
+// (`Dictionary<String, …>`'s `String: Hashable`) by scanning every conformance record of the
+// binary, some 130,000 instructions a look-up: a quarter of a one-line run's start-up went there.
+// Accessed by its accessor function instead, it is handed the conformance directly. (Like
+// PatternLeads' flag, it keeps the library from being a versioned dependency of another package.)
+let startupSettings: [SwiftSetting] = [
+    .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"], .when(platforms: [.linux], configuration: .release)),
+]
+
 let package = Package(
     name: "parselogs",
     // macOS 15: Synchronization's Atomic and Mutex and String(validating:as:) first ship there.
@@ -57,7 +67,7 @@ let package = Package(
         // (Fuzz/) may use it.
         .target(name: "PatternLeads", swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // The library: reading, records, catalogue, events, analysis, reporting. No flags, no exit().
-        .target(name: "UbiquityLogKit", dependencies: ["PCRE2", "CZlib", "CByteScan", "PatternLeads"]),
+        .target(name: "UbiquityLogKit", dependencies: ["PCRE2", "CZlib", "CByteScan", "PatternLeads"], swiftSettings: startupSettings),
         // The executable: flags, wiring, exit status.
         .executableTarget(
             name: "parselogs",
@@ -66,13 +76,22 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .target(name: "CMimalloc", condition: .when(platforms: [.linux], traits: ["Mimalloc"])),
             ],
+            swiftSettings: startupSettings,
             // A release build on Linux carries Swift's libraries (as `--static-swift-stdlib`
-            // would): loading and relocating a dozen shared libraries was a third of a short
-            // run's instructions (docs/performance.md). FoundationEssentials, which
-            // ArgumentParser reads, is linked with the two libraries it needs, which the static
-            // link does not find by itself. macOS has Swift's libraries in the system.
+            // would) and the C++ library and unwinder they use: loading and relocating shared
+            // libraries was a third of a short run's instructions, and libstdc++'s relocations
+            // alone 1,670 of the 1,941 symbols the loader then bound (docs/performance.md).
+            // FoundationEssentials, which ArgumentParser reads, is linked with the two libraries
+            // it needs, which the static link does not find by itself. `-static-stdlib` asks for
+            // `-lstdc++`, which `link/libstdc++.so` (first on the library path) turns into the
+            // archive; `-static-libgcc` takes the unwinder from libgcc_eh.a. `-static-stdlib`
+            // also exports every symbol of the binary, which nothing looks up, and the runtime's
+            // `dladdr` at start-up walked them all: `--no-export-dynamic` undoes it. macOS has
+            // Swift's libraries in the system.
             linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "--start-group", "-lFoundationEssentials", "-l_FoundationCShims",
-                                           "-l_FoundationCollections", "-Xlinker", "--end-group"],
+                                           "-l_FoundationCollections", "-Xlinker", "--end-group",
+                                           "-L", Context.packageDirectory + "/link", "-Xclang-linker", "-static-libgcc",
+                                           "-Xlinker", "--no-export-dynamic"],
                                           .when(platforms: [.linux], configuration: .release))]
         ),
         // Writes large realistic logs for the benchmark (scripts/gen-log); not installed.

@@ -19,7 +19,7 @@ import ParselogsDevTools
             let catalog = try Catalog.standard()
             let compiled = catalog.allChannels.filter(\.readsUnmarked).compactMap { catalog.compiled($0) }
             searches = compiled.map { ChannelSearch($0, limits: .standard, readsFacts: { _ in true }) }
-            prefilter = UnmarkedPrefilter(compiled)
+            prefilter = UnmarkedPrefilter(compiled.flatMap(\.rules))
         }
 
         /// Holds the prefilter to the full search on `message` (logged by `method`).

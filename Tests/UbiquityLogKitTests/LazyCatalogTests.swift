@@ -1,6 +1,7 @@
 // The catalogue compiles what a run reads (issue #46): making it, asking its kinds (--help,
 // --version, `explain`, a usage error) compiles nothing; a record compiles its channel's index
-// and the patterns of the rules it is a candidate for.
+// and the patterns of the rules it is a candidate for; a line without a marker that no rule
+// may match compiles nothing.
 import Testing
 import TestSupport
 @testable import UbiquityLogKit
@@ -32,6 +33,17 @@ import TestSupport
         // The same record again compiles nothing more.
         _ = classifier.classify(record)
         expectEqual(catalog.compiledPatternCount, compiled)
+    }
+
+    /// A record without a marker that the channels reading such records cannot recognise (an
+    /// app's line: `UnmarkedPrefilter` finds none of their texts) compiles no channel.
+    @Test func aLineThePrefilterRejectsCompilesNothing() throws {
+        let catalog = try Self.fresh()
+        let classifier = Classifier(catalog: catalog)
+        let record = try require(assemble("2025-01-01 00:00:00.000 x\n").first)
+        expectEqual(classifier.classify(record).event.kind, .app)
+        expectEqual(catalog.compiledChannelCount, 0)
+        expectEqual(catalog.compiledPatternCount, 0)
     }
 
     /// A catalogue made of given rules compiles them at once: a pattern PCRE2 rejects throws.

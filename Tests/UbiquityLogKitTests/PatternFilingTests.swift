@@ -13,9 +13,9 @@ import TestSupport
         expect(committed == PatternFiling.catalogSource(Catalog.standardRules),
                "PatternFiling+Catalog.swift differs from the catalogue's patterns: run scripts/update-tables")
         let patterns = Set(Catalog.standardRules.map(\.pattern))
-        expectEqual(Set(PatternFiling.catalogFilings.keys), patterns, "the table holds every pattern of the catalogue and no other")
+        expectEqual(Set(PatternFiling.catalogFilings.keys.map(\.pattern)), patterns, "the table holds every pattern of the catalogue and no other")
         for pattern in patterns {
-            let encoded = try require(PatternFiling.catalogFilings[pattern])
+            let encoded = try require(PatternFiling.catalogFilings[PatternFiling.PatternKey(pattern)])
             expectEqual(PatternFiling(encoded: encoded), PatternFiling.reading(pattern), pattern)
             expectEqual(PatternFiling.of(pattern), PatternFiling.reading(pattern), pattern)
         }

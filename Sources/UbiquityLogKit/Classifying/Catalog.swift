@@ -100,6 +100,12 @@ public struct Catalog: Sendable {
         }
     }
 
+    /// `channel`'s rules, in catalogue order, without compiling them; none for a channel
+    /// without rules (or not the catalogue's).
+    func rules(of channel: Channel) -> [Rule] {
+        allChannels.firstIndex(of: channel).map { members[$0] } ?? []
+    }
+
     /// Every channel with rules, compiled (all of them: for tests and tools that read them all).
     public var channels: [CompiledChannel] { allChannels.compactMap(compiled) }
 

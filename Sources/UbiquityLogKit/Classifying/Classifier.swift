@@ -32,12 +32,15 @@ public final class Classifier {
     @exclusivity(unchecked) private var markerSearchesMade: [Bool]
     private let markerChannels: [Channel?]
     /// The searches of the channels that read records without a marker, in catalogue order;
-    /// nil until the first such record.
+    /// nil until a record without a marker passes `unmarkedPrefilter`.
     @exclusivity(unchecked) private var unmarkedSearches: [ChannelSearch]?
     /// What tells a record without a marker that none of those searches can recognise
-    /// (`UnmarkedPrefilter`), made with them; `unmarkedTables` its tables, nil when it tells none.
+    /// (`UnmarkedPrefilter`), made from the rules alone at the first such record: a record it
+    /// rejects (most of a device console, an app's line) has no channel compiled.
+    /// `unmarkedTables` its tables, nil when it tells none; both hold once `unmarkedPrefilterMade`.
     private var unmarkedPrefilter: UnmarkedPrefilter?
     @exclusivity(unchecked) private var unmarkedTables: UnsafePointer<cbytescan_required_texts>?
+    @exclusivity(unchecked) private var unmarkedPrefilterMade = false
     /// Each channel's search, once made: a channel that reads a marker's records and unmarked
     /// ones has one search for both.
     @exclusivity(unchecked) private var searches: [Channel: ChannelSearch] = [:]
@@ -99,11 +102,24 @@ public final class Classifier {
     private var unmarked: [ChannelSearch] {
         if let unmarkedSearches { return unmarkedSearches }
         let made = catalog.allChannels.filter(\.readsUnmarked).compactMap(search(of:))
-        let prefilter = UnmarkedPrefilter(made.map(\.compiled))
-        unmarkedPrefilter = prefilter
-        unmarkedTables = prefilter.tables
         unmarkedSearches = made
         return made
+    }
+
+    /// The tables of the prefilter of the channels that read records without a marker.
+    private var prefilterTables: UnsafePointer<cbytescan_required_texts>? {
+        @inline(__always) get {
+            if !unmarkedPrefilterMade { makeUnmarkedPrefilter() }
+            return unmarkedTables
+        }
+    }
+
+    @inline(never)
+    private func makeUnmarkedPrefilter() {
+        let prefilter = UnmarkedPrefilter(catalog.allChannels.filter(\.readsUnmarked).flatMap(catalog.rules(of:)))
+        unmarkedPrefilter = prefilter
+        unmarkedTables = prefilter.tables
+        unmarkedPrefilterMade = true
     }
 
     public func classify(_ record: Record) -> Classification {
@@ -137,11 +153,11 @@ public final class Classifier {
     /// a device console (other processes' lines) take this way.
     @inline(__always)
     private func unmarkedMatch(_ record: Record) -> Classification? {
-        let searches = unmarked
+        let tables = prefilterTables
         let bodyStart = min(record.bodyStart, record.text.count)
-        guard record.text.withUnsafeBytes({ UnmarkedPrefilter.mayMatch(UnsafeRawBufferPointer(rebasing: $0[bodyStart...]), unmarkedTables) })
+        guard record.text.withUnsafeBytes({ UnmarkedPrefilter.mayMatch(UnsafeRawBufferPointer(rebasing: $0[bodyStart...]), tables) })
         else { return nil }
-        for search in searches {
+        for search in unmarked {
             if case .matched(let found) = match(record, on: search) { return found }
         }
         return nil
@@ -151,9 +167,8 @@ public final class Classifier {
     /// recognises `message`. Package-wide for the floor probe (`ParselogsDevTools`), which times it.
     package func recognises(_ message: UnsafeRawBufferPointer, marker: Marker?, method: @autoclosure () -> String?) -> Bool {
         guard let marker else {
-            let searches = unmarked
-            guard UnmarkedPrefilter.mayMatch(message, unmarkedTables) else { return false }
-            return searches.contains { (try? $0.rule(in: message, method: method())) != nil }
+            guard UnmarkedPrefilter.mayMatch(message, prefilterTables) else { return false }
+            return unmarked.contains { (try? $0.rule(in: message, method: method())) != nil }
         }
         let ordinal = Int(marker.ordinal)
         guard ordinal < markerSearches.count, let search = markerSearches[ordinal] ?? makeSearch(ordinal) else { return false }
@@ -199,8 +214,7 @@ public final class Classifier {
 extension Classifier: OwnLineRecognizer {
     /// The quick test of the channels that read lines without a marker (`UnmarkedPrefilter`).
     public func mayRecognise(_ line: UnsafeRawBufferPointer) -> Bool {
-        _ = unmarked
-        return UnmarkedPrefilter.mayMatch(line, unmarkedTables)
+        UnmarkedPrefilter.mayMatch(line, prefilterTables)
     }
 
     /// Whether a rule of the channels that read lines without a marker recognises `line`.

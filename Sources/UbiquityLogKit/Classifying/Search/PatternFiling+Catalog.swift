@@ -3,7 +3,7 @@
 // the catalogue's patterns, and a pattern not here is read at run time.
 
 extension PatternFiling {
-    static let catalogFilings: [String: String] = [
+    static let catalogFilings: [PatternKey: String] = [
         "-?addPersistentStoreWithType:configuration:URL:options:error:[ ]returned[ ]error[ ](?<domain>[A-Za-z][\\w.]*)[ ]?\\((?<code>-?\\d+)\\)":
             "D|--addPersistentStoreWithType:configuration:URL:options:error: returned error ,-addPersistentStoreWithType:configuration:URL:options:error: returned error ||=|-addPersistentStoreWithType:configuration:URL:options:error: returned error ",
         "[^\\n]{0,200}?(?:Attempting[ ]recovery[ ]from[ ]error[ ]encountered[ ]during[ ]addPersistentStore|Recovery[ ]attempt[ ]while[ ]adding[ ][^\\n]{0,600}?[ ]FAILED[ ]with[ ]error)":

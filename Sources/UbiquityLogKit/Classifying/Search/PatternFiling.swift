@@ -23,8 +23,9 @@ package struct PatternFiling: Equatable, Sendable {
     /// For a rule that starts with an object's description (`PatternPiece.objectPrefix`): the
     /// texts it is filed under after the description; empty for any other rule.
     package var described: [Lead]
-    /// Texts one of which every match contains, none empty; empty when none are known
-    /// (`RuleIndex.containedTexts`).
+    /// Texts one of which every match contains, none empty (the texts it is filed under, or
+    /// for a rule tried everywhere its required texts); empty when none are known. For
+    /// `UnmarkedPrefilter`.
     package var contained: [[UInt8]]
     /// `LeadingBytes.requiredTexts` of the pattern.
     package var required: [[UInt8]]
@@ -32,8 +33,29 @@ package struct PatternFiling: Equatable, Sendable {
     /// The filing of `pattern`: from the catalogue's table when it holds the pattern, read
     /// from the pattern otherwise.
     package static func of(_ pattern: String) -> PatternFiling {
-        if let encoded = catalogFilings[pattern], let filing = PatternFiling(encoded: encoded) { return filing }
+        if let encoded = catalogFilings[PatternKey(pattern)], let filing = PatternFiling(encoded: encoded) { return filing }
         return reading(pattern)
+    }
+
+    /// A pattern as the table's key: hashed by its length and its first and last 16 bytes,
+    /// equal by its whole text. Hashing every byte of the table's patterns (some 65 KB) was
+    /// most of the cost of making the table, which a run that reads a record makes.
+    package struct PatternKey: Hashable, ExpressibleByStringLiteral {
+        package let pattern: String
+
+        package init(_ pattern: String) { self.pattern = pattern }
+        package init(stringLiteral pattern: String) { self.pattern = pattern }
+
+        package static func == (lhs: PatternKey, rhs: PatternKey) -> Bool { lhs.pattern == rhs.pattern }
+
+        package func hash(into hasher: inout Hasher) {
+            var text = pattern
+            text.withUTF8 { bytes in
+                hasher.combine(bytes.count)
+                hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes.prefix(16))))
+                hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes.suffix(16))))
+            }
+        }
     }
 
     /// The filing of `pattern`, read from its text: the definition the table is held to.
@@ -128,8 +150,19 @@ extension PatternFiling {
                 guard index < text.count, text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-") else { return nil }
                 var lead = Lead(bytes: [], sure: text[index] == UInt8(ascii: "+"))
                 index += 1
-                var end = index
-                while end < text.count, text[end] != UInt8(ascii: ","), text[end] != UInt8(ascii: "|") { end += 1 }
+                var end = index, escaped = false
+                while end < text.count, text[end] != UInt8(ascii: ","), text[end] != UInt8(ascii: "|") {
+                    escaped = escaped || text[end] == UInt8(ascii: "%")
+                    end += 1
+                }
+                // Most items are their bytes as they are: copied at once. (Every start-up that
+                // reads a record decodes the filings of a channel's rules.)
+                guard escaped else {
+                    lead.bytes = Array(UnsafeBufferPointer(rebasing: text[index..<end]))
+                    index = end
+                    items.append(lead)
+                    continue
+                }
                 lead.bytes.reserveCapacity(end - index)
                 while index < end {
                     if text[index] == UInt8(ascii: "%") {
@@ -167,7 +200,7 @@ extension PatternFiling {
             "// the catalogue's patterns, and a pattern not here is read at run time.",
             "",
             "extension PatternFiling {",
-            "    static let catalogFilings: [String: String] = [",
+            "    static let catalogFilings: [PatternKey: String] = [",
         ]
         for rule in rules where seen.insert(rule.pattern).inserted {
             lines.append("        \(swiftLiteral(rule.pattern)):")

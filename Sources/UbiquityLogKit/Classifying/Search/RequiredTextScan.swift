@@ -75,8 +75,14 @@ final class RequiredTextScan: @unchecked Sendable {
     /// out most places where that byte stands.
     static func anchor(of text: [UInt8]) -> Int {
         guard text.count >= 2 else { return 0 }
-        func rank(_ byte: UInt8) -> Int { RareByteSearch.rank(of: byte) }
-        return (0..<(text.count - 1)).min { (rank(text[$0]), rank(text[$0 + 1])) < (rank(text[$1]), rank(text[$1 + 1])) } ?? 0
+        var best = 0, bestRanks = (Int.max, Int.max)
+        var rank = RareByteSearch.rank(of: text[0])
+        for offset in 0..<(text.count - 1) {
+            let next = RareByteSearch.rank(of: text[offset + 1])
+            if (rank, next) < bestRanks { (best, bestRanks) = (offset, (rank, next)) }
+            rank = next
+        }
+        return best
     }
 
     /// The slots of `tables` but those with an empty text (`all`) one of whose texts stands in

@@ -18,17 +18,10 @@ struct RuleIndex: Sendable {
     /// The tables, read by the search.
     let tables: Tables
 
-    /// By rule number: texts one of which every match of the rule contains, none empty (the
-    /// texts it is filed under, or for a rule tried everywhere its required texts); empty when
-    /// none are known. For `UnmarkedPrefilter`.
-    let containedTexts: [Int: [[UInt8]]]
-
     /// `rules`: each rule's number (what `next` reports) and its pattern.
     init(rules: [(number: Int, pattern: String)]) {
         let storage = Storage()
-        var contained: [Int: [[UInt8]]] = [:]
-        tables = Tables(rules: rules, storage: storage, contained: &contained)
-        containedTexts = contained
+        tables = Tables(rules: rules, storage: storage)
         self.storage = storage
     }
 
@@ -180,7 +173,7 @@ extension RuleIndex {
             let anchor: Int32
         }
 
-        fileprivate init(rules: [(number: Int, pattern: String)], storage: Storage, contained: inout [Int: [[UInt8]]]) {
+        fileprivate init(rules: [(number: Int, pattern: String)], storage: Storage) {
             var direct: [(Int, [PatternFiling.Lead])] = []
             var described: [(Int, [PatternFiling.Lead])] = []
             var always: [Entry] = []
@@ -189,7 +182,6 @@ extension RuleIndex {
             var pool: [UInt8] = []
             for (number, pattern) in rules {
                 let filing = PatternFiling.of(pattern)
-                contained[number] = filing.contained
                 if filing.always {
                     always.append(Entry(rule: Int32(number), start: Int32(always.count), length: -1))
                     for text in filing.required {
@@ -263,8 +255,10 @@ extension RuleIndex {
                     }
                 }
             }
-            // Stable: each key's entries stay in rule order.
-            pairs = pairs.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }.map(\.element)
+            // Stable: each key's entries stay in rule order. Sorted as integers, a pair's key and
+            // place in one: cheaper than tuples compared through a closure.
+            let order = pairs.indices.map { pairs[$0].key << 32 | $0 }.sorted()
+            pairs = order.map { pairs[$0 & 0xFFFF_FFFF] }
             // Every key first offers only the rules tried everywhere: the list at the start of
             // `entries`, which a key's zeros stand for (an end is kept less `always.count`), so
             // that the keys no prefix starts with are never written: the table is mapped from
@@ -304,9 +298,11 @@ extension RuleIndex {
         /// The entries of `lists`, each in rule order, in rule order: a rule's entries side by side,
         /// its sure ones first (the walk offers a rule once, by the first of its texts that stands).
         private static func merged(_ lists: [Entry]...) -> [Entry] {
-            lists.joined().enumerated().sorted {
-                ($0.element.rule, $0.element.sure ? 0 : 1, $0.offset) < ($1.element.rule, $1.element.sure ? 0 : 1, $1.offset)
-            }.map(\.element)
+            // By rule, its sure entries first, then as given: an entry's rule, sureness and place
+            // in one integer (rules and places are under 2^31 and 2^32).
+            let all = Array(lists.joined())
+            let order = all.indices.map { Int(all[$0].rule) << 33 | (all[$0].sure ? 0 : 1 << 32) | $0 }.sorted()
+            return order.map { all[$0 & 0xFFFF_FFFF] }
         }
 
         /// The key of `position` in `subject` (see `singles`).

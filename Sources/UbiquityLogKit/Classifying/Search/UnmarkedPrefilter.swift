@@ -10,17 +10,15 @@ struct UnmarkedPrefilter: Sendable {
     /// nil when some rule has no text known to stand in all its matches: every message may match.
     private let scan: RequiredTextScan?
 
-    init(_ channels: [CompiledChannel]) {
+    /// `rules`: the rules of those channels.
+    init(_ rules: [Rule]) {
         var texts: [(bytes: [UInt8], slot: Int)] = []
-        for channel in channels {
-            for (number, rule) in channel.rules.enumerated() {
-                let filed = channel.lineStart.containedTexts[number] ?? channel.afterObject?.containedTexts[number] ?? []
-                guard let known = Self.texts(of: rule, filed: filed) else {
-                    scan = nil
-                    return
-                }
-                texts += known.map { ($0, 0) }
+        for rule in rules {
+            guard let known = Self.texts(of: rule) else {
+                scan = nil
+                return
             }
+            texts += known.map { ($0, 0) }
         }
         scan = texts.isEmpty ? nil : RequiredTextScan(texts)
     }
@@ -38,18 +36,20 @@ struct UnmarkedPrefilter: Sendable {
     }
 
     /// Texts one of which every match of `rule` contains, none empty; nil when none are known.
-    /// `filed`: the texts the rule index files it under (`RuleIndex.containedTexts`; empty for
-    /// none). Where their shortest is under `shortest` bytes, which would stand in many
-    /// messages, or there are none, the texts its matches are read to contain
-    /// (`LeadingBytes.requiredTexts`, kept in `PatternFiling`) when their shortest is longer.
-    static func texts(of rule: Rule, filed: [[UInt8]]) -> [[UInt8]]? {
-        func shortest(_ texts: [[UInt8]]) -> Int { texts.map(\.count).min() ?? 0 }
+    /// The texts the rule index files it under (`PatternFiling.contained`; none for a rule
+    /// the index does not hold, tried by its logging method) when their shortest is at least
+    /// `shortest` bytes; else, when their shortest is longer, the texts its matches are read to
+    /// contain (`LeadingBytes.requiredTexts`, kept in `PatternFiling`): a short text stands in
+    /// many messages.
+    static func texts(of rule: Rule) -> [[UInt8]]? {
+        func shortest(_ texts: [[UInt8]]) -> Int { texts.lazy.map { $0.count }.min() ?? 0 }
+        let filing = PatternFiling.of(rule.pattern)
+        let filed = rule.position == .lineStart || rule.position == .afterObject ? filing.contained : []
         if shortest(filed) >= Self.shortest { return filed }
-        let required = PatternFiling.of(rule.pattern).required
-        let best = shortest(required) > shortest(filed) ? required : filed
+        let best = shortest(filing.required) > shortest(filed) ? filing.required : filed
         return best.isEmpty ? nil : best
     }
 
-    /// Filed texts at least this long are taken as they are (see `texts(of:filed:)`).
+    /// Filed texts at least this long are taken as they are (see `texts(of:)`).
     static let shortest = 4
 }
