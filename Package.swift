@@ -83,14 +83,14 @@ let package = Package(
             // alone 1,670 of the 1,941 symbols the loader then bound (docs/performance.md).
             // FoundationEssentials, which ArgumentParser reads, is linked with the two libraries
             // it needs, which the static link does not find by itself. `-static-stdlib` asks for
-            // `-lstdc++`, which `link/libstdc++.so` (first on the library path) turns into the
-            // archive; `-static-libgcc` takes the unwinder from libgcc_eh.a. `-static-stdlib`
+            // `-lstdc++`, which `scripts/link/libstdc++.so` (first on the library path) turns
+            // into the archive; `-static-libgcc` takes the unwinder from libgcc_eh.a. `-static-stdlib`
             // also exports every symbol of the binary, which nothing looks up, and the runtime's
             // `dladdr` at start-up walked them all: `--no-export-dynamic` undoes it. macOS has
             // Swift's libraries in the system.
             linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "--start-group", "-lFoundationEssentials", "-l_FoundationCShims",
                                            "-l_FoundationCollections", "-Xlinker", "--end-group",
-                                           "-L", Context.packageDirectory + "/link", "-Xclang-linker", "-static-libgcc",
+                                           "-L", Context.packageDirectory + "/scripts/link", "-Xclang-linker", "-static-libgcc",
                                            "-Xlinker", "--no-export-dynamic"],
                                           .when(platforms: [.linux], configuration: .release))]
         ),
