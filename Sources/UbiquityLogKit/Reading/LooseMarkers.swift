@@ -109,7 +109,7 @@ enum LooseMarkers {
             loose.end = thread.end
             at = thread.end
         }
-        if let method = methodAt(line, at) {
+        if mayStartMethod(line, at), let method = methodAt(line, at) {
             loose.method = method.method
             loose.sourceLine = method.sourceLine
             loose.end = method.end
@@ -277,15 +277,22 @@ enum LooseMarkers {
         return (start..<methodEnd, sourceLine)
     }
 
+    /// Whether a method may start at `start` (`methodAt`): every one starts with `__`, a sign or
+    /// `[`, and most messages with none of them. Inlined where a line's message is looked at, so
+    /// that such a message costs no call.
+    @inline(__always)
+    static func mayStartMethod(_ line: UnsafeRawBufferPointer, _ start: Int) -> Bool {
+        guard start >= 0, start < line.count else { return false }
+        switch line[start] {
+        case UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "["): return true
+        default: return false
+        }
+    }
+
     /// A logging method that starts at `start`, as loggers print it: `-[Class method:](12): `,
     /// `[Class method]:12 `, `+[Class method]_block_invoke: `; and where the message starts after it.
     static func methodAt(_ line: UnsafeRawBufferPointer, _ start: Int) -> (method: Range<Int>, sourceLine: Range<Int>?, end: Int)? {
-        // Every method starts with `__`, a sign or `[`: most messages start with none of them.
-        guard start < line.count else { return nil }
-        switch line[start] {
-        case UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "["): break
-        default: return nil
-        }
+        guard mayStartMethod(line, start) else { return nil }
         var at = start
         if has(line, at, doubleUnderscore) {
             let digits = skipDigits(line, at + 2)
