@@ -137,11 +137,13 @@ public final class Classifier {
     /// a device console (other processes' lines) take this way.
     @inline(__always)
     private func unmarkedMatch(_ record: Record) -> Classification? {
-        let searches = unmarked
+        // The searches are made before the prefilter is asked (it is made with them), and
+        // taken only for a record it lets through: most records of a device console are not.
+        if unmarkedSearches == nil { _ = unmarked }
         let bodyStart = min(record.bodyStart, record.text.count)
         guard record.text.withUnsafeBytes({ UnmarkedPrefilter.mayMatch(UnsafeRawBufferPointer(rebasing: $0[bodyStart...]), unmarkedTables) })
         else { return nil }
-        for search in searches {
+        for search in unmarked {
             if case .matched(let found) = match(record, on: search) { return found }
         }
         return nil
@@ -199,7 +201,7 @@ public final class Classifier {
 extension Classifier: OwnLineRecognizer {
     /// The quick test of the channels that read lines without a marker (`UnmarkedPrefilter`).
     public func mayRecognise(_ line: UnsafeRawBufferPointer) -> Bool {
-        _ = unmarked
+        if unmarkedSearches == nil { _ = unmarked }
         return UnmarkedPrefilter.mayMatch(line, unmarkedTables)
     }
 
