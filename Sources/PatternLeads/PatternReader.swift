@@ -18,6 +18,9 @@ extension LeadingBytes {
         /// The longest prefix worked out: `prefixLimit`, or 1 where only first bytes count.
         package var limit = prefixLimit
 
+        /// A reader at the start of `bytes`, a pattern's text.
+        package init(bytes: [UInt8]) { self.bytes = bytes }
+
         /// Alternatives up to the end or the `)` that closes the enclosing group.
         package mutating func alternation() -> [PatternLead] {
             var result: [PatternLead] = []

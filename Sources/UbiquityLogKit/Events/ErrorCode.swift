@@ -30,7 +30,30 @@ public struct ErrorCode: Sendable {
     /// reason holds, else `action`.
     public func action(forReason reason: String?) -> String {
         guard !reasonHints.isEmpty, let reason = reason?.lowercased() else { return action }
-        return reasonHints.first { reason.contains($0.phrase) }?.action ?? action
+        return reasonHints.first { ErrorCode.holds(reason, $0.phrase) }?.action ?? action
+    }
+
+    /// Whether `text` holds `phrase`, as `contains` tells: by their bytes where both are ASCII
+    /// without a carriage return (each byte a Character of its own) and the phrase is not
+    /// empty. `String.contains` makes a searcher at each call, tens of thousands of
+    /// instructions on a long reason, and the timeline asks for the hint under every error.
+    static func holds(_ text: String, _ phrase: String) -> Bool {
+        var text = text, phrase = phrase
+        let byBytes = text.withUTF8 { haystack in
+            phrase.withUTF8 { needle -> Bool? in
+                guard !needle.isEmpty, isPlain(haystack), isPlain(needle) else { return nil }
+                return ByteSearch.firstOffset(of: UnsafeRawBufferPointer(needle), in: UnsafeRawBufferPointer(haystack)) != nil
+            }
+        }
+        return byBytes ?? contains(text, phrase)
+    }
+
+    /// `String.contains`, Character by Character: what `holds` tells where bytes cannot.
+    static func contains(_ text: String, _ phrase: String) -> Bool { text.contains(phrase) }
+
+    /// ASCII without a carriage return (`\r\n` is one Character).
+    private static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        !bytes.contains { $0 >= 0x80 || $0 == 0x0D }
     }
 
     static let cocoa = "NSCocoaErrorDomain"
