@@ -46,6 +46,16 @@ import TestSupport
         expectEqual(catalog.compiledPatternCount, 0)
     }
 
+    /// The prefilter is made once per catalogue: a run's two classifiers (the classifying
+    /// stage's, and the reading stage's that tells a line of its own or a plain record) share
+    /// its tables, so a one-line log makes it once.
+    @Test func classifiersShareThePrefilter() throws {
+        let catalog = try Self.fresh()
+        let classifying = Classifier(catalog: catalog), reading = Classifier(catalog: catalog)
+        let tables = try require(classifying.prefilterTables)
+        expectEqual(reading.prefilterTables, tables)
+    }
+
     /// A catalogue made of given rules compiles them at once: a pattern PCRE2 rejects throws.
     @Test func givenRulesAreCompiledAtOnce() {
         let broken = Rule.message("broken", .ubiquity, .usingLocalStorage, "Using (local", samples: [])

@@ -17,6 +17,10 @@ public struct Catalog: Sendable {
     private let members: [[Rule]]
     private let patterns: [RulePatterns?]
     private let compiledChannels: CompiledChannels
+    /// The prefilter of the channels that read records without a marker, made at the first
+    /// call of `unmarkedPrefilter`: one for every classifier of the catalogue (a run has two, on
+    /// two threads), which may share it once made.
+    private let unmarkedPrefilterMade = MadeOnce<UnmarkedPrefilter>()
 
     /// The families of logs the project reads: one line each.
     public static let families: [Family] = [
@@ -100,6 +104,12 @@ public struct Catalog: Sendable {
         }
     }
 
+    /// The prefilter of the channels that read records without a marker (`UnmarkedPrefilter`),
+    /// made from their rules at the first call, without compiling them.
+    var unmarkedPrefilter: UnmarkedPrefilter {
+        unmarkedPrefilterMade.value { UnmarkedPrefilter(allChannels.filter(\.readsUnmarked).flatMap(rules(of:))) }
+    }
+
     /// `channel`'s rules, in catalogue order, without compiling them; none for a channel
     /// without rules (or not the catalogue's).
     func rules(of channel: Channel) -> [Rule] {
@@ -145,6 +155,20 @@ private final class CompiledChannels: Sendable {
             let channel = make()
             made[position] = channel
             return channel
+        }
+    }
+}
+
+/// A value made at the first call of `value` and kept, whichever thread asks first.
+private final class MadeOnce<Value: Sendable>: Sendable {
+    private let made = Mutex<Value?>(nil)
+
+    func value(_ make: () -> Value) -> Value {
+        made.withLock { made in
+            if let value = made { return value }
+            let value = make()
+            made = value
+            return value
         }
     }
 }

@@ -35,9 +35,10 @@ public final class Classifier {
     /// nil until a record without a marker passes `unmarkedPrefilter`.
     @exclusivity(unchecked) private var unmarkedSearches: [ChannelSearch]?
     /// What tells a record without a marker that none of those searches can recognise
-    /// (`UnmarkedPrefilter`), made from the rules alone at the first such record: a record it
-    /// rejects (most of a device console, an app's line) has no channel compiled.
-    /// `unmarkedTables` its tables, nil when it tells none; both hold once `unmarkedPrefilterMade`.
+    /// (`UnmarkedPrefilter`): the catalogue's, made from the rules alone at the first such
+    /// record of any of its classifiers; a record it rejects (most of a device console, an
+    /// app's line) has no channel compiled. `unmarkedTables` its tables, nil when it tells
+    /// none; both hold once `unmarkedPrefilterMade`.
     private var unmarkedPrefilter: UnmarkedPrefilter?
     @exclusivity(unchecked) private var unmarkedTables: UnsafePointer<cbytescan_required_texts>?
     @exclusivity(unchecked) private var unmarkedPrefilterMade = false
@@ -107,7 +108,7 @@ public final class Classifier {
     }
 
     /// The tables of the prefilter of the channels that read records without a marker.
-    private var prefilterTables: UnsafePointer<cbytescan_required_texts>? {
+    var prefilterTables: UnsafePointer<cbytescan_required_texts>? {
         @inline(__always) get {
             if !unmarkedPrefilterMade { makeUnmarkedPrefilter() }
             return unmarkedTables
@@ -116,7 +117,7 @@ public final class Classifier {
 
     @inline(never)
     private func makeUnmarkedPrefilter() {
-        let prefilter = UnmarkedPrefilter(catalog.allChannels.filter(\.readsUnmarked).flatMap(catalog.rules(of:)))
+        let prefilter = catalog.unmarkedPrefilter
         unmarkedPrefilter = prefilter
         unmarkedTables = prefilter.tables
         unmarkedPrefilterMade = true
