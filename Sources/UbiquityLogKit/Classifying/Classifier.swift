@@ -32,14 +32,13 @@ public final class Classifier {
     @exclusivity(unchecked) private var markerSearchesMade: [Bool]
     private let markerChannels: [Channel?]
     /// The searches of the channels that read records without a marker, in catalogue order;
-    /// nil until a record without a marker passes `unmarkedPrefilter`.
+    /// nil until a record without a marker passes the prefilter (`prefilterTables`).
     @exclusivity(unchecked) private var unmarkedSearches: [ChannelSearch]?
-    /// What tells a record without a marker that none of those searches can recognise
-    /// (`UnmarkedPrefilter`): the catalogue's, made from the rules alone at the first such
-    /// record of any of its classifiers; a record it rejects (most of a device console, an
-    /// app's line) has no channel compiled. `unmarkedTables` its tables, nil when it tells
-    /// none; both hold once `unmarkedPrefilterMade`.
-    private var unmarkedPrefilter: UnmarkedPrefilter?
+    /// The tables of what tells a record without a marker that none of those searches can
+    /// recognise (`Catalog.unmarkedPrefilter`, which the catalogue keeps: made from the rules
+    /// alone at the first such record of any of its classifiers; a record it rejects, most of
+    /// a device console and an app's line, has no channel compiled); nil when it tells none.
+    /// Read once `unmarkedPrefilterMade`.
     @exclusivity(unchecked) private var unmarkedTables: UnsafePointer<cbytescan_required_texts>?
     @exclusivity(unchecked) private var unmarkedPrefilterMade = false
     /// Each channel's search, once made: a channel that reads a marker's records and unmarked
@@ -117,9 +116,7 @@ public final class Classifier {
 
     @inline(never)
     private func makeUnmarkedPrefilter() {
-        let prefilter = catalog.unmarkedPrefilter
-        unmarkedPrefilter = prefilter
-        unmarkedTables = prefilter.tables
+        unmarkedTables = catalog.unmarkedPrefilter.tables
         unmarkedPrefilterMade = true
     }
 
