@@ -51,6 +51,38 @@ import TestSupport
         }
     }
 
+    /// A mirroring set-up that succeeded after a failed load is the store added after all: the
+    /// load's failure leaves the process `degraded`, recovered by the set-up, when the failure
+    /// names that store (its file name, whatever the folder) or names none. A failure of another
+    /// store, and corruption, stay `broken`. A failure pasted without its header is followed by
+    /// the set-up's message without one (with a header, the set-up would be a named process's).
+    @Test(arguments: failures.indices)
+    func aLaterSetUpOfTheStoreRecoversAFailedLoad(_ index: Int) throws {
+        let (failure, kind) = Self.failures[index]
+        let setUp = failure.hasPrefix("20") ? Self.cloudKitSetUp : String(Self.cloudKitSetUp.split(separator: "Recipes: ", maxSplits: 1)[1])
+        let summary = try summarize([("app.log", failure + "\n" + setUp)])
+        let evidence = summary.verdicts.first?.evidence ?? []
+        expect(evidence.first?.contains(" \(kind.id): ") == true, "\(evidence)")
+        if kind == .storeFileCorrupt || failure.contains("/default.store") {
+            expectEqual(summary.verdict, .broken, "\(summary.verdictSentence) for \(failure)")
+        } else {
+            expectEqual(summary.verdict, .degraded, "\(summary.verdictSentence) for \(failure)")
+            let recovered = kind == .cloudKitSwiftDataLoadFailed ? evidence.first?.hasSuffix(", later succeeded") == true
+                : evidence.contains { $0.hasPrefix("recovered: ") && $0.contains(" cloudkit-setup-succeeded: ") }
+            expect(recovered, "\(evidence)")
+        }
+    }
+
+    @Test func aSetUpOfAnotherStoreOrOfAnotherProcessRecoversNothing() throws {
+        let failure = Self.failures[0].0
+        let otherStore = Self.cloudKitSetUp.replacingOccurrences(of: "Recipes.sqlite", with: "Shared.sqlite")
+        let otherProcess = Self.cloudKitSetUp.replacingOccurrences(of: " Recipes: ", with: " RecipesWidget: ")
+        for log in [failure + "\n" + otherStore, failure + "\n" + otherProcess] {
+            let summary = try summarize([("app.log", log)])
+            expectEqual(summary.verdict, .broken, "\(summary.verdictSentence) for \(log)")
+        }
+    }
+
     @Test func theAppsPrintAfterCoreDatasRecordIsTheSameFailedLoad() throws {
         let log = [Self.failures[0].0, Self.xcode("[error] fault: Unresolved error Error Domain=NSCocoaErrorDomain Code=134140 \"Persistent store migration failed, missing mapping model.\"")]
         let summary = try summarize([("app.log", log.joined(separator: "\n"))])

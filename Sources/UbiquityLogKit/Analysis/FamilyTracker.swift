@@ -16,6 +16,10 @@ public enum TrackerInterest: Sendable {
 /// in place, for the few records that need more than counts.
 public protocol FamilyTracker: AnyObject {
     func interest(in kind: EventKind) -> TrackerInterest
+    /// Whether `add` reads every record of `kind`, another family's kind, as well: what another
+    /// family's record shows of its own (a mirroring set-up that succeeded is a store that
+    /// loaded). Asked once per kind a run meets; false unless a tracker says otherwise.
+    func reads(other kind: EventKind) -> Bool
     /// For a record of a kind of `.some` interest (`ordinal` is its kind's): whether `add` needs
     /// it. A record it does not need it may count here.
     func wants(_ record: borrowing Record, _ event: borrowing Event, ordinal: Int) -> Bool
@@ -24,12 +28,16 @@ public protocol FamilyTracker: AnyObject {
     /// The records that follow are of process group `group` (of `input`; `process` names its
     /// process): called when the group changes, not for every record.
     func switchGroup(to group: Int, input: String, process: () -> String?)
-    /// A record of the family that needs more than counts. `finding` makes (once) the finding
-    /// the summary keeps for it.
+    /// A record of the family that needs more than counts, or another family's record of a kind
+    /// it `reads`. `finding` makes (once) the finding the summary keeps for it.
     func add(_ record: Record, _ event: Event, finding: () -> Finding)
     /// What the family tells of the run so far, as if it ended here (`inputs` in the order
     /// they were read): the tracker itself goes on unchanged.
     func ending(inputs: [String]) -> FamilyEnding
+}
+
+extension FamilyTracker {
+    public func reads(other kind: EventKind) -> Bool { false }
 }
 
 /// A family's part at the end of a run: its story, and its verdict of each process group.

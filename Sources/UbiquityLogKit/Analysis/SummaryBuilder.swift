@@ -13,6 +13,9 @@ public struct SummaryBuilder {
     private var kindActs: [Acts] = []
     private var kindFamilies: [Int] = []
     private var kindsMet: [EventKind?] = []
+    /// The trackers of other families that read a kind's records too (`FamilyTracker.reads`),
+    /// by the kind's ordinal: for the few kinds whose `Acts` hold `.trackOthers`.
+    private var otherReaders: [Int: [Int]] = [:]
     /// Each marker's family, by `Marker.ordinal` (-1: none of the run's families).
     private let markerFamilies: [Int]
     /// The group the trackers were last told of (`switchTrackers`): told when it changes, not
@@ -296,9 +299,11 @@ public struct SummaryBuilder {
         /// for each (`.some`).
         static let trackEvery = Acts(rawValue: 1 << 3)
         static let trackSome = Acts(rawValue: 1 << 4)
+        /// Another family's tracker reads every record of it (`otherReaders`).
+        static let trackOthers = Acts(rawValue: 1 << 5)
 
         /// Whatever asks for more than the counts every record gets (see `count`).
-        static let tracked: Acts = [.warning, .trackEvery, .trackSome]
+        static let tracked: Acts = [.warning, .trackEvery, .trackSome, .trackOthers]
 
         init(rawValue: UInt8) { self.rawValue = rawValue }
     }
@@ -369,7 +374,12 @@ public struct SummaryBuilder {
         // processes between two of one process's sync records switch nothing.
         if group != trackersGroup { switchTrackers(to: group) }
         let family = kindFamilies[ordinal]
-        if !acts.contains(.warning), !acts.contains(.trackEvery), !trackers[family].wants(record, event, ordinal: ordinal) { return nil }
+        if !acts.contains(.warning), !acts.contains(.trackEvery),
+           !(acts.contains(.trackSome) && trackers[family].wants(record, event, ordinal: ordinal)) {
+            // Its own tracker does not want it; another family's may read it all the same.
+            guard acts.contains(.trackOthers) else { return nil }
+            acts.remove(.trackSome)
+        }
         return Tracked(acts: acts, family: family, group: group)
     }
 
@@ -442,6 +452,13 @@ public struct SummaryBuilder {
             }
         }
         if kind.severity >= .warning { acts.insert(.warning) }
+        if kind != .app {
+            let readers = trackers.indices.filter { $0 != family && trackers[$0].reads(other: kind) }
+            if !readers.isEmpty {
+                acts.insert(.trackOthers)
+                otherReaders[kind.ordinal] = readers
+            }
+        }
         kindActs[kind.ordinal] = acts
         kindFamilies[kind.ordinal] = acts.contains(.app) ? -1 : family
         kindsMet[kind.ordinal] = kind
@@ -479,6 +496,9 @@ public struct SummaryBuilder {
         }
         if tracked.family >= 0, !tracked.acts.isDisjoint(with: [.trackEvery, .trackSome]) {
             trackers[tracked.family].add(record, event, finding: finding)
+        }
+        if tracked.acts.contains(.trackOthers) {
+            for reader in otherReaders[kind.ordinal] ?? [] { trackers[reader].add(record, event, finding: finding) }
         }
         // A record no rule knows is weighed by the unknown check alone, unless its logger wrote
         // it at error or fault level: then it is a warning no entry of the benign list

@@ -293,6 +293,13 @@ enum Extract {
     private static let colon = Array(": ".utf8)
     private static let equals = Array(" = ".utf8)
 
+    /// A store by its file's name, from the URL or path a record gives
+    /// (`file:///…/Application%20Support/Recipes.sqlite` → `Recipes.sqlite`): how records of
+    /// different families that name one store are matched.
+    static func storeFileName(_ url: String) -> String {
+        fileName(url.removingPercentEncodedSpaces) ?? url
+    }
+
     /// The last path component of a location as descriptions print it
     /// (`<PFUbiquityLocation: 0x15e53120>: /var/…/DAC8E3F1-….1.cdt` → `DAC8E3F1-….1.cdt`).
     static func fileName(_ location: String?) -> String? {

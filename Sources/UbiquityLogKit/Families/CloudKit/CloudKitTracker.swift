@@ -247,7 +247,10 @@ struct CloudKitTracker {
             if cause.impact == .transient { state.addThrottle(line); story.throttleCleared = false }
             state.addFailure(stage: "sync", cause: cause, kind: kind, line: line, text: text)
         } else if kind.severity == .error {
-            state.addFailure(stage: kind.id, cause: nil, kind: kind, line: line, text: kind.summary)
+            // SwiftData's container that failed to load is a set-up that names no store: any
+            // later set-up that succeeded shows a container that loaded.
+            let stage = kind == .cloudKitSwiftDataLoadFailed ? "setup" : kind.id
+            state.addFailure(stage: stage, cause: nil, kind: kind, line: line, text: kind.summary)
         }
     }
 
@@ -329,7 +332,7 @@ struct CloudKitTracker {
     }
 
     private mutating func setup(_ facts: Facts, _ outcome: String, line: Int, cause: String?) {
-        let store = facts.string("url").map { Extract.fileName($0.removingPercentEncodedSpaces) ?? $0 } ?? facts.string("store").flatMap { $0 == "<private>" ? nil : $0 } ?? "(name not logged)"
+        let store = CloudKitTracker.setupStore(facts) ?? facts.string("store").flatMap { $0 == "<private>" ? nil : $0 } ?? "(name not logged)"
         if outcome == "succeeded" { story.setupsSucceeded += 1 } else if outcome == "failed" { story.setupsFailed += 1 }
         guard story.stores.count < RunSummary.maxKeptFindings else { return }
         story.stores.append(CloudKitStory.StoreSetup(input: state.input, store: store, outcome: outcome, line: line, cause: cause))
@@ -453,8 +456,8 @@ struct CloudKitTracker {
     }
 
     /// The store a set-up record names by its URL's file name.
-    private static func setupStore(_ facts: Facts) -> String? {
-        facts.string("url").map { Extract.fileName($0.removingPercentEncodedSpaces) ?? $0 }
+    static func setupStore(_ facts: Facts) -> String? {
+        facts.string("url").map(Extract.storeFileName)
     }
 
     /// The line of the last success that overcomes a failure at `stage` (0: none).

@@ -55,7 +55,11 @@ struct IncidentTracker {
     private struct State {
         var open: Incident?
         var lastStrategy: String?
+        /// The stores whose loads failed in the open incident, by file name (`""`: a failure
+        /// that names none), at most `maxFailedStores`.
+        var failedStores: [String] = []
     }
+    private static let maxFailedStores = 8
     /// Changed in place, with `isOpen` set where an incident opens or closes or the state is
     /// swapped: nothing may read `state.open` at every change (a `didSet` would), which copies
     /// the whole incident, its findings and their texts.
@@ -92,6 +96,10 @@ struct IncidentTracker {
     /// what they are told by (the strategy announced, the iCloud store taken into use). The
     /// summary passes the others over without calling `add`.
     static let kindsWhileOpen = KindSet([.corruptionHandling, .usingLocalStorage] + recoveryKinds)
+
+    /// Other families' kinds that an open incident reads as its recovery: a mirroring set-up
+    /// that succeeded (Core Data sets mirroring up only for a store it has added).
+    static let othersRead = KindSet([.cloudKitSetupSucceeded])
 
     /// Whether an incident is open: then any event may be its recovery. Kept beside `state`
     /// because it is asked for every record, and reading the optional copies the incident.
@@ -132,6 +140,10 @@ struct IncidentTracker {
                 isOpen = true
             }
             state.open?.problemCount += 1
+            if let store = IncidentTracker.failedStore(event), !state.failedStores.contains(store),
+               state.failedStores.count < IncidentTracker.maxFailedStores {
+                state.failedStores.append(store)
+            }
             // The finding is made only when kept: its message is costly.
             if (state.open?.problems.count ?? 0) < Incident.maxEvidence { state.open?.problems.append(finding()) }
         } else if kind.severity == .warning, kind != .unhandled, IncidentTracker.entry(warnings, group) == nil {
@@ -141,7 +153,7 @@ struct IncidentTracker {
         if kind == .corruptionHandling, case .message(_, let fields) = event {
             state.lastStrategy = fields.first { $0.name == "strategy" }?.value.text
         }
-        if IncidentTracker.recoveries.contains(kind) || isCloudStoreInUse(event) {
+        if IncidentTracker.recoveries.contains(kind) || isCloudStoreInUse(event) || setsUpFailedStore(event) {
             state.open?.recovery = finding()
             close(as: .recovered)
         }
@@ -209,6 +221,27 @@ struct IncidentTracker {
         return false
     }
 
+    /// The store a failed load of Core Data's or the app's names, by file name (`""`: none);
+    /// nil for any other event. (UbiquityStoreManager's failed loads of its cloud or local
+    /// store are not among them: a mirroring set-up says nothing of those.)
+    private static func failedStore(_ event: Event) -> String? {
+        switch event {
+        case .storeAddFailed(_, let url, let error): (url ?? error?.filePath).map(Extract.storeFileName) ?? ""
+        case .message(.appStoreLoadFailed, _): event.error?.filePath.map(Extract.storeFileName) ?? ""
+        default: nil
+        }
+    }
+
+    /// Whether `event` is a mirroring set-up that succeeded for a store whose load failed in the
+    /// open incident: that store was added after all. As the CloudKit family judges a failed
+    /// set-up, a failure that names no store is overcome by any set-up, and a set-up that names
+    /// none overcomes any failed load.
+    private func setsUpFailedStore(_ event: Event) -> Bool {
+        guard case .message(.cloudKitSetupSucceeded, let fields) = event, !state.failedStores.isEmpty else { return false }
+        guard let store = CloudKitTracker.setupStore(Facts(fields)) else { return true }
+        return state.failedStores.contains("") || state.failedStores.contains(store)
+    }
+
     private mutating func close(as outcome: Incident.Outcome) {
         // Taken out, not copied: the state's copy would be released just after.
         guard var incident = state.open.take() else { return }
@@ -220,6 +253,7 @@ struct IncidentTracker {
         }
         state.open = nil
         state.lastStrategy = nil
+        state.failedStores = []
         isOpen = false
     }
 }

@@ -208,7 +208,7 @@ enum StoreLoadFailureRules {
 
     /// What `explain` says of the kinds these rules add.
     static let guidance: [String: Guidance] = [
-        "app-store-load-failed": Guidance(next: "The store is not loaded: the app has no data (or crashed, after a fatalError); a later store-load-succeeded shows a retry that worked.",
+        "app-store-load-failed": Guidance(next: "The store is not loaded: the app has no data (or crashed, after a fatalError); a later store-load-succeeded, or a cloudkit-setup-succeeded of the same store, shows a retry that worked.",
             action: "Look up the error's code with `parselogs explain CODE`: 134100 and 134110 to 134170 need a model version and a migration that works; 134080 the store's options or entitlements."),
         "app-save-failed": Guidance(next: "The changes stay unsaved in their context; nothing of them reaches the store or CloudKit.",
             action: "Read the error: validation errors (1550 to 1680) name the attribute and object; 133020 and 133021 need a merge policy."),

@@ -149,6 +149,8 @@ final class UbiquityTracker: FamilyTracker {
         return IncidentTracker.kindsWhileOpen.contains(kind) ? .some : .none
     }
 
+    func reads(other kind: EventKind) -> Bool { IncidentTracker.othersRead.contains(kind) }
+
     /// Kinds an incident reads only while one is open (as its recovery, or what tells one).
     func wants(_ record: borrowing Record, _ event: borrowing Event, ordinal: Int) -> Bool { incidents.isOpen }
 
@@ -183,7 +185,7 @@ final class UbiquityTracker: FamilyTracker {
         }
         // An open incident reads routine events only as its recovery.
         let isWarning = kind.severity >= .warning
-        if isWarning || (incidents.isOpen && IncidentTracker.kindsWhileOpen.contains(kind)) {
+        if isWarning || (incidents.isOpen && (IncidentTracker.kindsWhileOpen.contains(kind) || IncidentTracker.othersRead.contains(kind))) {
             incidents.add(event, input: record.input, finding: finding)
         }
         guard isWarning, kind != .unhandled else { return }
