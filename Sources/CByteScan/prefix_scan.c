@@ -4,7 +4,8 @@
 // (where the prefix ends, its method, source line and marker).
 #include "line_scan.h"
 
-/// `(?:__\d+)?[-+]\[[^\]\n]{1,400}\](?:_block_invoke(?:_\d+)?)?\((\d+)\):[ ]?` at `start`.
+/// `(?:__\d+)?[-+]\[[^\]\n]{1,400}\](?:_?block_invoke(?:_\d+)?)?\((\d+)\):[ ]?` at `start`
+/// (`]block_invoke`, without its underscore, as Apple's technotes print one CloudKit method).
 /// `one_line`: no line feed is looked for before the `]` (a header's line has none).
 int cbytescan_method_read(line_t l, int64_t start, int one_line, cbytescan_prefix *p) {
     int64_t i = start;
@@ -22,8 +23,9 @@ int cbytescan_method_read(line_t l, int64_t start, int one_line, cbytescan_prefi
     i = close - l.b;
     if (i == name || (!one_line && memchr(l.b + name, 0x0A, (size_t)(i - name)) != NULL)) return 0;
     i++;
-    if (HAS(l, i, "_block_invoke")) {
-        i += 13;
+    if (byte_at(l, i, '_') && HAS(l, i + 1, "block_invoke")) i++;
+    if (HAS(l, i, "block_invoke")) {
+        i += 12;
         if (byte_at(l, i, '_')) {
             int64_t digits = skip_digits(l, i + 1);
             if (digits > i + 1) i = digits;

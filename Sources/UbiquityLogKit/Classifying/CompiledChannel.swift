@@ -58,7 +58,9 @@ public struct CompiledChannel: Sendable {
     static func baseMethod(_ method: String) -> Substring {
         var name = method[...]
         if name.hasPrefix("__"), let bracket = name.firstIndex(where: { $0 == "-" || $0 == "+" }) { name = name[bracket...] }
-        if let suffix = name.firstRange(ofASCII: "]_block_invoke") { name = name[..<name.index(after: suffix.lowerBound)] }
+        if let suffix = name.firstRange(ofASCII: "]_block_invoke") ?? name.firstRange(ofASCII: "]block_invoke") {
+            name = name[..<name.index(after: suffix.lowerBound)]
+        }
         return name
     }
 }

@@ -22,7 +22,7 @@ public final class HeaderParser {
     // Anchored where the header ends: the logging method and its source line (block names
     // included), then the marker, which some messages print twice.
     static let prefixPattern = #"""
-    (?:(?<method>(?:__\d+)?[-+]\[[^\]\n]{1,400}\](?:_block_invoke(?:_\d+)?)?)\((?<line>\d+)\):[ ]?)?
+    (?:(?<method>(?:__\d+)?[-+]\[[^\]\n]{1,400}\](?:_?block_invoke(?:_\d+)?)?)\((?<line>\d+)\):[ ]?)?
     (?:(?<ubiquity>(?:CoreData:[ ]Ubiquity:[ \t]*)+)|(?<error>CoreData:[ ](?:(?:error|fault):[ ]?|(?=Illegal[ ]attempt[ ])))|(?<usm>UbiquityStoreManager:[ ]?))?
     """#
 

@@ -244,7 +244,8 @@ enum LooseMarkers {
             at = digitsStart - 1
         }
         let methodEnd = at
-        // `_block_invoke` or `_block_invoke_2` after the closing bracket.
+        // `_block_invoke` or `_block_invoke_2` after the closing bracket (or `block_invoke`,
+        // without its underscore, as Apple's technotes print one CloudKit method).
         var digits = at
         while digits > floor, isDigit(line[digits - 1]) { digits -= 1 }
         if digits < at, digits > floor, line[digits - 1] == UInt8(ascii: "_"), hasBefore(line, digits - 1, blockInvoke, floor) {
@@ -252,6 +253,7 @@ enum LooseMarkers {
         } else if hasBefore(line, at, blockInvoke, floor) {
             at -= blockInvoke.count
         }
+        if at < methodEnd, at > floor, line[at - 1] == UInt8(ascii: "_") { at -= 1 }
         guard at > floor, line[at - 1] == UInt8(ascii: "]") else { return nil }
         let close = at - 1
         var open = close
@@ -310,6 +312,7 @@ enum LooseMarkers {
         guard close < line.count, line[close] == UInt8(ascii: "]"), close > open + 1 else { return nil }
         guard signed || looksLikeSelector(line, open + 1..<close) else { return nil }
         at = close + 1
+        if has(line, at, underscore), has(line, at + 1, blockInvoke) { at += 1 }
         if has(line, at, blockInvoke) {
             at += blockInvoke.count
             if has(line, at, underscore) {
@@ -382,7 +385,7 @@ enum LooseMarkers {
         return start >= method.lowerBound && has(line, start, name)
     }
 
-    private static let blockInvoke = Array("_block_invoke".utf8)
+    private static let blockInvoke = Array("block_invoke".utf8)
     private static let doubleUnderscore = Array("__".utf8)
     private static let underscore = Array("_".utf8)
     private static let openParenthesis = Array("(".utf8)
