@@ -210,6 +210,19 @@ import PCRE2
         }
     }
 
+    @Test func aRuleFiledUnderAShorterLeadNeedsItsTextInTheMessage() {
+        // Led by `[` (a tag may open its match) and by its text; every match holds the text.
+        let index = RuleIndex(rules: [(0, #"(?:\[[^\]\n]{1,40}\][ ])?addPersistentStore failed"#), (1, #"\[x"#)])
+        expectEqual(offered(index, "[tag] addPersistentStore failed"), [0])
+        expectEqual(offered(index, "[x] other text"), [1], "`[` stands, the required text does not")
+        expectEqual(offered(index, "[x] other text; addPersistentStore failed"), [0, 1], "looked for in the whole message")
+        expectEqual(offered(index, "addPersistentStore failed"), [0])
+        expectEqual(offeredSure(index, "addPersistentStore failed"), true)
+        // A slot of its own, looked for apart from the one pass of the rules tried everywhere.
+        expectEqual(index.tables.allSlotCount, 1)
+        expectEqual(index.tables.slotCount, 0)
+    }
+
     @Test func aNeedleIsFoundWhereverItStands() {
         func found(_ text: String, in subject: String) -> Bool {
             Array(text.utf8).withUnsafeBytes { text in

@@ -82,8 +82,6 @@ final class ChannelSearch {
         /// see `matchesOnlyAtSubjectStart`): PCRE2 finds no match of it from a later offset, so
         /// the search runs it at offset 0 alone.
         let startOnly: Bool
-        /// The rule's slot of `requiredTexts`; -1 for none.
-        let slot: Int8
     }
 
     /// By rule number, once the rule is first offered.
@@ -97,14 +95,7 @@ final class ChannelSearch {
 
     @inline(never)
     private func makeSpare(_ rule: Int) -> Spare {
-        let made = compiled.rules[rule]
-        var slot: Int8 = -1
-        if requiredTexts.count < 64, made.position == .lineStart || made.position == .afterObject,
-           let texts = Self.requiredTexts(of: made.pattern) {
-            slot = Int8(requiredTexts.count)
-            requiredTexts.append(texts)
-        }
-        let spare = Spare(startOnly: Self.matchesOnlyAtSubjectStart(made.pattern), slot: slot)
+        let spare = Spare(startOnly: Self.matchesOnlyAtSubjectStart(compiled.rules[rule].pattern))
         spares[rule] = spare
         return spare
     }
@@ -138,47 +129,6 @@ final class ChannelSearch {
             guard reader.index < bytes.count, bytes[reader.index] == UInt8(ascii: "|") else { return true }
             reader.index += 1
         }
-    }
-
-    /// By slot (`Spare.slot`): the texts one of which every match of a rule filed under a lead
-    /// shorter than them contains (`PatternFiling.required`), each with the offset of the byte
-    /// it is looked for by (see `RareByteSearch`). Offered by a lead that is not sure, such a
-    /// rule runs its pattern only where the message holds one of those texts: `[` leads
-    /// `store-add-failed-unmarked` (a `[subsystem:category]` tag may open its match) on every
-    /// record that starts with a tag, and it matches only with `addPersistentStoreWithType:`
-    /// after the tag. At most 64 slots.
-    @exclusivity(unchecked) private var requiredTexts: [[(bytes: [UInt8], anchor: Int)]] = []
-
-    /// Texts shorter than this are not looked for (see `requiredTexts`): they stand in most messages.
-    static let requiredTextLength = 6
-
-    /// The texts of `requiredTexts` for a rule of `pattern`; nil when it has none to look for.
-    private static func requiredTexts(of pattern: String) -> [(bytes: [UInt8], anchor: Int)]? {
-        let filing = PatternFiling.of(pattern)
-        guard !filing.always, let required = filing.required.map(\.count).min(), required >= requiredTextLength,
-              let lead = (filing.direct + filing.described).map(\.bytes.count).min(), lead < required else { return nil }
-        return filing.required.map { text in (text, text.withUnsafeBytes { RareByteSearch.anchorInLogs(of: $0) }) }
-    }
-
-    /// Whether `message` holds none of the texts of slot `slot` (see `requiredTexts`), looked
-    /// for once a message.
-    private func lacksRequiredTexts(slot: Int, in message: UnsafeRawBufferPointer, _ lacking: inout Lacking) -> Bool {
-        let bit: UInt64 = 1 << UInt64(slot)
-        if lacking.checked & bit == 0 {
-            lacking.checked |= bit
-            let found = requiredTexts[slot].contains { text in
-                text.bytes.withUnsafeBytes { RareByteSearch.firstOffset(of: $0, anchor: text.anchor, in: message) != nil }
-            }
-            if !found { lacking.absent |= bit }
-        }
-        return lacking.absent & bit != 0
-    }
-
-    /// What one message's search knows of the slots of `requiredTexts`: bit n of `absent` set
-    /// when the message holds none of slot n's texts, known once bit n of `checked` is set.
-    private struct Lacking {
-        var checked: UInt64 = 0
-        var absent: UInt64 = 0
     }
 
     /// By byte: whether a text of `nextLineRules` starts with it.
@@ -229,8 +179,9 @@ final class ChannelSearch {
     /// starts: the first line (after its blanks) at which any text rule matches, and there the
     /// first rule in order; nil when none does.
     func first(in message: UnsafeRawBufferPointer) throws(PCRE2Error) -> (rule: Int, start: Int?)? {
-        // Rules tried everywhere are left out where their text is not in the message (looked
-        // for once a position offers them).
+        // Rules with required texts (tried everywhere, or filed under a shorter lead that is
+        // not sure) are left out where their texts are not in the message (looked for once a
+        // position offers them, see `RuleIndex.Absence`).
         var absent = Absent()
         switch compiled.channel.shape {
         case .lines:
@@ -316,7 +267,6 @@ final class ChannelSearch {
     private struct Absent {
         var lineStart = RuleIndex.Absence()
         var afterObject = RuleIndex.Absence()
-        var required = Lacking()
     }
 
     /// The first text rule that matches at `position`: line-start rules there, then the
@@ -324,7 +274,7 @@ final class ChannelSearch {
     /// `lineEnd`: as for `firstByNextLine`.
     private func first(in message: UnsafeRawBufferPointer, at position: Int, lineEnd: Int = -1,
                        _ absent: inout Absent) throws(PCRE2Error) -> Int? {
-        let found = lineStart.mayStart(in: message, at: position) ? try first(of: lineStart, in: message, at: position, &absent.lineStart, &absent.required) : nil
+        let found = lineStart.mayStart(in: message, at: position) ? try first(of: lineStart, in: message, at: position, &absent.lineStart) : nil
         if !nextLineRules.isEmpty,
            let rule = try firstByNextLine(before: found ?? Int.max, in: message, at: position, lineEnd: lineEnd) { return rule }
         if let found { return found }
@@ -333,9 +283,9 @@ final class ChannelSearch {
         var scan = position
         for separators in 0...40 {
             if scan < message.count, message[scan] == 0x20, afterObject.mayStart(in: message, at: scan + 1),
-               let rule = try first(of: afterObject, in: message, at: scan + 1, &absent.afterObject, &absent.required) { return rule }
+               let rule = try first(of: afterObject, in: message, at: scan + 1, &absent.afterObject) { return rule }
             if afterObject.mayStart(in: message, at: scan),
-               let rule = try first(of: afterObject, in: message, at: scan, &absent.afterObject, &absent.required) { return rule }
+               let rule = try first(of: afterObject, in: message, at: scan, &absent.afterObject) { return rule }
             guard separators < 40 else { break }
             scan = Self.separator(in: message, from: scan)
             guard scan < message.count, message[scan] != 0x0A else { break }
@@ -347,13 +297,12 @@ final class ChannelSearch {
     /// The first rule of `index` that matches at `position`. Most positions of the after-object
     /// scan hold a byte no rule starts with: the caller tells them (`mayStart`) before calling.
     private func first(of index: RuleIndex.Tables, in message: UnsafeRawBufferPointer, at position: Int,
-                       _ absence: inout RuleIndex.Absence, _ lacking: inout Lacking) throws(PCRE2Error) -> Int? {
+                       _ absence: inout RuleIndex.Absence) throws(PCRE2Error) -> Int? {
         var cursor = index.cursor(in: message, at: position)
         while let candidate = index.next(&cursor, in: message, at: position, &absence) {
             let rule = candidate.rule
             let spare = spare(rule)
             if position != 0, spare.startOnly { continue }
-            if !candidate.sure, spare.slot >= 0, lacksRequiredTexts(slot: Int(spare.slot), in: message, &lacking) { continue }
             // Where the text a rule was found by is enough for a match, its pattern runs only
             // for a builder that reads the match (with `-q`, about half the runs are spared).
             if candidate.sure, !builds[rule] {

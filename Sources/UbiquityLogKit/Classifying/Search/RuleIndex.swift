@@ -62,11 +62,12 @@ struct RuleIndex: Sendable {
         let sure: Bool
     }
 
-    /// What one message's search knows of the rules tried everywhere: bit n of `absent`
+    /// What one message's search knows of the rules with a slot (tried everywhere, or filed
+    /// under a lead shorter than their required texts, see `Entry.slot`): bit n of `absent`
     /// stands for slot n, set when the message lacks its required text, and is known once
-    /// bit n of `checked` is set. Found out, for every slot in one pass, the first time a
-    /// position offers such a rule: a message whose first line matches an earlier rule needs
-    /// no pass.
+    /// bit n of `checked` is set. Found out the first time a position offers such a rule: for
+    /// every slot of the rules tried everywhere in one pass (a message whose first line matches
+    /// an earlier rule needs no pass), for another slot by a search for each of its texts.
     struct Absence {
         fileprivate var checked: UInt64 = 0
         fileprivate var absent: UInt64 = 0
@@ -125,12 +126,19 @@ extension RuleIndex {
     struct Tables: @unchecked Sendable {
         /// One candidate of a bucket: rule `rule` when `length` bytes of `pool` from `start` stand
         /// at the position; when `length` is negative, a rule tried everywhere, `start` its slot
-        /// (see `Absence`). `sure` when those bytes are enough for a match.
+        /// (see `Absence`). `sure` when those bytes are enough for a match. `slot`: for a rule
+        /// filed under a lead shorter than the texts one of which every match of it contains,
+        /// the slot of those texts (-1 for none): offered by a lead that is not sure, the rule
+        /// is a candidate only where the message holds one of them (`[` leads
+        /// `store-add-failed-unmarked`, as a `[subsystem:category]` tag may open its match, on
+        /// every record that starts with a tag; it matches only with
+        /// `addPersistentStoreWithType:` after the tag).
         struct Entry: Hashable {
             let rule: Int32
             let start: Int32
             let length: Int32
             var sure = false
+            var slot: Int16 = -1
         }
 
         /// Bytes of keys: a position's first two bytes `first << 8 | second`, and after them
@@ -152,7 +160,7 @@ extension RuleIndex {
         private let describedEntries: UnsafeMutablePointer<Entry>
         /// Prefixes and required texts, followed by 16 zero bytes (see `starts`).
         private let pool: UnsafeMutablePointer<UInt8>
-        /// For the rule tried everywhere in slot n, texts one of which every match of it contains
+        /// For the rule in slot n (see `Absence`), texts one of which every match of it contains
         /// (none when none is known; see `LeadingBytes.requiredTexts`):
         /// `requiredTexts[textsOfSlot[n]..<textsOfSlot[n + 1]]`, each in `pool`.
         private let textsOfSlot: UnsafeMutablePointer<Int32>
@@ -163,8 +171,14 @@ extension RuleIndex {
         private let mayStartTable: UnsafeMutablePointer<Bool>
         /// Whether any rule is filed by the text after an object's description.
         private let hasDescribed: Bool
-        /// The required texts of slots 0 to 63, looked for all at once (`absences`).
+        /// The required texts of the slots of the rules tried everywhere under 64, looked for
+        /// all at once (`absences`).
         private let requiredScan: UnsafePointer<cbytescan_required_texts>
+        /// Those slots, as bits (see `Absence`). The slots of rules filed under a lead
+        /// (`Entry.slot`) are looked for one by one: a message seldom asks for more than one
+        /// of them, and their texts in the one pass would make every pass dearer (its cost
+        /// grows with the places its anchor bytes stand).
+        private let scannedSlots: UInt64
 
         private struct RequiredText {
             let start: Int32
@@ -174,26 +188,34 @@ extension RuleIndex {
         }
 
         fileprivate init(rules: [(number: Int, pattern: String)], storage: Storage) {
-            var direct: [(Int, [PatternFiling.Lead])] = []
-            var described: [(Int, [PatternFiling.Lead])] = []
+            var direct: [(Int, [PatternFiling.Lead], slot: Int16)] = []
+            var described: [(Int, [PatternFiling.Lead], slot: Int16)] = []
             var always: [Entry] = []
             var requiredTexts: [RequiredText] = []
             var textsOfSlot: [Int32] = [0]
             var pool: [UInt8] = []
-            for (number, pattern) in rules {
-                let filing = PatternFiling.of(pattern)
-                if filing.always {
-                    always.append(Entry(rule: Int32(number), start: Int32(always.count), length: -1))
-                    for text in filing.required {
-                        let anchor = text.withUnsafeBytes { RareByteSearch.anchorInLogs(of: $0) }
-                        requiredTexts.append(RequiredText(start: Int32(pool.count), length: Int32(text.count), anchor: Int32(anchor)))
-                        pool += text
-                    }
-                    textsOfSlot.append(Int32(requiredTexts.count))
-                    continue
+            func addSlot(_ texts: [[UInt8]]) {
+                for text in texts {
+                    let anchor = text.withUnsafeBytes { RareByteSearch.anchorInLogs(of: $0) }
+                    requiredTexts.append(RequiredText(start: Int32(pool.count), length: Int32(text.count), anchor: Int32(anchor)))
+                    pool += text
                 }
-                direct.append((number, filing.direct))
-                if !filing.described.isEmpty { described.append((number, filing.described)) }
+                textsOfSlot.append(Int32(requiredTexts.count))
+            }
+            let filings = rules.map { (number: $0.number, filing: PatternFiling.of($0.pattern)) }
+            // The rules tried everywhere take the first slots, those under 64 being looked for.
+            for (number, filing) in filings where filing.always {
+                always.append(Entry(rule: Int32(number), start: Int32(always.count), length: -1))
+                addSlot(filing.required)
+            }
+            for (number, filing) in filings where !filing.always {
+                var slot: Int16 = -1
+                if textsOfSlot.count - 1 < 64, Tables.looksForRequiredTexts(filing) {
+                    slot = Int16(textsOfSlot.count - 1)
+                    addSlot(filing.required)
+                }
+                direct.append((number, filing.direct, slot))
+                if !filing.described.isEmpty { described.append((number, filing.described, slot)) }
             }
             var blocks: [UnsafeMutableRawPointer] = []
             func copy<T>(_ array: [T], padding: Int = 0) -> UnsafeMutablePointer<T> {
@@ -207,7 +229,7 @@ extension RuleIndex {
             storage.zeroed = [UnsafeMutableRawPointer(directStarts), UnsafeMutableRawPointer(describedStarts)]
             alwaysCount = always.count
             var mayStart = [Bool](repeating: !always.isEmpty, count: 256)
-            for (_, leads) in direct { for lead in leads { mayStart[Int(lead.bytes[0])] = true } }
+            for (_, leads, _) in direct { for lead in leads { mayStart[Int(lead.bytes[0])] = true } }
             if !described.isEmpty { mayStart[Int(UInt8(ascii: "<"))] = true }
             bucketStarts = directStarts
             entries = copy(directEntries)
@@ -221,9 +243,12 @@ extension RuleIndex {
             self.requiredTexts = copy(requiredTexts)
             mayStartTable = copy(mayStart)
             hasDescribed = !described.isEmpty
-            // The one-pass look for required texts (`cbytescan_required_present`), slots under 64.
+            // The one-pass look for required texts (`cbytescan_required_present`): the slots of
+            // the rules tried everywhere, under 64.
             var scanned: [(bytes: [UInt8], slot: Int)] = []
-            for slot in 0..<min(64, textsOfSlot.count - 1) {
+            let scannedCount = min(64, always.count)
+            scannedSlots = scannedCount == 64 ? UInt64.max : (1 << UInt64(scannedCount)) - 1
+            for slot in 0..<scannedCount {
                 for text in requiredTexts[Int(textsOfSlot[slot])..<Int(textsOfSlot[slot + 1])] {
                     scanned.append((Array(pool[Int(text.start)..<Int(text.start + text.length)]), slot))
                 }
@@ -234,19 +259,32 @@ extension RuleIndex {
             storage.memory = blocks
         }
 
-        /// The buckets of `filed` (rule numbers in order, each with its prefixes, none empty)
-        /// with `always` merged into each: starts and ends by key (see `bucketStarts`), in
-        /// memory from `Storage.zeroedTable`, and the entries. Prefixes are added to `pool`.
-        private static func buckets(_ filed: [(Int, [PatternFiling.Lead])], always: [Entry], pool: inout [UInt8])
+        /// Texts shorter than this are not looked for by a rule filed under a lead (see
+        /// `Entry.slot`): they stand in most messages.
+        static let requiredTextLength = 6
+
+        /// Whether a rule filed as `filing` (not tried everywhere) has a slot: every match of it
+        /// contains one of texts longer than its leads, none shorter than `requiredTextLength`.
+        private static func looksForRequiredTexts(_ filing: PatternFiling) -> Bool {
+            guard let required = filing.required.map(\.count).min(), required >= requiredTextLength,
+                  let lead = (filing.direct + filing.described).map(\.bytes.count).min() else { return false }
+            return lead < required
+        }
+
+        /// The buckets of `filed` (rule numbers in order, each with its prefixes, none empty,
+        /// and its slot) with `always` merged into each: starts and ends by key (see
+        /// `bucketStarts`), in memory from `Storage.zeroedTable`, and the entries. Prefixes are
+        /// added to `pool`.
+        private static func buckets(_ filed: [(Int, [PatternFiling.Lead], slot: Int16)], always: [Entry], pool: inout [UInt8])
             -> (UnsafeMutablePointer<Int32>, [Entry]) {
             // Two-byte and longer prefixes by key; one-byte prefixes by their byte, standing
             // under every key that begins with it.
             var pairs: [(key: Int, entry: Entry)] = []
             var singleBytes = [[Entry]](repeating: [], count: 256)
-            for (rule, leads) in filed {
+            for (rule, leads, slot) in filed {
                 for lead in leads {
                     let prefix = lead.bytes
-                    let entry = Entry(rule: Int32(rule), start: Int32(pool.count), length: Int32(prefix.count), sure: lead.sure)
+                    let entry = Entry(rule: Int32(rule), start: Int32(pool.count), length: Int32(prefix.count), sure: lead.sure, slot: slot)
                     pool += prefix
                     if prefix.count == 1 {
                         singleBytes[Int(prefix[0])].append(entry)
@@ -354,6 +392,7 @@ extension RuleIndex {
                 let worth: Bool
                 let rule: Int32
                 let sure: Bool
+                let slot: Int16
                 if fromDirect <= fromDescribed {
                     guard fromDirect != Int32.max else { return nil }
                     let entry = entries[cursor.direct]
@@ -362,6 +401,7 @@ extension RuleIndex {
                     guard rule != cursor.tried else { continue }
                     worth = entry.length >= 0 ? starts(subject, at: position, with: entry) : isPossible(slot: Int(entry.start), in: subject, &absence)
                     sure = entry.sure
+                    slot = entry.slot
                 } else {
                     let entry = describedEntries[cursor.described]
                     cursor.described += 1
@@ -369,8 +409,12 @@ extension RuleIndex {
                     guard rule != cursor.tried else { continue }
                     worth = starts(subject, at: cursor.afterDescription, with: entry)
                     sure = entry.sure && cursor.plainSeparators
+                    slot = entry.slot
                 }
                 guard worth else { continue }
+                // A lead that is not sure, of a rule whose required texts are longer: only where
+                // one of them stands.
+                if !sure, slot >= 0, !isPossible(slot: Int(slot), in: subject, &absence) { continue }
                 cursor.tried = rule
                 return Candidate(rule: Int(rule), sure: sure)
             }
@@ -414,20 +458,32 @@ extension RuleIndex {
             return text.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self) == prefix.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
         }
 
-        /// Whether the rule tried everywhere in `slot` may match in `subject`: false when none of
-        /// its required texts is there.
+        /// Whether the rule in `slot` may match in `subject`: false when none of its required
+        /// texts is there.
         @inline(__always)
         private func isPossible(slot: Int, in subject: UnsafeRawBufferPointer, _ absence: inout Absence) -> Bool {
             guard slot < 64 else { return true }
             let bit: UInt64 = 1 << UInt64(slot)
-            // Every slot's texts at once, the first time any is asked for: one pass costs less
-            // than a search for each text, even on long records.
-            if absence.checked & bit == 0 { absence = absences(in: subject) }
+            if absence.checked & bit == 0 {
+                if scannedSlots & bit != 0 {
+                    // Every such slot's texts at once, the first time any is asked for: one pass
+                    // costs less than a search for each text, even on long records. A slot
+                    // without texts (a rule tried everywhere that holds none:
+                    // `local-storage-noted`) needs no pass.
+                    guard requiredScan.pointee.all & bit != 0 else { return true }
+                    absence.checked |= scannedSlots
+                    absence.absent |= absences(in: subject).absent & scannedSlots
+                } else {
+                    absence.checked |= bit
+                    if lacksRequiredTexts(slot: slot, in: subject) { absence.absent |= bit }
+                }
+            }
             return absence.absent & bit == 0
         }
 
-        /// What `subject` lacks of every slot under 64, found in one pass over it: the same
-        /// as `lacksRequiredTexts` of each (`RequiredTextScanTests` holds them equal).
+        /// What `subject` lacks of every slot of the rules tried everywhere under 64
+        /// (`scannedSlots`), found in one pass over it: the same as `lacksRequiredTexts` of each
+        /// (`RequiredTextScanTests` holds them equal).
         /// `narrow`: sixteen bytes a step whatever the processor has (for tests).
         func absences(in subject: UnsafeRawBufferPointer, narrow: Bool = false) -> Absence {
             var absence = Absence()
@@ -443,8 +499,11 @@ extension RuleIndex {
             lacksRequiredTexts(slot: slot, in: subject)
         }
 
+        /// Slots looked for in one pass (for tests).
+        var slotCount: Int { scannedSlots.nonzeroBitCount }
+
         /// Slots under 64 (for tests).
-        var slotCount: Int { min(64, slotTotal) }
+        var allSlotCount: Int { min(64, slotTotal) }
 
         /// Whether `subject` holds none of the required texts of the rule in `slot` (false when
         /// it has none), slot by slot: the definition `absences` is held to.
