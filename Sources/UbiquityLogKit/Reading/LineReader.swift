@@ -107,7 +107,34 @@ public final class LineReader {
         chunkEnd: () throws -> Void = {},
         _ body: (Line) throws -> Void
     ) throws {
+        try readLines(from: &source, idle: idle, chunkEnd: chunkEnd, takesRuns: false, runs: { _, _, _ in (0, 0) }, body)
+    }
+
+    /// Takes lines whole where they lie, before `body` is called for them: given the bytes read
+    /// from the next line's start on (lines each ended by a line feed, as read: the input's line
+    /// ends are LF), the chunk they lie in and the next line's number, it returns how many of
+    /// those bytes and lines it took (none, or whole lines from the start). They are counted as
+    /// lines read, and `body` is not called for them.
+    typealias RunTaker = (UnsafeRawBufferPointer, Unmanaged<TextChunk>, Int) throws -> (bytes: Int, lines: Int)
+
+    /// `readLines`, with `runs` asked at the lines it may take (see `RunTaker`) when
+    /// `takesRuns`. Where it takes none, it is asked again only after more lines the more often
+    /// it took none in a row (up to `maxRunPause`): a log with few runs pays little for asking.
+    /// (Not an optional closure: that would escape, and the variables it shares with `body`
+    /// would be boxed and checked for exclusive access at every line.)
+    func readLines<Source: ByteSource>(
+        from source: inout Source,
+        idle: IdlePolicy? = nil,
+        chunkEnd: () throws -> Void = {},
+        takesRuns: Bool,
+        runs: RunTaker,
+        _ body: (Line) throws -> Void
+    ) throws {
         linesRead = 0
+        // The line read before `runs` is asked next (Int.max: never), and the pause (lines)
+        // after its last miss.
+        var nextRunAsk = takesRuns ? 0 : Int.max
+        var lastPause = 0
         var chunk = chunks.fresh(roomFor: 0)
         var at = Cursor()
         var skippingRest = false  // inside an overlong line, its start kept in `longHead`
@@ -164,7 +191,24 @@ public final class LineReader {
             if lineEnds == .cr { Self.replaceCRs(UnsafeMutableRawBufferPointer(start: chunk.base + scan, count: at.end - scan)) }
             if ended && scan == at.end { break }
 
-            while scan < at.end, let found = memchr(chunk.base + scan, 0x0A, at.end - scan) {
+            while scan < at.end {
+                if linesRead >= nextRunAsk, !skippingRest, lineEnds == .lf, at.out == at.start {
+                    let taken = try runs(UnsafeRawBufferPointer(start: chunk.base + at.start, count: at.end - at.start),
+                                         .passUnretained(chunk), linesRead + 1)
+                    if taken.lines > 0 {
+                        linesRead += taken.lines
+                        at.start += taken.bytes
+                        at.out = at.start
+                        scan = at.start
+                        // The line the run stopped at is not one it takes.
+                        nextRunAsk = linesRead + 1
+                        lastPause = 0
+                        continue
+                    }
+                    lastPause = min(2 * lastPause + 1, LineReader.maxRunPause)
+                    nextRunAsk = linesRead + 1 + lastPause
+                }
+                guard let found = memchr(chunk.base + scan, 0x0A, at.end - scan) else { break }
                 let newline = UnsafeMutableRawPointer(chunk.base).distance(to: found)
                 if skippingRest {
                     skippingRest = false
@@ -204,6 +248,9 @@ public final class LineReader {
             try emit(chunk, &at, to: at.end, truncated: false, body)
         }
     }
+
+    /// The most lines handed to `body` between two asks of a `RunTaker` that takes none.
+    static let maxRunPause = 63
 
     /// What ends an input's lines: LF (or CR LF), or CR alone, as the classic Mac OS wrote
     /// text. Told from the input's first `window` + 1 bytes (all of it, when shorter), before
