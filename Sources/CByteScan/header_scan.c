@@ -481,8 +481,7 @@ STEP void pack_time(cbytescan_header *h) {
 
 void cbytescan_pack_time(cbytescan_header *h) { pack_time(h); }
 
-/// `cbytescan_header_read`, with the CloudKit token looked for after the prefix or not.
-__attribute__((always_inline)) static inline int header_read(const uint8_t *bytes, size_t count, cbytescan_header *h, int token) {
+int cbytescan_header_read(const uint8_t *bytes, size_t count, cbytescan_header *h) {
     line_t l = {bytes, (int64_t)count};
     if (count == 0) return 0;
     no_place(&h->process);
@@ -506,14 +505,6 @@ __attribute__((always_inline)) static inline int header_read(const uint8_t *byte
     }
     if (!found) return 0;
     pack_time(h);
-    if (token) {
-        cbytescan_prefix_read(bytes, count, (size_t)h->end, 1, &h->prefix);
-    } else {
-        cbytescan_prefix_read_untokened(bytes, count, (size_t)h->end, 1, &h->prefix);
-    }
+    cbytescan_prefix_read(bytes, count, (size_t)h->end, 1, &h->prefix);
     return 1;
 }
-
-int cbytescan_header_read(const uint8_t *bytes, size_t count, cbytescan_header *h) { return header_read(bytes, count, h, 1); }
-
-int cbytescan_header_read_untokened(const uint8_t *bytes, size_t count, cbytescan_header *h) { return header_read(bytes, count, h, 0); }

@@ -184,13 +184,4 @@ STEP int64_t number(line_t l, int64_t lower, int64_t upper) {
 /// the CloudKit token's reader reads the method after the token with it too.
 __attribute__((visibility("hidden"))) int cbytescan_method_read(line_t l, int64_t start, int one_line, cbytescan_prefix *p);
 
-/// `cbytescan_prefix_read` without the CloudKit token (prefix_scan.c).
-__attribute__((visibility("hidden"))) void cbytescan_prefix_read_untokened(const uint8_t *bytes, size_t count, size_t start,
-                                                                            int one_line, cbytescan_prefix *p);
-
-/// `cbytescan_header_read` with what follows the header read by `cbytescan_prefix_read_untokened`
-/// (header_scan.c): for `cbytescan_plain_run`, which takes no line whose message has a colon
-/// that may end a marker, as the token's does.
-__attribute__((visibility("hidden"))) int cbytescan_header_read_untokened(const uint8_t *bytes, size_t count, cbytescan_header *h);
-
 #endif

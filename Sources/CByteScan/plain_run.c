@@ -5,7 +5,7 @@
 // it a plain record of one line, and leaves every other line to them (`PlainRunTests` holds
 // the two equal on the fixtures and generated logs).
 #include <string.h>
-#include "line_scan.h"
+#include "CByteScan.h"
 
 /// `HeaderParser.canStartHeader`.
 static int can_start_header(uint8_t c) {
@@ -24,9 +24,7 @@ static int can_start_header(uint8_t c) {
 /// record (a bare header alone may continue the open one, `continuesWrapped`).
 static int starts_record(const uint8_t *line, size_t count, const cbytescan_plain_rules *rules, cbytescan_header *h) {
     if (count == 0 || count > rules->max_line || line[count - 1] == '\r' || !can_start_header(line[0])) return 0;
-    // Without the CloudKit token: a line that holds it holds a colon `is_plain` finds (the
-    // token's, after `CloudKi` and 8 bytes after its `C`, within the window), and is not taken.
-    if (!cbytescan_header_read_untokened(line, count, h) || h->style == CBYTESCAN_BARE) return 0;
+    if (!cbytescan_header_read(line, count, h) || h->style == CBYTESCAN_BARE) return 0;
     return (rules->allowed_styles >> h->style) & 1;
 }
 

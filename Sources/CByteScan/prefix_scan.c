@@ -73,11 +73,6 @@ STEP void marker(line_t l, cbytescan_prefix *p) {
 }
 
 void cbytescan_prefix_read(const uint8_t *bytes, size_t count, size_t start, int one_line, cbytescan_prefix *p) {
-    cbytescan_prefix_read_untokened(bytes, count, start, one_line, p);
-    cbytescan_take_cloudkit_token(bytes, count, one_line, p);
-}
-
-void cbytescan_prefix_read_untokened(const uint8_t *bytes, size_t count, size_t start, int one_line, cbytescan_prefix *p) {
     line_t l = {bytes, (int64_t)count};
     no_place(&p->method);
     no_place(&p->source_line);
@@ -89,4 +84,5 @@ void cbytescan_prefix_read_untokened(const uint8_t *bytes, size_t count, size_t 
     uint8_t first = (int64_t)start < l.n ? l.b[start] : 0;
     if (first == '_' || first == '-' || first == '+') cbytescan_method_read(l, (int64_t)start, one_line, p);
     marker(l, p);
+    cbytescan_take_cloudkit_token(bytes, count, one_line, p);
 }

@@ -45,7 +45,7 @@ import ParselogsDevTools
         var rules = cbytescan_plain_rules(prefilter: ownLines.prefilterTables, allowed_styles: parser.allowedStyleBits,
                                           max_line: min(limits.lines.maxLineLength, limits.records.maxBytes),
                                           marker_window: LooseMarkers.window)
-        #expect(rules.prefilter != nil)
+        expect(rules.prefilter != nil)
         var taken = 0
         var lines = 0
         text.withUnsafeBufferPointer { bytes in
@@ -63,7 +63,7 @@ import ParselogsDevTools
                     let run = Made(lineCount: 1, text: Array(bytes[start..<start + Int(line.pointee.count)]),
                                    bodyStart: Int(line.pointee.body_start), isPlain: true,
                                    head: "\(String(describing: RecordHead?(RecordHead(plain: line))))")
-                    #expect(made[number + index] == run, "\(name) line \(number + index): \(String(decoding: run.text, as: UTF8.self))")
+                    expectEqual(made[number + index], run, "\(name) line \(number + index): \(String(decoding: run.text, as: UTF8.self))")
                 }
                 if count > 0 {
                     taken += count
@@ -85,17 +85,17 @@ import ParselogsDevTools
         let fixtures = URL(fileURLWithPath: Binary.fixture(""))
         let logs = FileManager.default.enumerator(at: fixtures, includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "log" } ?? []
-        #expect(logs.count >= 20, "\(logs.count) fixtures")
+        expect(logs.count >= 20, "\(logs.count) fixtures")
         var fixtureTaken = 0
         for log in logs { fixtureTaken += try Self.check([UInt8](Data(contentsOf: log)), name: log.lastPathComponent).taken }
-        #expect(fixtureTaken > 0)
+        expect(fixtureTaken > 0)
         for generator in [try LogGenerator(seed: 1), try LogGenerator(seed: 2, recordBytes: 420)] {
             _ = try Self.check(Array(LogGeneratorTests.text(generator, bytes: 1 << 18).text.utf8), name: "generated")
         }
         let console = try Self.check(Array(LogGeneratorTests.text(try LogGenerator(seed: 3, console: true), bytes: 1 << 19).text.utf8),
                                      name: "console")
         // The point of it: most of a console's lines are taken.
-        #expect(console.taken * 10 >= console.lines * 8, "\(console.taken) of \(console.lines) lines taken")
+        expect(console.taken * 10 >= console.lines * 8, "\(console.taken) of \(console.lines) lines taken")
     }
 
     /// A run that reads plain lines in C (on the stage threads) and one that does not (on one
@@ -111,18 +111,18 @@ import ParselogsDevTools
             return (logRun.finish(), keeper.lines)
         }
         let (alone, aloneLines) = try run(threads: false, quiet: false)
-        #expect(aloneLines.count > 1000)
+        expect(aloneLines.count > 1000)
         for quiet in [false, true] {
             let (threaded, threadedLines) = try run(threads: true, quiet: quiet)
-            if !quiet { #expect(threadedLines == aloneLines) }
-            #expect(threaded.lines == alone.lines)
-            #expect(threaded.records == alone.records)
-            #expect(threaded.syncRecords == alone.syncRecords)
-            #expect(threaded.processCount == alone.processCount)
-            #expect(threaded.countsByKind == alone.countsByKind)
-            #expect(threaded.verdict == alone.verdict)
-            #expect("\(threaded.processes)" == "\(alone.processes)")
-            #expect("\(threaded.findings)" == "\(alone.findings)")
+            if !quiet { expectEqual(threadedLines, aloneLines) }
+            expectEqual(threaded.lines, alone.lines)
+            expectEqual(threaded.records, alone.records)
+            expectEqual(threaded.syncRecords, alone.syncRecords)
+            expectEqual(threaded.processCount, alone.processCount)
+            expectEqual(threaded.countsByKind, alone.countsByKind)
+            expectEqual(threaded.verdict, alone.verdict)
+            expectEqual("\(threaded.processes)", "\(alone.processes)")
+            expectEqual("\(threaded.findings)", "\(alone.findings)")
         }
     }
 }

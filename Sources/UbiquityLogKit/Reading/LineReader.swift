@@ -192,21 +192,14 @@ public final class LineReader {
             if ended && scan == at.end { break }
 
             while scan < at.end {
-                if linesRead >= nextRunAsk, !skippingRest, lineEnds == .lf, at.out == at.start {
-                    let taken = try runs(UnsafeRawBufferPointer(start: chunk.base + at.start, count: at.end - at.start),
-                                         .passUnretained(chunk), linesRead + 1)
-                    if taken.lines > 0 {
-                        linesRead += taken.lines
-                        at.start += taken.bytes
+                if _slowPath(linesRead >= nextRunAsk), !skippingRest, lineEnds == .lf, at.out == at.start {
+                    let taken = try askRuns(runs, chunk, from: at.start, to: at.end, nextAsk: &nextRunAsk, lastPause: &lastPause)
+                    if taken > 0 {
+                        at.start += taken
                         at.out = at.start
                         scan = at.start
-                        // The line the run stopped at is not one it takes.
-                        nextRunAsk = linesRead + 1
-                        lastPause = 0
                         continue
                     }
-                    lastPause = min(2 * lastPause + 1, LineReader.maxRunPause)
-                    nextRunAsk = linesRead + 1 + lastPause
                 }
                 guard let found = memchr(chunk.base + scan, 0x0A, at.end - scan) else { break }
                 let newline = UnsafeMutableRawPointer(chunk.base).distance(to: found)
@@ -247,6 +240,25 @@ public final class LineReader {
         } else if at.end > at.start {
             try emit(chunk, &at, to: at.end, truncated: false, body)
         }
+    }
+
+    /// Asks `runs` for the lines of `chunk` from `start` to `end`; returns the bytes it took,
+    /// counts its lines, and sets when to ask next (kept out of the loop over lines, which it
+    /// would slow).
+    @inline(never)
+    private func askRuns(_ runs: RunTaker, _ chunk: TextChunk, from start: Int, to end: Int,
+                         nextAsk: inout Int, lastPause: inout Int) throws -> Int {
+        let taken = try runs(UnsafeRawBufferPointer(start: chunk.base + start, count: end - start), .passUnretained(chunk), linesRead + 1)
+        guard taken.lines > 0 else {
+            lastPause = min(2 * lastPause + 1, LineReader.maxRunPause)
+            nextAsk = linesRead + 1 + lastPause
+            return 0
+        }
+        linesRead += taken.lines
+        // The line the run stopped at is not one it takes.
+        nextAsk = linesRead + 1
+        lastPause = 0
+        return taken.bytes
     }
 
     /// The most lines handed to `body` between two asks of a `RunTaker` that takes none.
