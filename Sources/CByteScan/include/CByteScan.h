@@ -159,4 +159,43 @@ void cbytescan_drop_compact_type(const uint8_t *bytes, size_t count, cbytescan_h
 /// -1 when it is not there, or (unless `one_line`) only after a line feed.
 int64_t cbytescan_cloudkit_token_find(const uint8_t *bytes, size_t count, size_t start, int one_line);
 
+/// What `cbytescan_plain_run` asks of a line before it takes it as a plain record.
+typedef struct {
+    /// The unmarked prefilter's tables (`UnmarkedPrefilter`): a message in which one of its
+    /// texts stands is not plain.
+    const cbytescan_required_texts *prefilter;
+    /// The header styles that may start a record, one bit each (`1 << CBYTESCAN_NSLOG`, …).
+    uint32_t allowed_styles;
+    /// The longest line taken (the reader's and the assembler's caps: a longer line is cut).
+    size_t max_line;
+    /// `LooseMarkers.window`: how far past a header a marker is looked for.
+    size_t marker_window;
+} cbytescan_plain_rules;
+
+/// A line `cbytescan_plain_run` took: where it lies (from the bytes it was given), where its
+/// message starts, and its header as `cbytescan_header_read` read it.
+typedef struct {
+    int64_t start;
+    int64_t count;
+    int32_t body_start;
+    int32_t style;
+    cbytescan_place process, thread, device, level;
+    int64_t pid_value;
+    int64_t source_line_value;
+    uint64_t time_bits;
+    int16_t time_offset;
+} cbytescan_plain_line;
+
+/// The plain records at the start of `bytes[0..<count]` (whole lines, each ended by a line
+/// feed), at most `room` of them, put in `lines`; `*taken` is where the first line not taken
+/// starts. A line is taken when it is a record of one line that `HeaderParser.parse` and
+/// `RecordAssembler` make a plain one (`RecordEntry.isPlain`): it starts with a header of an
+/// allowed style other than bare, whose message has no marker, no logging method, nothing
+/// `LooseMarkers.afterHeader` reads (a colon that may end a marker, a method's first byte), and
+/// none of the prefilter's texts; and the line after it starts with such a header too (it
+/// starts a record, so the line is one of its own). A line the reader would change (a CR
+/// before its line feed, one over `max_line`) ends the run. Anything else is left to the caller.
+size_t cbytescan_plain_run(const uint8_t *bytes, size_t count, const cbytescan_plain_rules *rules,
+                           cbytescan_plain_line *lines, size_t room, size_t *taken);
+
 #endif

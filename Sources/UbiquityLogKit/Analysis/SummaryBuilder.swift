@@ -188,37 +188,67 @@ public struct SummaryBuilder {
     /// `groupOf` for a record of another process than the one before, or of none.
     @inline(never)
     private mutating func groupOfOther(_ record: Record) -> Int {
+        record.withBytes(of: .process) { bytes in groupOfOther(process: bytes, marker: record.marker) { record.string(.process) } }
+    }
+
+    /// `groupOfOther` for a record whose process's bytes are `bytes` (nil: its header names
+    /// none), whose marker is `marker`, and whose process as a String is `name()`.
+    @inline(__always)
+    private mutating func groupOfOther(process bytes: UnsafeRawBufferPointer?, marker: Marker?, name: () -> String?) -> Int {
         // The process's bytes looked at once, where the record holds them: a process met
         // before is found by them (`groupsByBytes`, or for a name longer than a key holds, the
         // recent groups), with no String made at a switch between interleaved processes.
-        var hasProcess = false
-        let known = record.withBytes(of: .process) { bytes -> Int? in
-            guard let bytes else { return nil }
-            hasProcess = true
-            if let group, groupProcessBytes.matches(bytes) { return group }
-            groupProcessBytes = KeptText(bytes)
-            if let key = groupProcessBytes.key {
-                guard let known = groupsByBytes.find(key) else { return nil }
-                return switchGroup(to: known.group, process: known.process)
-            }
-            // Bytes that match no recent process's are looked up by their String (two texts
-            // can be equal as Strings and not as bytes).
-            guard let recent = recentGroups.indices.first(where: { recentGroups[$0].bytes.matches(bytes) }) else { return nil }
-            return switchGroup(to: recentGroups[recent].group, process: recentGroups[recent].process)
-        }
-        if let known { return known }
-        guard hasProcess else {
-            if let marker = record.marker, case let family = markerFamilies[Int(marker.ordinal)], family >= 0,
+        guard let bytes else {
+            if let marker, case let family = markerFamilies[Int(marker.ordinal)], family >= 0,
                let owner = lastFamilyGroups[family] { return owner }
             if let owner = lastSyncGroup ?? group { return owner }
             groupProcessBytes = KeptText()
             return groupNamed(nil, bytes: KeptText())
         }
-        let found = groupNamed(record.string(.process), bytes: groupProcessBytes)
+        if let group, groupProcessBytes.matches(bytes) { return group }
+        groupProcessBytes = KeptText(bytes)
+        if let key = groupProcessBytes.key {
+            if let known = groupsByBytes.find(key) { return switchGroup(to: known.group, process: known.process) }
+        } else if let recent = recentGroups.indices.first(where: { recentGroups[$0].bytes.matches(bytes) }) {
+            // Bytes that match no recent process's are looked up by their String (two texts
+            // can be equal as Strings and not as bytes).
+            return switchGroup(to: recentGroups[recent].group, process: recentGroups[recent].process)
+        }
+        let found = groupNamed(name(), bytes: groupProcessBytes)
         if let key = groupProcessBytes.key, groupsByBytes.count < SummaryBuilder.maxGroups {
             groupsByBytes.insert(key, group: found, process: groupProcess)
         }
         return found
+    }
+
+    /// Counts `count` plain records in a row (`RecordEntry.isPlain`, each classified as the
+    /// app's line) where their entries lie, as `count` counts each, without a `Record`: the
+    /// app's kind, the records, their process groups and pids. (The app's kind asks nothing of
+    /// the trackers: `meet`. An entry is never a preview: a preview comes as an object.)
+    mutating func countPlain(_ entries: UnsafePointer<RecordEntry>, count: Int) {
+        let ordinal = appOrdinal
+        if ordinal >= kindActs.count { meetKinds(upTo: ordinal) }
+        if kindActs[ordinal].isEmpty { _ = meet(.app) }
+        kindCounts[ordinal] += count
+        counts.records += count
+        for index in 0..<count {
+            let entry = entries + index
+            if entry.pointee.isTruncated { counts.truncatedRecords += 1 }
+            let process = entry.pointee.head?.process.range.map {
+                UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(start: entry.pointee.origin, count: entry.pointee.count)[$0])
+            }
+            let group: Int
+            if let current = self.group, let process, groupProcessBytes.matches(process) {
+                group = current
+            } else {
+                group = groupOfOther(process: process, marker: entry.pointee.head?.marker) { process.map { ByteText.string($0) } }
+            }
+            groupRecords[group] += 1
+            if let pid = entry.pointee.head?.pid, pid != lastPid, group != pastCapGroup {
+                lastPid = pid
+                if !groups[group].pids.contains(pid), groups[group].pids.count < 8 { groups[group].pids.append(pid) }
+            }
+        }
     }
 
     /// The group of a process found by its bytes, `found`, made the current one.

@@ -179,9 +179,17 @@ public final class HeaderParser {
         return loose.method != nil ? HeaderParser.pastStrippedDescription(line, loose.end) : loose.end
     }
 
+    /// The styles that may start a record as `cbytescan_plain_rules` takes them, a bit each.
+    var allowedStyleBits: UInt32 {
+        let all: [(HeaderStyle, Int32)] = [(.nslog, Int32(CBYTESCAN_NSLOG)), (.syslog, Int32(CBYTESCAN_SYSLOG)),
+                                           (.logShow, Int32(CBYTESCAN_LOG_SHOW)), (.logShowSyslog, Int32(CBYTESCAN_LOG_SHOW_SYSLOG)),
+                                           (.loggerTimestamp, Int32(CBYTESCAN_LOGGER)), (.bare, Int32(CBYTESCAN_BARE))]
+        return all.reduce(0) { bits, style in allowedStyles?.contains(style.0) ?? true ? bits | 1 << UInt32(style.1) : bits }
+    }
+
     /// `HeaderStyle` from the C readers' number for it.
     @inline(__always)
-    private static func style(_ code: Int32) -> HeaderStyle {
+    static func style(_ code: Int32) -> HeaderStyle {
         switch code {
         case Int32(CBYTESCAN_NSLOG): .nslog
         case Int32(CBYTESCAN_SYSLOG): .syslog
@@ -486,5 +494,20 @@ enum CondensedLogShow {
         guard at >= 0, at + count <= line.count else { return false }
         for index in at..<at + count where line[index] &- UInt8(ascii: "0") >= 10 { return false }
         return true
+    }
+}
+
+extension RecordHead {
+    /// The header of a plain line `cbytescan_plain_run` read, as `HeaderParser.parse` makes it
+    /// of the same reading (no marker, no method: the run takes no line with one).
+    init(plain line: UnsafePointer<cbytescan_plain_line>) {
+        self.init(style: HeaderParser.style(line.pointee.style), marker: nil,
+                  clock: PackedTime(bits: line.pointee.time_bits, offset: line.pointee.time_offset),
+                  pid: line.pointee.pid_value >= 0 ? Int(line.pointee.pid_value) : nil,
+                  sourceLine: line.pointee.source_line_value >= 0 ? Int(line.pointee.source_line_value) : nil)
+        process = TextPlace(line.pointee.process)
+        thread = TextPlace(line.pointee.thread)
+        device = TextPlace(line.pointee.device)
+        level = TextPlace(line.pointee.level)
     }
 }

@@ -107,7 +107,34 @@ public final class LineReader {
         chunkEnd: () throws -> Void = {},
         _ body: (Line) throws -> Void
     ) throws {
+        try readLines(from: &source, idle: idle, chunkEnd: chunkEnd, takesRuns: false, runs: { _, _, _ in (0, 0) }, body)
+    }
+
+    /// Takes lines whole where they lie, before `body` is called for them: given the bytes read
+    /// from the next line's start on (lines each ended by a line feed, as read: the input's line
+    /// ends are LF), the chunk they lie in and the next line's number, it returns how many of
+    /// those bytes and lines it took (none, or whole lines from the start). They are counted as
+    /// lines read, and `body` is not called for them.
+    typealias RunTaker = (UnsafeRawBufferPointer, Unmanaged<TextChunk>, Int) throws -> (bytes: Int, lines: Int)
+
+    /// `readLines`, with `runs` asked at the lines it may take (see `RunTaker`) when
+    /// `takesRuns`. Where it takes none, it is asked again only after more lines the more often
+    /// it took none in a row (up to `maxRunPause`): a log with few runs pays little for asking.
+    /// (Not an optional closure: that would escape, and the variables it shares with `body`
+    /// would be boxed and checked for exclusive access at every line.)
+    func readLines<Source: ByteSource>(
+        from source: inout Source,
+        idle: IdlePolicy? = nil,
+        chunkEnd: () throws -> Void = {},
+        takesRuns: Bool,
+        runs: RunTaker,
+        _ body: (Line) throws -> Void
+    ) throws {
         linesRead = 0
+        // The line read before `runs` is asked next (Int.max: never), and the pause (lines)
+        // after its last miss.
+        var nextRunAsk = takesRuns ? 0 : Int.max
+        var lastPause = 0
         var chunk = chunks.fresh(roomFor: 0)
         var at = Cursor()
         var skippingRest = false  // inside an overlong line, its start kept in `longHead`
@@ -164,7 +191,17 @@ public final class LineReader {
             if lineEnds == .cr { Self.replaceCRs(UnsafeMutableRawBufferPointer(start: chunk.base + scan, count: at.end - scan)) }
             if ended && scan == at.end { break }
 
-            while scan < at.end, let found = memchr(chunk.base + scan, 0x0A, at.end - scan) {
+            while scan < at.end {
+                if _slowPath(linesRead >= nextRunAsk), !skippingRest, lineEnds == .lf, at.out == at.start {
+                    let taken = try askRuns(runs, chunk, from: at.start, to: at.end, nextAsk: &nextRunAsk, lastPause: &lastPause)
+                    if taken > 0 {
+                        at.start += taken
+                        at.out = at.start
+                        scan = at.start
+                        continue
+                    }
+                }
+                guard let found = memchr(chunk.base + scan, 0x0A, at.end - scan) else { break }
                 let newline = UnsafeMutableRawPointer(chunk.base).distance(to: found)
                 if skippingRest {
                     skippingRest = false
@@ -204,6 +241,28 @@ public final class LineReader {
             try emit(chunk, &at, to: at.end, truncated: false, body)
         }
     }
+
+    /// Asks `runs` for the lines of `chunk` from `start` to `end`; returns the bytes it took,
+    /// counts its lines, and sets when to ask next (kept out of the loop over lines, which it
+    /// would slow).
+    @inline(never)
+    private func askRuns(_ runs: RunTaker, _ chunk: TextChunk, from start: Int, to end: Int,
+                         nextAsk: inout Int, lastPause: inout Int) throws -> Int {
+        let taken = try runs(UnsafeRawBufferPointer(start: chunk.base + start, count: end - start), .passUnretained(chunk), linesRead + 1)
+        guard taken.lines > 0 else {
+            lastPause = min(2 * lastPause + 1, LineReader.maxRunPause)
+            nextAsk = linesRead + 1 + lastPause
+            return 0
+        }
+        linesRead += taken.lines
+        // The line the run stopped at is not one it takes.
+        nextAsk = linesRead + 1
+        lastPause = 0
+        return taken.bytes
+    }
+
+    /// The most lines handed to `body` between two asks of a `RunTaker` that takes none.
+    static let maxRunPause = 63
 
     /// What ends an input's lines: LF (or CR LF), or CR alone, as the classic Mac OS wrote
     /// text. Told from the input's first `window` + 1 bytes (all of it, when shorter), before

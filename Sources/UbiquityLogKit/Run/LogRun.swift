@@ -1,6 +1,7 @@
 // Wires the stages for one run over several inputs:
 // bytes → LineReader → RecordAssembler → Classifier → summary and reporters,
 // the three parts of that chain on three threads (see RunStages).
+import CByteScan
 
 public final class LogRun {
     public struct Limits: Sendable {
@@ -141,7 +142,37 @@ public final class LogRun {
             }
             // Held records (`--last` on a pipe) are shown at the input's end, not as previews.
             let holds = if case .holding? = lastWindow?.mode { true } else { false }
-            try reader.readLines(from: &source, idle: holds ? nil : idle, chunkEnd: stages.passOn) { read in
+            // Runs of plain records of one line are read in C and go into the batch as the
+            // entries the assembler would make of them (see `RunStages.takePlainRun`).
+            // (The prefilter's tables are asked for at the first run, as the assembler asks.)
+            var rules = cbytescan_plain_rules(prefilter: nil, allowed_styles: parser.allowedStyleBits,
+                                              max_line: min(limits.lines.maxLineLength, limits.records.maxBytes),
+                                              marker_window: LooseMarkers.window)
+            var noPrefilter = false
+            let ownLines = ownLines
+            try reader.readLines(from: &source, idle: holds ? nil : idle, chunkEnd: stages.passOn, takesRuns: stages.threaded, runs: { bytes, chunk, number in
+                // The first line tells the input's format, and a byte order mark is dropped.
+                guard number > 1, let known = format, known != .ndjson, !noPrefilter else { return (0, 0) }
+                if rules.prefilter == nil {
+                    rules.prefilter = ownLines.prefilterTables
+                    // Without the prefilter every message may match a rule: no line is plain.
+                    guard rules.prefilter != nil else {
+                        noPrefilter = true
+                        return (0, 0)
+                    }
+                }
+                let taken = withUnsafePointer(to: &rules) { rules in
+                    stages.takePlainRun(bytes, chunk: chunk, firstLine: number, rules: rules) {
+                        switch assembler.close() {
+                        case nil: break
+                        case .entry?: stages.sendClosedEntry(of: assembler)
+                        case .object(let record)?: stages.send(record)
+                        }
+                    }
+                }
+                if stages.stopped || Interruption.requested { throw Stopped() }
+                return taken
+            }) { read in
                 // A UTF-8 byte order mark before the first line is no part of it (its header
                 // would not be found); UTF-16 is told at its first line, and said after the end.
                 var line = read
@@ -314,6 +345,17 @@ public final class LogRun {
             }
         }
         return .record(Classification(event: .app))
+    }
+
+    /// Whether the summarising stage counts a plain record the classifier took by the shortcut
+    /// (`classifiesPlainAlone`) where its entry lies (`summarizePlain`): when no reporter reads
+    /// records and no filter asks for them, the summary's count is all a plain record gets.
+    var countsPlainAlone: Bool { classifiesPlainAlone && filter == nil && recordReaders.isEmpty }
+
+    /// `summarize` of `count` plain records in a row (see `countsPlainAlone`), which the
+    /// classifier made the app's lines, counted where their entries lie.
+    func summarizePlain(_ entries: UnsafePointer<RecordEntry>, count: Int) {
+        builder.countPlain(entries, count: count)
     }
 
     /// The stages of a record at once, on one thread (`RunStages` without threads): it is

@@ -16,8 +16,11 @@
 //      the records it assembles, each as a `RecordEntry` (plain values: where its bytes lie
 //      and its header), and holds each chunk of memory the entries' bytes lie in once
 //      (`chunks`; an entry does not keep its chunk alive). A record that comes as an object
-//      (NDJSON, a preview) is appended as the object. At the batch's end the reader's thread
-//      hands the batch to the classifier.
+//      (NDJSON, a preview) is appended as the object. A run of plain records of one line
+//      (most lines of a device console) is read in C where the reader holds it
+//      (`cbytescan_plain_run`) and appended as the entries the assembler would make of them
+//      (`takePlainRun`). At the batch's end the reader's thread hands the batch to the
+//      classifier.
 //   2. The classifier appends to the same batch what it made of each record (`outcomes`, one
 //      entry per record, in order) and hands the batch to the summariser. An entry the reader
 //      found plain (`RecordEntry.isPlain`: no marker, and a message no rule for messages
@@ -25,7 +28,8 @@
 //      look at its record, where no time window or `--process` asks for its time or process.
 //   3. The summariser reads the outcomes in order (the summary counts them, reporters show
 //      them; neither keeps an entry, a record or an event past the call) and hands the batch
-//      back to the classifier.
+//      back to the classifier. Where no reporter reads records, a run of plain entries is
+//      counted where it lies, with no record lent (`LogRun.countsPlainAlone`).
 //   4. The classifier empties `outcomes`, so the events die on the thread that made them, and
 //      hands the batch back to the reader's thread.
 //   5. The reader's thread empties `records` and `chunks`, so the chunks records lie in are
@@ -45,6 +49,7 @@
 // thread than the one that made it goes back to its maker's arena under that arena's lock:
 // with every record made on one thread and freed on another, the two threads would take
 // turns waiting for the same lock.
+import CByteScan
 import Synchronization
 
 final class RunStages {
@@ -111,6 +116,36 @@ final class RunStages {
             objects.append(record)
         }
 
+        /// Appends the plain records `cbytescan_plain_run` read, `lines[0..<count]`, each a line
+        /// of `chunk` from `base` on, numbered from `firstLine`: each as the entry the assembler
+        /// would make of it (`HeaderParser.parse`'s header, `RecordAssembler.close`'s entry).
+        func appendPlain(_ lines: UnsafePointer<cbytescan_plain_line>, count lineCount: Int, chunk: Unmanaged<TextChunk>,
+                         base: UnsafePointer<UInt8>, firstLine: Int) {
+            let held = chunk._withUnsafeGuaranteedRef { chunk -> RecordEntry in
+                let id = ObjectIdentifier(chunk)
+                if lastChunk != id {
+                    chunks.append(chunk)
+                    lastChunk = id
+                }
+                return RecordEntry(chunk: chunk)
+            }
+            var entry = held
+            entry.lineCount = 1
+            entry.isPlain = true
+            for index in 0..<lineCount {
+                let line = lines + index
+                entry.origin = base + Int(line.pointee.start)
+                entry.count = Int(line.pointee.count)
+                entry.firstLine = firstLine + index
+                entry.bodyStart = Int(line.pointee.body_start)
+                entry.head = RecordHead(plain: line)
+                bytes += entry.count
+                makeRoom()
+                (entries + count).initialize(to: entry)
+                count += 1
+            }
+        }
+
         /// Empties the batch to be filled again (step 5).
         func empty() {
             count = 0
@@ -125,15 +160,23 @@ final class RunStages {
         /// the shortcut (`LogRun.classifiesPlainAlone`), `classifiedPlain` with no record lent.
         func classifyEach(_ lender: inout RecordLender, by run: LogRun) {
             let shortcut = run.classifiesPlainAlone
-            for index in 0..<count {
+            var index = 0
+            while index < count {
                 let entry = entries + index
                 if entry.pointee.object >= 0 {
                     outcomes.append(run.classified(objects[entry.pointee.object]))
                 } else if shortcut, entry.pointee.isPlain {
-                    outcomes.append(run.classifiedPlain())
+                    // A run of plain entries at once: after the first, `classifiedPlain` has no
+                    // reviewer left to interrupt, and makes the same outcome.
+                    var runEnd = index + 1
+                    while runEnd < count, entries[runEnd].isPlain { runEnd += 1 }
+                    outcomes.append(contentsOf: repeatElement(run.classifiedPlain(), count: runEnd - index))
+                    index = runEnd
+                    continue
                 } else {
                     outcomes.append(lender.withRecord(entry) { run.classified($0) })
                 }
+                index += 1
             }
         }
 
@@ -142,11 +185,25 @@ final class RunStages {
         /// place through the buffer's pointer, it would be copied for the call (a retain and a
         /// release of the event's payload and the rule, and a switch over the event's cases
         /// to find what to retain).
-        func lendEach(_ lender: inout RecordLender, _ body: (Record, borrowing LogRun.Classified) -> Void) {
+        /// With `plain`, the entries the classifier found plain by the shortcut (step 2) go to
+        /// `plain` where they lie, each run of them in one call, with no record lent: the outcome
+        /// of each is the app's line.
+        func lendEach(_ lender: inout RecordLender, plain: ((UnsafePointer<RecordEntry>, Int) -> Void)? = nil,
+                      _ body: (Record, borrowing LogRun.Classified) -> Void) {
             outcomes.withUnsafeMutableBufferPointer { outcomes in
                 guard let outcomeSlots = outcomes.baseAddress else { return }
-                for index in 0..<min(count, outcomes.count) {
+                let end = min(count, outcomes.count)
+                var index = 0
+                while index < end {
                     let entry = entries + index
+                    if let plain, entry.pointee.isPlain {
+                        var runEnd = index + 1
+                        while runEnd < end, entries[runEnd].isPlain { runEnd += 1 }
+                        plain(entry, runEnd - index)
+                        index = runEnd
+                        continue
+                    }
+                    defer { index += 1 }
                     let outcome = (outcomeSlots + index).move()
                     if entry.pointee.object < 0 {
                         lender.withRecord(entry) { body($0, outcome) }
@@ -219,7 +276,12 @@ final class RunStages {
                 }
                 if !stopFlag.isSet {  // once set, drain, so no producer waits
                     // Each entry is lent where it lies, not copied out of the buffer.
-                    batch.lendEach(&lender) { record, outcome in run.summarize(record, outcome) }
+                    // A plain entry is counted where it lies when no reporter reads records.
+                    if run.countsPlainAlone {
+                        batch.lendEach(&lender, plain: { run.summarizePlain($0, count: $1) }) { record, outcome in run.summarize(record, outcome) }
+                    } else {
+                        batch.lendEach(&lender) { record, outcome in run.summarize(record, outcome) }
+                    }
                     // Whether the output's reader went away, asked once a batch, not for every
                     // record (each ask is a call through a closure and a retain of its
                     // context): at most a batch more is written into a closed output, which
@@ -277,6 +339,38 @@ final class RunStages {
             }
             if full { passOn() }
         }
+    }
+
+    /// Whether the stages run on threads of their own (the plain records' shortcut, see
+    /// `LogRun.classifiesPlainAlone`, is taken there).
+    var threaded: Bool { toClassifier != nil }
+
+    /// Where `takePlainRun` has `cbytescan_plain_run` put the lines it reads (reader's thread).
+    @exclusivity(unchecked) private var plainLines: UnsafeMutablePointer<cbytescan_plain_line>?
+
+    /// Takes the plain records of one line at the start of `bytes` (lines of `chunk`, the first
+    /// numbered `firstLine`) into the batch as entries, as `cbytescan_plain_run` finds them under
+    /// `rules`; before the first, `closeOpen` passes on the record the assembler holds open (the
+    /// first plain line would have closed it). Returns the bytes and lines taken.
+    func takePlainRun(_ bytes: UnsafeRawBufferPointer, chunk: Unmanaged<TextChunk>, firstLine: Int,
+                      rules: UnsafePointer<cbytescan_plain_rules>, closeOpen: () -> Void) -> (bytes: Int, lines: Int) {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return (0, 0) }
+        let lines: UnsafeMutablePointer<cbytescan_plain_line>
+        if let plainLines { lines = plainLines } else {
+            lines = .allocate(capacity: batchRecords)
+            plainLines = lines
+        }
+        let room = currentBatch()._withUnsafeGuaranteedRef { batchRecords - $0.count }
+        var taken = 0
+        let count = cbytescan_plain_run(base, bytes.count, rules, lines, max(1, room), &taken)
+        guard count > 0 else { return (0, 0) }
+        closeOpen()
+        let full = currentBatch()._withUnsafeGuaranteedRef { batch in
+            batch.appendPlain(lines, count: count, chunk: chunk, base: base, firstLine: firstLine)
+            return batch.count >= batchRecords || batch.bytes >= RunStages.batchBytes
+        }
+        if full { passOn() }
+        return (taken, count)
     }
 
     /// Passes on a record that comes as an object (NDJSON, a preview).
@@ -345,6 +439,8 @@ final class RunStages {
 
     /// Waits until every record sent has been summarised and reported.
     func finish() {
+        plainLines?.deallocate()
+        plainLines = nil
         passOn()
         toClassifier?.close()
         for thread in threads { thread.join() }
