@@ -1,6 +1,13 @@
 // `--format jsonl`: one JSON object per record, then one summary object. The schema is
 // documented in docs/json-lines.md (schema: schema/parselogs-jsonl.schema.json); kind ids are the catalogue's stable ids.
 import CByteScan
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 public final class JSONLinesReporter: Reporter {
     /// The schema id in the `begin` message; bumped when a change could break a consumer.
@@ -33,15 +40,21 @@ public final class JSONLinesReporter: Reporter {
     /// the thread that writes uses it, one record at a time: Swift's run-time exclusivity
     /// check on each access is left out.)
     @exclusivity(unchecked) private var json = JSONText()
-    /// The input's name as a JSON string, made again only when the input changes.
+    /// `{"type":"record","input":"NAME","line":`, the same for every record of an input: made
+    /// again only when the input changes.
     private var input: (name: String, json: Piece)?
-    /// By kind ordinal: `,"kind":…,"category":…,"severity":…`, the same for every record of a
-    /// kind. (Read for every record by the writing thread alone: no run-time exclusivity check.)
+    /// By kind ordinal: `,"kind":…,"category":…,"severity":…,"message":`, the same for every
+    /// record of a kind. (Read for every record by the writing thread alone: no run-time
+    /// exclusivity check.)
     @exclusivity(unchecked) private var kindMembers: [Piece?] = []
     /// `,"process":"Journal"` by the process's bytes: a log's few processes are each made once.
     /// Looked up rather than kept for the last process alone, which would make the piece
     /// again at every switch where processes interleave.
     private let processMembers = Recurring<Piece>(longest: 128)
+    /// The last record's process and its piece: most records' process is the last one's, found
+    /// by comparing its bytes, with no look-up. (Read and written for every record by the
+    /// writing thread alone: no run-time exclusivity check.)
+    @exclusivity(unchecked) private var lastProcess: (bytes: [UInt8], piece: Piece)?
 
     /// JSON text made once and written for many records, and whether it holds a `#` (see
     /// `JSONText.seen`).
@@ -97,7 +110,7 @@ public final class JSONLinesReporter: Reporter {
 
     private func writeHead(_ record: Record, _ input: Piece, _ process: Piece?, _ kind: Piece, into json: inout JSONText) {
         if kind.hasHash { json.seen |= CBYTESCAN_SEEN_HASH }
-        json.recordHead(input: input.bytes, line: record.firstLine, lines: record.lineCount, time: record.time, process: process?.bytes, pid: record.pid, kind: kind.bytes)
+        json.recordHead(input.bytes, record: record, process: process?.bytes, kind: kind.bytes)
     }
 
     /// The matched line as it stands, checked to be UTF-8 only when a byte of it is not ASCII
@@ -120,7 +133,9 @@ public final class JSONLinesReporter: Reporter {
     private func inputJSON(_ name: String) -> Piece {
         if let input, input.name == name { return input.json }
         var text = JSONText()
+        text.raw(#"{"type":"record","input":"#)
         text.string(name)
+        text.raw(#","line":"#)
         let piece = Piece(text)
         input = (name, piece)
         return piece
@@ -129,14 +144,19 @@ public final class JSONLinesReporter: Reporter {
     /// Nil for a record whose header names no process.
     private func processJSON(_ record: Record) -> Piece? {
         record.withBytes(of: .process) { bytes in
-            bytes.map { bytes in
-                processMembers.value(bytes) {
-                    var text = JSONText()
-                    text.raw(#","process":"#)
-                    text.string(ByteText.string(bytes))
-                    return Piece(text)
-                }
+            guard let bytes else { return nil }
+            if let lastProcess, lastProcess.bytes.count == bytes.count,
+               bytes.isEmpty || lastProcess.bytes.withUnsafeBytes({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }) {
+                return lastProcess.piece
             }
+            let piece = processMembers.value(bytes) {
+                var text = JSONText()
+                text.raw(#","process":"#)
+                text.string(ByteText.string(bytes))
+                return Piece(text)
+            }
+            lastProcess = (Array(bytes), piece)
+            return piece
         }
     }
 
@@ -149,6 +169,7 @@ public final class JSONLinesReporter: Reporter {
         text.string(kind.category.rawValue)
         text.raw(#","severity":"#)
         text.string(kind.severity.rawValue)
+        text.raw(#","message":"#)
         if kind.ordinal >= kindMembers.count {
             kindMembers += Array(repeating: nil, count: kind.ordinal - kindMembers.count + 1)
         }

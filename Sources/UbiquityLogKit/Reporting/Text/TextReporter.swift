@@ -100,12 +100,25 @@ public final class TextReporter: Reporter {
         // tag, the headline in its colour, the place.
         let severity = repeated == nil ? item.event.severity : .info
         lineText.removeAll()
-        var width = 0
-        record.time?.withClock(maxFractionDigits: 3) { clock in
-            lineText.append(clock)
-            width = clock.count  // ASCII: bytes are characters
+        // The clock from the bits its header packed (nearly every record), written with its
+        // padding through one pointer; else from the record's time.
+        let clock = record.head?.clock ?? PackedTime()
+        var packed = false
+        lineText.write(atMost: 12) { base in
+            var out = ByteCursor(base)
+            guard out.clock(clock, maxFractionDigits: 3) else { return 0 }
+            packed = true
+            while out.count < 12 { out.byte(UInt8(ascii: " ")) }
+            return out.count
         }
-        for _ in width..<max(width, 12) { lineText.append(UInt8(ascii: " ")) }
+        if !packed {
+            var width = 0
+            record.time?.withClock(maxFractionDigits: 3) { clock in
+                lineText.append(clock)
+                width = clock.count  // ASCII: bytes are characters
+            }
+            for _ in width..<max(width, 12) { lineText.append(UInt8(ascii: " ")) }
+        }
         lineText.append(UInt8(ascii: " "))
         switch severity {
         case .debug: lineText.append(tags[0])
