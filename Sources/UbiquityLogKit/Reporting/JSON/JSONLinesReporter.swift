@@ -1,13 +1,6 @@
 // `--format jsonl`: one JSON object per record, then one summary object. The schema is
 // documented in docs/json-lines.md (schema: schema/parselogs-jsonl.schema.json); kind ids are the catalogue's stable ids.
 import CByteScan
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 public final class JSONLinesReporter: Reporter {
     /// The schema id in the `begin` message; bumped when a change could break a consumer.
@@ -51,10 +44,6 @@ public final class JSONLinesReporter: Reporter {
     /// Looked up rather than kept for the last process alone, which would make the piece
     /// again at every switch where processes interleave.
     private let processMembers = Recurring<Piece>(longest: 128)
-    /// The last record's process and its piece: most records' process is the last one's, found
-    /// by comparing its bytes, with no look-up. (Read and written for every record by the
-    /// writing thread alone: no run-time exclusivity check.)
-    @exclusivity(unchecked) private var lastProcess: (bytes: [UInt8], piece: Piece)?
 
     /// JSON text made once and written for many records, and whether it holds a `#` (see
     /// `JSONText.seen`).
@@ -144,19 +133,14 @@ public final class JSONLinesReporter: Reporter {
     /// Nil for a record whose header names no process.
     private func processJSON(_ record: Record) -> Piece? {
         record.withBytes(of: .process) { bytes in
-            guard let bytes else { return nil }
-            if let lastProcess, lastProcess.bytes.count == bytes.count,
-               bytes.isEmpty || lastProcess.bytes.withUnsafeBytes({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }) {
-                return lastProcess.piece
+            bytes.map { bytes in
+                processMembers.value(bytes) {
+                    var text = JSONText()
+                    text.raw(#","process":"#)
+                    text.string(ByteText.string(bytes))
+                    return Piece(text)
+                }
             }
-            let piece = processMembers.value(bytes) {
-                var text = JSONText()
-                text.raw(#","process":"#)
-                text.string(ByteText.string(bytes))
-                return Piece(text)
-            }
-            lastProcess = (Array(bytes), piece)
-            return piece
         }
     }
 

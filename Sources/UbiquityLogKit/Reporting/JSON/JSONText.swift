@@ -64,25 +64,35 @@ struct JSONText {
     /// Written through one pointer into room checked once (`ByteCursor`), the time from the
     /// bits its header packed.
     mutating func recordHead(_ head: [UInt8], record: Record, process: [UInt8]?, kind: [UInt8]) {
+        let clock = record.head?.clock ?? PackedTime()
+        recordHead(head, line: record.firstLine, lines: record.lineCount, clock: clock, time: clock.isEmpty ? record.time : nil,
+                   process: process, pid: record.pid, kind: kind)
+    }
+
+    /// `recordHead(_:record:process:kind:)` of the parts: the time is `clock` unless that is
+    /// empty, else `time`.
+    @inline(__always)
+    mutating func recordHead(_ head: [UInt8], line: Int, lines: Int, clock: PackedTime, time: LogTime?, process: [UInt8]?, pid: Int?,
+                             kind: [UInt8]) {
         // Each literal below is under 40 bytes, each number under 21, a time at most
         // `TimeText.capacity` with its quotes.
         let limit = head.count + (process?.count ?? 0) + kind.count + 3 * 40 + 3 * 21 + TimeText.capacity + 2
         buffer.write(atMost: limit) { base in
             var out = ByteCursor(base)
             out.copy(head)
-            out.int(record.firstLine)
+            out.int(line)
             out.literal(#","lines":"#)
-            out.int(record.lineCount)
+            out.int(lines)
             out.literal(#","time":"#)
-            if let clock = record.head?.clock, !clock.isEmpty {
+            if !clock.isEmpty {
                 out.time(clock)
-            } else if let time = record.time {
+            } else if let time {
                 out.time(time)
             } else {
                 out.literal("null")
             }
             if let process { out.copy(process) }
-            if let pid = record.pid {
+            if let pid {
                 out.literal(#","pid":"#)
                 out.int(pid)
             }
