@@ -74,8 +74,8 @@ struct JSONText {
     @inline(__always)
     mutating func recordHead(_ head: [UInt8], line: Int, lines: Int, clock: PackedTime, time: LogTime?, process: [UInt8]?, pid: Int?,
                              kind: [UInt8]) {
-        // Each literal below is under 40 bytes, each number under 21, a time at most
-        // `TimeText.capacity` with its quotes.
+        // The literals below come to under 120 bytes in all (28 at most), each number to
+        // under 21, a time to at most `TimeText.capacity` with its quotes.
         let limit = head.count + (process?.count ?? 0) + kind.count + 3 * 40 + 3 * 21 + TimeText.capacity + 2
         buffer.write(atMost: limit) { base in
             var out = ByteCursor(base)
