@@ -48,8 +48,6 @@ static inline block_t lanes_equal(block_t block, uint8_t byte) { return _mm_cmpe
 /// The lanes whose top bit is set: a comparison's lanes that hold, or bytes at or above 0x80.
 static inline lanes_t top_bits(block_t block) { return (lanes_t)_mm_movemask_epi8(block); }
 static inline size_t first_lane(lanes_t mask) { return (size_t)__builtin_ctz(mask); }
-/// A block of two words' bytes (`json_write_short`).
-static inline block_t block_of_words(uint64_t low, uint64_t high) { return _mm_set_epi64x((long long)high, (long long)low); }
 
 /// All ones in each lane that a JSON string escapes (`cbytescan_json_write`).
 static inline block_t escapes(block_t block) {
@@ -84,8 +82,6 @@ static inline lanes_t top_bits(block_t block) {
     return vget_lane_u64(vreinterpret_u64_u8(narrowed), 0) & 0x8888888888888888ull;
 }
 static inline size_t first_lane(lanes_t mask) { return (size_t)__builtin_ctzll(mask) >> 2; }
-/// A block of two words' bytes (`json_write_short`).
-static inline block_t block_of_words(uint64_t low, uint64_t high) { return vcombine_u8(vcreate_u8(low), vcreate_u8(high)); }
 
 /// All ones in each lane that a JSON string escapes (`cbytescan_json_write`).
 static inline block_t escapes(block_t block) {
@@ -106,8 +102,7 @@ static inline block_t short_block(const uint8_t *bytes, size_t count) {
 }
 #endif
 
-/// `byte`'s JSON escape written at `out`; its length. `byte` is one `escapes` finds (below
-/// 0x20, `"`, `\\` or 0x7F): a table gives the letter of a two-byte escape, 0 for `\u00XX`.
+/// `byte`'s JSON escape written at `out`, the letter of a two-byte one from a table; its length.
 static inline size_t write_escape(uint8_t *out, uint8_t byte) {
     static const char hex[] = "0123456789abcdef";
     static const uint8_t letters[128] = {
@@ -115,10 +110,7 @@ static inline size_t write_escape(uint8_t *out, uint8_t byte) {
     };
     out[0] = '\\';
     uint8_t letter = letters[byte & 0x7F];
-    if (letter != 0) {
-        out[1] = letter;
-        return 2;
-    }
+    if (letter != 0) { out[1] = letter; return 2; }
     out[1] = 'u';
     out[2] = '0';
     out[3] = '0';
@@ -126,50 +118,6 @@ static inline size_t write_escape(uint8_t *out, uint8_t byte) {
     out[5] = (uint8_t)hex[byte & 0x0F];
     return 6;
 }
-
-#if defined(CBYTESCAN_BLOCKS)
-/// A text of 1 to 15 bytes (a key, most values) that needs no escape, written in a few stores;
-/// 0, and nothing written, when it needs one. Its bytes are read as two overlapping words,
-/// from its start and from its end (or, under four bytes, one at a time into a word of 'a's),
-/// and looked at as one block: the order of the lanes does not matter to whether any needs
-/// an escape or is `#` or above 0x7F. The padded copy `short_block` makes is a call to
-/// `memcpy` for each short text.
-static inline size_t json_write_short(uint8_t *out, const uint8_t *bytes, size_t count, unsigned *seen) {
-    const uint64_t padding = 0x6161616161616161ull;  // 'a's: ASCII, and no escape
-    uint64_t low, high;
-    uint32_t first4 = 0, last4 = 0;
-    if (count >= 8) {
-        __builtin_memcpy(&low, bytes, 8);
-        __builtin_memcpy(&high, bytes + count - 8, 8);
-    } else if (count >= 4) {
-        __builtin_memcpy(&first4, bytes, 4);
-        __builtin_memcpy(&last4, bytes + count - 4, 4);
-        low = (uint64_t)first4 | (uint64_t)last4 << 32;
-        high = padding;
-    } else {
-        low = (padding & ~0xFFFFFFull) | (uint64_t)bytes[0] | (uint64_t)bytes[count / 2] << 8 | (uint64_t)bytes[count - 1] << 16;
-        high = padding;
-    }
-    block_t block = block_of_words(low, high);
-    if (top_bits(escapes(block)) != 0) return 0;
-    if (count >= 8) {
-        __builtin_memcpy(out, &low, 8);
-        __builtin_memcpy(out + count - 8, &high, 8);
-    } else if (count >= 4) {
-        __builtin_memcpy(out, &first4, 4);
-        __builtin_memcpy(out + count - 4, &last4, 4);
-    } else {
-        out[0] = bytes[0];
-        out[count / 2] = bytes[count / 2];
-        out[count - 1] = bytes[count - 1];
-    }
-    unsigned found = 0;
-    if (top_bits(block) != 0) found |= CBYTESCAN_SEEN_NON_ASCII;
-    if (top_bits(lanes_equal(block, '#')) != 0) found |= CBYTESCAN_SEEN_HASH;
-    *seen |= found;
-    return count;
-}
-#endif
 
 // JSON Lines' strings, the record's text above all, were written by Swift around
 // a scan (`cbytescan_json_escape`, gone) for each byte to escape, a copy (memcpy) of the run
@@ -185,10 +133,8 @@ static inline size_t json_write_short(uint8_t *out, const uint8_t *bytes, size_t
 static size_t json_write_16(uint8_t *out, const uint8_t *bytes, size_t count, unsigned *seen) {
     size_t in = 0, written = 0;
 #if defined(CBYTESCAN_BLOCKS)
-    if (count - 1 < 15 && json_write_short(out, bytes, count, seen) != 0) return count;
     block_t high = zero_block(), hashes = zero_block();
-    // The output from here on is the input from `clean` on, as it stands (`written - in`
-    // bytes further on): no escape was written after it.
+    // The output mirrors the input from `clean` on (`written - in` further on): no escape since.
     size_t clean = 0;
     while (in + 16 <= count) {
         size_t start = in;
@@ -197,8 +143,7 @@ static size_t json_write_16(uint8_t *out, const uint8_t *bytes, size_t count, un
         high = or_blocks(high, block);
         hashes = or_blocks(hashes, lanes_equal(block, '#'));
         lanes_t mask = top_bits(escapes(block));
-        // Each escape of the block in turn, from the one mask: after one, the sixteen bytes
-        // that follow it are stored after it, and the block's next escape is among them.
+        // Each escape of the block from the one mask, the sixteen bytes after it stored after it.
         while (mask != 0) {
             size_t at = start + first_lane(mask);
             written += at - in;
