@@ -102,25 +102,21 @@ static inline block_t short_block(const uint8_t *bytes, size_t count) {
 }
 #endif
 
-/// `byte`'s JSON escape written at `out`; its length.
+/// `byte`'s JSON escape written at `out`, the letter of a two-byte one from a table; its length.
 static inline size_t write_escape(uint8_t *out, uint8_t byte) {
     static const char hex[] = "0123456789abcdef";
+    static const uint8_t letters[128] = {
+        [0x08] = 'b', ['\t'] = 't', ['\n'] = 'n', [0x0C] = 'f', ['\r'] = 'r', ['"'] = '"', ['\\'] = '\\',
+    };
     out[0] = '\\';
-    switch (byte) {
-    case '"': case '\\': out[1] = byte; return 2;
-    case '\n': out[1] = 'n'; return 2;
-    case '\r': out[1] = 'r'; return 2;
-    case '\t': out[1] = 't'; return 2;
-    case 0x08: out[1] = 'b'; return 2;
-    case 0x0C: out[1] = 'f'; return 2;
-    default:
-        out[1] = 'u';
-        out[2] = '0';
-        out[3] = '0';
-        out[4] = (uint8_t)hex[byte >> 4];
-        out[5] = (uint8_t)hex[byte & 0x0F];
-        return 6;
-    }
+    uint8_t letter = letters[byte & 0x7F];
+    if (letter != 0) { out[1] = letter; return 2; }
+    out[1] = 'u';
+    out[2] = '0';
+    out[3] = '0';
+    out[4] = (uint8_t)hex[byte >> 4];
+    out[5] = (uint8_t)hex[byte & 0x0F];
+    return 6;
 }
 
 // JSON Lines' strings, the record's text above all, were written by Swift around
@@ -138,28 +134,31 @@ static size_t json_write_16(uint8_t *out, const uint8_t *bytes, size_t count, un
     size_t in = 0, written = 0;
 #if defined(CBYTESCAN_BLOCKS)
     block_t high = zero_block(), hashes = zero_block();
-    // Whether the sixteen bytes written last are the sixteen read last, as they stand.
-    int mirrored = 0;
+    // The output mirrors the input from `clean` on (`written - in` further on): no escape since.
+    size_t clean = 0;
     while (in + 16 <= count) {
+        size_t start = in;
         block_t block = load_block(bytes + in);
         store_block(out + written, block);
         high = or_blocks(high, block);
         hashes = or_blocks(hashes, lanes_equal(block, '#'));
         lanes_t mask = top_bits(escapes(block));
-        if (mask == 0) {
-            in += 16;
-            written += 16;
-            mirrored = 1;
-            continue;
+        // Each escape of the block from the one mask, the sixteen bytes after it stored after it.
+        while (mask != 0) {
+            size_t at = start + first_lane(mask);
+            written += at - in;
+            written += write_escape(out + written, bytes[at]);
+            in = at + 1;
+            clean = in;
+            mask &= mask - 1;
+            if (in + 16 > count) goto tail;
+            store_block(out + written, load_block(bytes + in));
         }
-        size_t at = first_lane(mask);
-        in += at;
-        written += at;
-        written += write_escape(out + written, bytes[in]);
-        in += 1;
-        mirrored = 0;
+        written += start + 16 - in;
+        in = start + 16;
     }
-    if (in < count && mirrored) {
+tail:
+    if (in < count && count >= 16 && count - 16 >= clean) {
         // The last sixteen bytes read as one block and written over the last sixteen written,
         // which are the same bytes as far as they overlap (those before `in`, already found
         // clean): no padded copy.
@@ -240,27 +239,30 @@ static size_t json_write_32(uint8_t *out, const uint8_t *bytes, size_t count, un
     size_t in = 0, written = 0;
     const __m256i hash = _mm256_set1_epi8('#');
     __m256i high = _mm256_setzero_si256(), hashes = _mm256_setzero_si256();
-    int mirrored = 0;
+    // As in `json_write_16`: the output mirrors the input from `clean` on.
+    size_t clean = 0;
     while (in + 32 <= count) {
+        size_t start = in;
         __m256i block = _mm256_loadu_si256((const __m256i *)(bytes + in));
         _mm256_storeu_si256((__m256i *)(out + written), block);
         high = _mm256_or_si256(high, block);
         hashes = _mm256_or_si256(hashes, _mm256_cmpeq_epi8(block, hash));
         unsigned mask = escape_mask_32(block);
-        if (mask == 0) {
-            in += 32;
-            written += 32;
-            mirrored = 1;
-            continue;
+        while (mask != 0) {
+            size_t at = start + (size_t)__builtin_ctz(mask);
+            written += at - in;
+            written += write_escape(out + written, bytes[at]);
+            in = at + 1;
+            clean = in;
+            mask &= mask - 1;
+            if (in + 32 > count) goto tail;
+            _mm256_storeu_si256((__m256i *)(out + written), _mm256_loadu_si256((const __m256i *)(bytes + in)));
         }
-        size_t at = (size_t)__builtin_ctz(mask);
-        in += at;
-        written += at;
-        written += write_escape(out + written, bytes[in]);
-        in += 1;
-        mirrored = 0;
+        written += start + 32 - in;
+        in = start + 32;
     }
-    if (in < count && mirrored) {
+tail:
+    if (in < count && count - 32 >= clean) {
         // As in `json_write_16`: the last thirty-two bytes over the last thirty-two written.
         size_t back = 32 - (count - in);
         __m256i block = _mm256_loadu_si256((const __m256i *)(bytes + count - 32));

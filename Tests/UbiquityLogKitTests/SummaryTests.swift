@@ -253,15 +253,53 @@ import TestSupport
             let pid: Int? = index % 3 == 0 ? nil : numbers[(index + 4) % numbers.count]
             let process: [UInt8]? = index % 2 == 0 ? nil : Array(#","process":"Journal""#.utf8)
             let input = Array(#""a \"log\".txt""#.utf8)
-            let kind = Array(#","kind":"k","category":"c","severity":"info""#.utf8)
-            var json = JSONText()
-            json.recordHead(input: input, line: line, lines: index, time: time, process: process, pid: pid, kind: kind)
+            let head = Array(#"{"type":"record","input":"#.utf8) + input + Array(#","line":"#.utf8)
+            let kind = Array(#","kind":"k","category":"c","severity":"info","message":"#.utf8)
             var expected = #"{"type":"record","input":"# + String(decoding: input, as: UTF8.self) + #","line":\#(line),"lines":\#(index),"time":"#
             expected += time.map { "\"\($0.iso8601)\"" } ?? "null"
             expected += process.map { String(decoding: $0, as: UTF8.self) } ?? ""
             expected += pid.map { #","pid":\#($0)"# } ?? ""
-            expected += String(decoding: kind, as: UTF8.self) + #","message":"#
+            expected += String(decoding: kind, as: UTF8.self)
+            // The time as a LogTime, and as the bits a header packs it into where it fits them.
+            var json = JSONText()
+            json.recordHead(head, line: line, lines: index, clock: PackedTime(), time: time, process: process, pid: pid, kind: kind)
             expectEqual(json.text, expected)
+            if let time, let packed = PackedTime(time) {
+                var fromBits = JSONText()
+                fromBits.recordHead(head, line: line, lines: index, clock: packed, time: nil, process: process, pid: pid, kind: kind)
+                expectEqual(fromBits.text, expected, "\(time)")
+            }
+        }
+    }
+
+    /// The timeline's clock and its gaps, read from the bits a header packs a time into, are
+    /// what the LogTime gives.
+    @Test func aPackedTimesClockAndGapAreTheLogTimes() {
+        var times: [LogTime] = []
+        for digits in 0...7 {
+            times.append(LogTime(year: 2014, month: 3, day: 2, hour: 9, minute: 14, second: 7, microsecond: 318_046, fractionDigits: digits))
+        }
+        times += [
+            LogTime(year: nil, month: 3, day: 2, hour: 9, minute: 14, second: 9, microsecond: 7, fractionDigits: 6),
+            LogTime(year: nil, month: 3, day: 3, hour: 0, minute: 0, second: 1),
+            LogTime(year: 2015, month: 3, day: 2, hour: 23, minute: 59, second: 60, microsecond: 999_999, fractionDigits: 3, utcOffsetMinutes: -330),
+            LogTime(year: 2014, month: 12, day: 31, hour: 0, minute: 0, second: 0, microsecond: 1_048_575, fractionDigits: 3),
+        ]
+        for time in times {
+            guard let packed = PackedTime(time) else { continue }
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { room in
+                var out = ByteCursor(room.baseAddress!)
+                if out.clock(packed, maxFractionDigits: 3) {
+                    expectEqual(String(decoding: UnsafeBufferPointer(rebasing: room[..<out.count]), as: UTF8.self), time.clock(maxFractionDigits: 3))
+                } else {
+                    expectEqual(time.microsecond >= 1_000_000, true)
+                }
+            }
+            for earlier in times {
+                guard let earlierPacked = PackedTime(earlier),
+                      let delta = TextReporter.microseconds(packed, sinceSameDayOrNoYear: earlierPacked) else { continue }
+                expectEqual(delta, time.microseconds(since: earlier), "\(time) since \(earlier)")
+            }
         }
     }
 

@@ -47,15 +47,31 @@ public struct ErrorInfo: Sendable, Equatable {
 
     /// The root cause in one line, whole: `NSCocoaErrorDomain 134302: reason; file: /path;
     /// underlying: NSPOSIXErrorDomain 2: No such file or directory`.
-    public var oneLine: String { oneLine(besides: nil) }
-
-    /// `oneLine`, leaving out the file when the error above already named it.
-    private func oneLine(besides namedFile: String?) -> String {
-        var text = "\(domain) \(code)"
-        if let detail = reason ?? meaningfulDescription { text += ": \(detail)" }
-        if let filePath, filePath != namedFile { text += "; file: \(filePath)" }
-        if let inner = underlying.first { text += "; underlying: \(inner.oneLine(besides: filePath ?? namedFile))" }
+    public var oneLine: String {
+        var text = ""
+        appendOneLine(to: &text)
         return text
+    }
+
+    /// `oneLine` appended to `text`, leaving out the file when the error above already named
+    /// it. Appended piece by piece into the one String: interpolated, each error's line would
+    /// be a String of its own, made and copied (the timeline's line of every error has one).
+    func appendOneLine(to text: inout String, besides namedFile: String? = nil) {
+        text += domain
+        text += " "
+        text += String(code)
+        if let detail = reason ?? meaningfulDescription {
+            text += ": "
+            text += detail
+        }
+        if let filePath, filePath != namedFile {
+            text += "; file: "
+            text += filePath
+        }
+        if let inner = underlying.first {
+            text += "; underlying: "
+            inner.appendOneLine(to: &text, besides: filePath ?? namedFile)
+        }
     }
 
     /// The localized description when it says more than the domain and code do: not

@@ -129,7 +129,10 @@ public enum Headline {
         var words = Substring(line)
         if let printed = line.firstRange(ofASCII: "Error Domain=") { words = line[..<printed.lowerBound] }
         words = trimmingTrailingPunctuation(words)
-        return words.isEmpty ? error.oneLine : "\(words): \(error.oneLine)"
+        var text = String(words)
+        if !words.isEmpty { text += ": " }
+        error.appendOneLine(to: &text)
+        return text
     }
 
     /// `words` without the blanks, colons, commas, opening parentheses and dashes it ends with.

@@ -33,10 +33,12 @@ public final class JSONLinesReporter: Reporter {
     /// the thread that writes uses it, one record at a time: Swift's run-time exclusivity
     /// check on each access is left out.)
     @exclusivity(unchecked) private var json = JSONText()
-    /// The input's name as a JSON string, made again only when the input changes.
+    /// `{"type":"record","input":"NAME","line":`, the same for every record of an input: made
+    /// again only when the input changes.
     private var input: (name: String, json: Piece)?
-    /// By kind ordinal: `,"kind":…,"category":…,"severity":…`, the same for every record of a
-    /// kind. (Read for every record by the writing thread alone: no run-time exclusivity check.)
+    /// By kind ordinal: `,"kind":…,"category":…,"severity":…,"message":`, the same for every
+    /// record of a kind. (Read for every record by the writing thread alone: no run-time
+    /// exclusivity check.)
     @exclusivity(unchecked) private var kindMembers: [Piece?] = []
     /// `,"process":"Journal"` by the process's bytes: a log's few processes are each made once.
     /// Looked up rather than kept for the last process alone, which would make the piece
@@ -97,7 +99,7 @@ public final class JSONLinesReporter: Reporter {
 
     private func writeHead(_ record: Record, _ input: Piece, _ process: Piece?, _ kind: Piece, into json: inout JSONText) {
         if kind.hasHash { json.seen |= CBYTESCAN_SEEN_HASH }
-        json.recordHead(input: input.bytes, line: record.firstLine, lines: record.lineCount, time: record.time, process: process?.bytes, pid: record.pid, kind: kind.bytes)
+        json.recordHead(input.bytes, record: record, process: process?.bytes, kind: kind.bytes)
     }
 
     /// The matched line as it stands, checked to be UTF-8 only when a byte of it is not ASCII
@@ -120,7 +122,9 @@ public final class JSONLinesReporter: Reporter {
     private func inputJSON(_ name: String) -> Piece {
         if let input, input.name == name { return input.json }
         var text = JSONText()
+        text.raw(#"{"type":"record","input":"#)
         text.string(name)
+        text.raw(#","line":"#)
         let piece = Piece(text)
         input = (name, piece)
         return piece
@@ -149,6 +153,7 @@ public final class JSONLinesReporter: Reporter {
         text.string(kind.category.rawValue)
         text.raw(#","severity":"#)
         text.string(kind.severity.rawValue)
+        text.raw(#","message":"#)
         if kind.ordinal >= kindMembers.count {
             kindMembers += Array(repeating: nil, count: kind.ordinal - kindMembers.count + 1)
         }

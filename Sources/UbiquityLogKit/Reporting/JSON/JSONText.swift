@@ -59,141 +59,45 @@ struct JSONText {
 
     /// A record's members up to its message's value: `{"type":"record","input":…,"line":…,
     /// "lines":…,"time":…` with `"process"` and `"pid"` when known, the kind's members and
-    /// `,"message":`. Written through one pointer into room checked once, the time from its
-    /// integer fields: appended piece by piece, each literal would be a check of room and of
-    /// the storage's owner, and the time would go through a temporary buffer and a closure.
-    mutating func recordHead(input: [UInt8], line: Int, lines: Int, time: LogTime?, process: [UInt8]?, pid: Int?, kind: [UInt8]) {
-        // Each literal below is under 40 bytes, each number under 21, a time at most
-        // `TimeText.capacity` with its quotes.
-        let limit = input.count + (process?.count ?? 0) + kind.count + 6 * 40 + 3 * 21 + TimeText.capacity + 2
+    /// `,"message":`. `head` is the text up to the line's number (`{"type":"record","input":…,"line":`),
+    /// the same for every record of an input; `kind` the kind's members and `,"message":`.
+    /// Written through one pointer into room checked once (`ByteCursor`), the time from the
+    /// bits its header packed.
+    mutating func recordHead(_ head: [UInt8], record: Record, process: [UInt8]?, kind: [UInt8]) {
+        let clock = record.head?.clock ?? PackedTime()
+        recordHead(head, line: record.firstLine, lines: record.lineCount, clock: clock, time: clock.isEmpty ? record.time : nil,
+                   process: process, pid: record.pid, kind: kind)
+    }
+
+    /// `recordHead(_:record:process:kind:)` of the parts: the time is `clock` unless that is
+    /// empty, else `time`.
+    @inline(__always)
+    mutating func recordHead(_ head: [UInt8], line: Int, lines: Int, clock: PackedTime, time: LogTime?, process: [UInt8]?, pid: Int?,
+                             kind: [UInt8]) {
+        // The literals below come to under 120 bytes in all (28 at most), each number to
+        // under 21, a time to at most `TimeText.capacity` with its quotes.
+        let limit = head.count + (process?.count ?? 0) + kind.count + 3 * 40 + 3 * 21 + TimeText.capacity + 2
         buffer.write(atMost: limit) { base in
-            var out = Cursor(base)
-            out.literal(#"{"type":"record","input":"#)
-            out.copy(input)
-            out.literal(#","line":"#)
+            var out = ByteCursor(base)
+            out.copy(head)
             out.int(line)
             out.literal(#","lines":"#)
             out.int(lines)
             out.literal(#","time":"#)
-            if let time { out.time(time) } else { out.literal("null") }
+            if !clock.isEmpty {
+                out.time(clock)
+            } else if let time {
+                out.time(time)
+            } else {
+                out.literal("null")
+            }
             if let process { out.copy(process) }
             if let pid {
                 out.literal(#","pid":"#)
                 out.int(pid)
             }
             out.copy(kind)
-            out.literal(#","message":"#)
             return out.count
-        }
-    }
-
-    /// Writes through a pointer into room the caller has checked.
-    private struct Cursor {
-        let base: UnsafeMutablePointer<UInt8>
-        var count = 0
-
-        init(_ base: UnsafeMutablePointer<UInt8>) { self.base = base }
-
-        mutating func byte(_ value: UInt8) {
-            base[count] = value
-            count += 1
-        }
-
-        mutating func literal(_ text: StaticString) {
-            (base + count).initialize(from: text.utf8Start, count: text.utf8CodeUnitCount)
-            count += text.utf8CodeUnitCount
-        }
-
-        mutating func copy(_ bytes: [UInt8]) {
-            bytes.withUnsafeBufferPointer { copy($0) }
-        }
-
-        mutating func copy(_ bytes: UnsafeBufferPointer<UInt8>) {
-            guard let source = bytes.baseAddress else { return }
-            (base + count).initialize(from: source, count: bytes.count)
-            count += bytes.count
-        }
-
-        /// In decimal, as `JSONText.int` writes it.
-        mutating func int(_ number: Int) {
-            var magnitude = number.magnitude
-            if number < 0 { byte(UInt8(ascii: "-")) }
-            var digits = 1
-            var probe = magnitude
-            while probe >= 10 {
-                probe /= 10
-                digits += 1
-            }
-            var index = count + digits - 1
-            repeat {
-                base[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                index -= 1
-            } while magnitude > 0
-            count += digits
-        }
-
-        /// Two digits of `value` (0 to 99) from a table of every pair. Inlined, as a call per
-        /// part and signed divisions are dear for a time's seven parts; the table saves a
-        /// division and a store per digit.
-        @inline(__always)
-        mutating func pair(_ value: Int) {
-            let digits = Self.pairs.utf8Start + 2 * value
-            base[count] = digits[0]
-            base[count + 1] = digits[1]
-            count += 2
-        }
-
-        /// Computed, not stored: a literal needs no lazy global's check to be read.
-        private static var pairs: StaticString { "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899" }
-
-        /// `LogTime.iso8601` quoted. A time whose parts fit their widths (every time a
-        /// header gives) is written here from its fields; any other as `withISO8601` writes it.
-        mutating func time(_ time: LogTime) {
-            let shown = max(0, min(time.fractionDigits, 6))
-            let offset = time.utcOffsetMinutes ?? 0
-            guard (0..<10_000).contains(time.year ?? 0), (0..<100).contains(time.month), (0..<100).contains(time.day),
-                  (0..<100).contains(time.hour), (0..<100).contains(time.minute), (0..<100).contains(time.second),
-                  shown == 0 || (0..<1_000_000).contains(time.microsecond), offset > -6000, offset < 6000
-            else {
-                byte(UInt8(ascii: "\""))
-                time.withISO8601 { copy($0) }
-                byte(UInt8(ascii: "\""))
-                return
-            }
-            byte(UInt8(ascii: "\""))
-            if let year = time.year {
-                pair(year / 100)
-                pair(year % 100)
-            } else { byte(UInt8(ascii: "-")) }
-            byte(UInt8(ascii: "-"))
-            pair(time.month)
-            byte(UInt8(ascii: "-"))
-            pair(time.day)
-            byte(UInt8(ascii: "T"))
-            pair(time.hour)
-            byte(UInt8(ascii: ":"))
-            pair(time.minute)
-            byte(UInt8(ascii: ":"))
-            pair(time.second)
-            if shown > 0 {
-                byte(UInt8(ascii: "."))
-                // All six digits, the first `shown` of them kept: the room holds a time with
-                // six, and what lies past `count` is written over or left unwritten.
-                let microsecond = time.microsecond
-                let start = count
-                pair(microsecond / 10_000)
-                pair(microsecond / 100 % 100)
-                pair(microsecond % 100)
-                count = start + shown
-            }
-            if let minutes = time.utcOffsetMinutes {
-                byte(UInt8(ascii: minutes < 0 ? "-" : "+"))
-                pair(abs(minutes) / 60)
-                byte(UInt8(ascii: ":"))
-                pair(abs(minutes) % 60)
-            }
-            byte(UInt8(ascii: "\""))
         }
     }
 
@@ -277,14 +181,14 @@ struct JSONText {
         case .int(let number): int(number)
         case .bool(let flag): bool(flag)
         case .list(let items):
-            buffer.append(UInt8(ascii: "["))
+            put(UInt8(ascii: "["))
             items.withUnsafeBufferPointer { items in
                 for index in items.indices {
-                    if index > 0 { buffer.append(UInt8(ascii: ",")) }
+                    if index > 0 { put(UInt8(ascii: ",")) }
                     self.value(items[index])
                 }
             }
-            buffer.append(UInt8(ascii: "]"))
+            put(UInt8(ascii: "]"))
         case .object(let fields): object(fields)
         }
     }
@@ -298,18 +202,18 @@ struct JSONText {
     /// `opening` is the text before the first member, the object's brace with whatever comes
     /// before it: a record's `,"fields":{` in one piece (see `rawMember`).
     mutating func object(_ fields: [Field], opening: StaticString = "{") {
-        buffer.append(opening)
+        put(opening)
         // Read in place through the array's storage: a field read out of the array by its
         // index was copied for the calls, its name and value retained and released.
         fields.withUnsafeBufferPointer { fields in
             for index in fields.indices {
-                if index > 0 { buffer.append(UInt8(ascii: ",")) }
+                if index > 0 { put(UInt8(ascii: ",")) }
                 string(fields[index].name)
-                buffer.append(UInt8(ascii: ":"))
+                put(UInt8(ascii: ":"))
                 value(fields[index].value)
             }
         }
-        buffer.append(UInt8(ascii: "}"))
+        put(UInt8(ascii: "}"))
     }
 
     /// See `JSON.data`.
@@ -399,20 +303,35 @@ struct JSONText {
     }
 
     mutating func int(_ number: Int) {
-        // Digit by digit from the highest: no String per number, and no buffer of digits to
-        // copy (appending a slice of one takes the generic path).
-        let magnitude = number.magnitude
-        if number < 0 { buffer.append(UInt8(ascii: "-")) }
-        var unit: UInt = 1
-        while unit <= magnitude / 10 { unit *= 10 }
-        repeat {
-            buffer.append(UInt8(ascii: "0") + UInt8(magnitude / unit % 10))
-            unit /= 10
-        } while unit > 0
+        // Written through a pointer, two digits a division (`ByteCursor.int`): no String per
+        // number, and no check of room per digit.
+        buffer.write(atMost: 21) { base in
+            var out = ByteCursor(base)
+            out.int(number)
+            return out.count
+        }
     }
 
-    mutating func raw(_ text: StaticString) {
-        buffer.append(text)
+    @inline(__always)
+    mutating func raw(_ text: StaticString) { put(text) }
+
+    /// A literal appended in one copy of its known length: `ByteBuffer.append` is a call, and a
+    /// call to `memcpy`, for each comma and brace.
+    @inline(__always)
+    private mutating func put(_ text: StaticString) {
+        let count = text.utf8CodeUnitCount
+        buffer.write(atMost: count) { base in
+            base.initialize(from: text.utf8Start, count: count)
+            return count
+        }
+    }
+
+    @inline(__always)
+    private mutating func put(_ byte: UInt8) {
+        buffer.write(atMost: 1) { base in
+            base.pointee = byte
+            return 1
+        }
     }
 
     /// Text made at run time. Named apart from `raw(_: StaticString)`: with both under one
