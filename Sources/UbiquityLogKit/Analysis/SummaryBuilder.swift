@@ -244,11 +244,16 @@ public struct SummaryBuilder {
                 group = groupOfOther(process: process, marker: entry.pointee.head?.marker) { process.map { ByteText.string($0) } }
             }
             groupRecords[group] += 1
-            if let pid = entry.pointee.head?.pid, pid != lastPid, group != pastCapGroup {
-                lastPid = pid
-                if !groups[group].pids.contains(pid), groups[group].pids.count < 8 { groups[group].pids.append(pid) }
-            }
+            notePid(entry.pointee.head?.pid, group: group)
         }
+    }
+
+    /// Keeps `pid` among `group`'s (its first 8), when it is not the last record's.
+    @inline(__always)
+    private mutating func notePid(_ pid: Int?, group: Int) {
+        guard let pid, pid != lastPid, group != pastCapGroup else { return }
+        lastPid = pid
+        if !groups[group].pids.contains(pid), groups[group].pids.count < 8 { groups[group].pids.append(pid) }
     }
 
     /// The group of a process found by its bytes, `found`, made the current one.
@@ -381,10 +386,7 @@ public struct SummaryBuilder {
         if record.isTruncated { counts.truncatedRecords += 1 }
         let group = groupOf(record)
         groupRecords[group] += 1
-        if let pid = record.pid, pid != lastPid, group != pastCapGroup {
-            lastPid = pid
-            if !groups[group].pids.contains(pid), groups[group].pids.count < 8 { groups[group].pids.append(pid) }
-        }
+        notePid(record.pid, group: group)
         if !acts.contains(.app) {
             counts.syncRecords += 1
             // A record's family is its marker's; a record without one (a framework's line) is
