@@ -297,7 +297,7 @@ import TestSupport
             }
             for earlier in times {
                 guard let earlierPacked = PackedTime(earlier),
-                      let delta = TextReporter.microseconds(packed, sinceSameDayOrNoYear: earlierPacked) else { continue }
+                      let delta = packed.microseconds(sinceSameDayOrNoYear: earlierPacked) else { continue }
                 expectEqual(delta, time.microseconds(since: earlier), "\(time) since \(earlier)")
             }
         }

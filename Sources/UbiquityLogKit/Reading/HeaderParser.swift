@@ -180,11 +180,11 @@ public final class HeaderParser {
     }
 
     /// The styles that may start a record as `cbytescan_plain_rules` takes them, a bit each.
+    /// (The C readers number the styles from `CBYTESCAN_NSLOG` to `CBYTESCAN_BARE`.)
     var allowedStyleBits: UInt32 {
-        let all: [(HeaderStyle, Int32)] = [(.nslog, Int32(CBYTESCAN_NSLOG)), (.syslog, Int32(CBYTESCAN_SYSLOG)),
-                                           (.logShow, Int32(CBYTESCAN_LOG_SHOW)), (.logShowSyslog, Int32(CBYTESCAN_LOG_SHOW_SYSLOG)),
-                                           (.loggerTimestamp, Int32(CBYTESCAN_LOGGER)), (.bare, Int32(CBYTESCAN_BARE))]
-        return all.reduce(0) { bits, style in allowedStyles?.contains(style.0) ?? true ? bits | 1 << UInt32(style.1) : bits }
+        (Int32(CBYTESCAN_NSLOG)...Int32(CBYTESCAN_BARE)).reduce(0) { bits, code in
+            allowedStyles?.contains(HeaderParser.style(code)) ?? true ? bits | 1 << UInt32(code) : bits
+        }
     }
 
     /// `HeaderStyle` from the C readers' number for it.

@@ -182,6 +182,17 @@ struct PackedTime: Sendable, Equatable {
         return clockMicroseconds - earlier.clockMicroseconds
     }
 
+    /// `LogTime.microseconds(since:)` of two times of the same month and day where one of
+    /// them has no year (an input mixing header styles): the difference of their clocks, read
+    /// from the bits, with no `LogTime` made. nil for any other pair.
+    func microseconds(sinceSameDayOrNoYear earlier: PackedTime) -> Int64? {
+        // Month and day: bits 40 to 48; the year plus one (0: none): bits 49 to 62.
+        let day = (bits >> 40) & 0x1FF, earlierDay = (earlier.bits >> 40) & 0x1FF
+        let year = (bits >> 49) & 0x3FFF, earlierYear = (earlier.bits >> 49) & 0x3FFF
+        guard !isEmpty, !earlier.isEmpty, day == earlierDay, year == earlierYear || year == 0 || earlierYear == 0 else { return nil }
+        return clockMicroseconds - earlier.clockMicroseconds
+    }
+
     /// The clock (hour, minute, second, microsecond) in microseconds since its midnight.
     private var clockMicroseconds: Int64 {
         let hour = Int64(truncatingIfNeeded: (bits >> 35) & 0x1F), minute = Int64(truncatingIfNeeded: (bits >> 29) & 0x3F)

@@ -163,11 +163,7 @@ public final class LogRun {
                 }
                 let taken = withUnsafePointer(to: &rules) { rules in
                     stages.takePlainRun(bytes, chunk: chunk, firstLine: number, rules: rules) {
-                        switch assembler.close() {
-                        case nil: break
-                        case .entry?: stages.sendClosedEntry(of: assembler)
-                        case .object(let record)?: stages.send(record)
-                        }
+                        stages.pass(assembler.close(), of: assembler)
                     }
                 }
                 if stages.stopped || Interruption.requested { throw Stopped() }
@@ -199,11 +195,7 @@ public final class LogRun {
             stages.finish()  // no thread is left waiting on its queue
             throw error
         }
-        switch assembler.close() {
-        case nil: break
-        case .entry?: stages.sendClosedEntry(of: assembler)
-        case .object(let record)?: stages.send(record)
-        }
+        stages.pass(assembler.close(), of: assembler)
         stages.finish()
         if let lastWindow {
             for (record, time) in lastWindow.endHolding() where !shouldStop() {

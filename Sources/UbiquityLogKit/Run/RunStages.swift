@@ -146,6 +146,14 @@ final class RunStages {
             }
         }
 
+        /// Where the run of plain entries that `index` starts ends, at `end` at the latest.
+        @inline(__always)
+        private func plainRunEnd(after index: Int, before end: Int) -> Int {
+            var runEnd = index + 1
+            while runEnd < end, entries[runEnd].isPlain { runEnd += 1 }
+            return runEnd
+        }
+
         /// Empties the batch to be filled again (step 5).
         func empty() {
             count = 0
@@ -168,8 +176,7 @@ final class RunStages {
                 } else if shortcut, entry.pointee.isPlain {
                     // A run of plain entries at once: after the first, `classifiedPlain` has no
                     // reviewer left to interrupt, and makes the same outcome.
-                    var runEnd = index + 1
-                    while runEnd < count, entries[runEnd].isPlain { runEnd += 1 }
+                    let runEnd = plainRunEnd(after: index, before: count)
                     outcomes.append(contentsOf: repeatElement(run.classifiedPlain(), count: runEnd - index))
                     index = runEnd
                     continue
@@ -197,8 +204,7 @@ final class RunStages {
                 while index < end {
                     let entry = entries + index
                     if let plain, entry.pointee.isPlain {
-                        var runEnd = index + 1
-                        while runEnd < end, entries[runEnd].isPlain { runEnd += 1 }
+                        let runEnd = plainRunEnd(after: index, before: end)
                         plain(entry, runEnd - index)
                         index = runEnd
                         continue
@@ -321,6 +327,15 @@ final class RunStages {
 
     /// Whether the summariser asked the run to stop.
     var stopped: Bool { stopFlag.isSet }
+
+    /// Passes on what `assembler.close()` gave: nothing, its entry or a record as an object.
+    func pass(_ closed: RecordAssembler.Closed?, of assembler: RecordAssembler) {
+        switch closed {
+        case nil: break
+        case .entry?: sendClosedEntry(of: assembler)
+        case .object(let record)?: send(record)
+        }
+    }
 
     /// Passes on the record `assembler` closed last as an entry (`closedEntry`), read where it
     /// lies; the assembler keeps its bytes alive until then.

@@ -292,35 +292,13 @@ public final class TextReporter: Reporter {
             lastClock = PackedTime()
             return
         }
-        if let delta = clock.microseconds(sinceSameDay: lastClock) ?? Self.microseconds(clock, sinceSameDayOrNoYear: lastClock) {
+        if let delta = clock.microseconds(sinceSameDay: lastClock) ?? clock.microseconds(sinceSameDayOrNoYear: lastClock) {
             if delta > 0 { gapSinceShown += delta }
         } else if let time = clock.time {
             addGap(to: time)
         }
         lastClock = clock
         lastTime = nil
-    }
-
-    /// `LogTime.microseconds(since:)` of two packed times of the same month and day where
-    /// one of them has no year (an input mixing header styles, as the ~420-byte benchmark log
-    /// does): the difference of their clocks, read from the bits, with no `LogTime` made. nil
-    /// for any other pair.
-    static func microseconds(_ time: PackedTime, sinceSameDayOrNoYear earlier: PackedTime) -> Int64? {
-        // Month and day: bits 40 to 48; the year plus one (0: none): bits 49 to 62.
-        let day = (time.bits >> 40) & 0x1FF
-        let earlierDay = (earlier.bits >> 40) & 0x1FF
-        let year = (time.bits >> 49) & 0x3FFF
-        let earlierYear = (earlier.bits >> 49) & 0x3FFF
-        guard !time.isEmpty, !earlier.isEmpty, day == earlierDay, year == earlierYear || year == 0 || earlierYear == 0 else { return nil }
-        return Self.clockMicroseconds(time.bits) - Self.clockMicroseconds(earlier.bits)
-    }
-
-    /// The clock of packed bits (hour, minute, second, microsecond) in microseconds since its midnight.
-    private static func clockMicroseconds(_ bits: UInt64) -> Int64 {
-        let hours = Int64((bits >> 35) & 0x1F)
-        let minutes = hours * 60 + Int64((bits >> 29) & 0x3F)
-        let seconds = minutes * 60 + Int64((bits >> 23) & 0x3F)
-        return seconds * 1_000_000 + Int64((bits >> 3) & 0xF_FFFF)
     }
 
     /// The gap from the last record's time to `time`, added when it is one forward.
