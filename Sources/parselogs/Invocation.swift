@@ -131,7 +131,7 @@ extension Invocation {
         let run = LogRun(catalog: catalog, reporters: reporters)
         if let threads = try pipelineThreads() {
             run.usesThreads = threads > 1
-            run.threadsForSmallFiles = threads > 1
+            run.threadsAlways = threads > 1
         }
         run.shouldStop = { out.isClosed }
         run.filter = try displayFilter()
@@ -215,7 +215,7 @@ extension Invocation {
 
     /// `PARSELOGS_THREADS=1` runs the whole pipeline on the caller's thread, `3` on three (one
     /// a stage) for every input; unset, the library's choice (three, but the caller's thread
-    /// for a small regular file, `LogRun.isSmall`). For measuring what the threads give
+    /// for a small regular file, `LogRun.isSmall`, and in a process held to one processor). For measuring what the threads give
     /// (scripts/bench, docs/performance.md); the output is the same either way, so --help
     /// does not show it.
     private func pipelineThreads() throws -> Int? {

@@ -98,22 +98,23 @@ import ParselogsDevTools
         expect(console.taken * 10 >= console.lines * 8, "\(console.taken) of \(console.lines) lines taken")
     }
 
-    /// A run that reads plain lines in C (on the stage threads) and one that does not (on one
-    /// thread) give the same summary and show the same records.
+    /// Runs that read plain lines in C (on the stage threads and on one) and one that does
+    /// not give the same summary and show the same records.
     @Test func runsChangeNothing() throws {
         let text = Array(LogGeneratorTests.text(try LogGenerator(seed: 4, console: true), bytes: 1 << 19).text.utf8)
-        func run(threads: Bool, quiet: Bool) throws -> (RunSummary, [String]) {
+        func run(threads: Bool, shortcut: Bool = true, quiet: Bool) throws -> (RunSummary, [String]) {
             let keeper = LineRecorder()
             let logRun = LogRun(catalog: try Catalog.standard(), reporters: quiet ? [] : [keeper])
             logRun.usesThreads = threads
+            logRun.takesPlainShortcuts = shortcut
             var source = MemorySource(text, chunkSize: 1 << 16)
             try logRun.process(&source, name: "console.log")
             return (logRun.finish(), keeper.lines)
         }
-        let (alone, aloneLines) = try run(threads: false, quiet: false)
+        let (alone, aloneLines) = try run(threads: false, shortcut: false, quiet: false)
         expect(aloneLines.count > 1000)
-        for quiet in [false, true] {
-            let (threaded, threadedLines) = try run(threads: true, quiet: quiet)
+        for (threads, quiet) in [(true, false), (true, true), (false, false), (false, true)] {
+            let (threaded, threadedLines) = try run(threads: threads, quiet: quiet)
             if !quiet { expectEqual(threadedLines, aloneLines) }
             expectEqual(threaded.lines, alone.lines)
             expectEqual(threaded.records, alone.records)

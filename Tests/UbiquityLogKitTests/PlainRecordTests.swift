@@ -40,35 +40,39 @@ import TestSupport
         expectEqual(try Self.plainness(Self.console, recognises: false), Array(repeating: false, count: Self.console.count))
     }
 
-    /// The console on three threads (plain records made the app's lines by the shortcut) and on
-    /// one (every record classified) gives the same records, kinds and summary; with a time
-    /// window, which reads each record's time, the shortcut is not taken and the same holds.
+    /// The console with the plain records' shortcut (each made the app's line with no look at
+    /// its record), on three threads and on one, gives the records, kinds and summary it gives
+    /// without (every record classified); with a time window, which reads each record's time,
+    /// the shortcut is not taken and the same holds.
     @Test func theShortcutChangesNothing() throws {
         let text = (0..<40).map { Self.console[$0 % Self.console.count] }.joined(separator: "\n")
-        func run(threads: Bool, since: LogTime? = nil) throws -> (RunSummary, [String]) {
+        func run(threads: Bool, shortcut: Bool = true, since: LogTime? = nil) throws -> (RunSummary, [String]) {
             var limits = LogRun.Limits()
             limits.batchRecords = 3
             let keeper = KindRecorder()
             let logRun = LogRun(catalog: try Catalog.standard(), reporters: [keeper], limits: limits)
             logRun.usesThreads = threads
+            logRun.takesPlainShortcuts = shortcut
             logRun.since = since
             var source = MemorySource(Array(text.utf8), chunkSize: 64)
             try logRun.process(&source, name: "console.log")
             return (logRun.finish(), keeper.kinds)
         }
-        let (alone, aloneKinds) = try run(threads: false)
-        let (threaded, threadedKinds) = try run(threads: true)
-        expectEqual(threadedKinds, aloneKinds)
-        expectEqual(threaded.records, alone.records)
-        expectEqual(threaded.syncRecords, alone.syncRecords)
-        expectEqual(threaded.processCount, alone.processCount)
-        expectEqual(threaded.countsByKind, alone.countsByKind)
-        expectEqual(threaded.verdict, alone.verdict)
+        let (full, fullKinds) = try run(threads: false, shortcut: false)
+        for threads in [false, true] {
+            let (shortcut, shortcutKinds) = try run(threads: threads)
+            expectEqual(shortcutKinds, fullKinds)
+            expectEqual(shortcut.records, full.records)
+            expectEqual(shortcut.syncRecords, full.syncRecords)
+            expectEqual(shortcut.processCount, full.processCount)
+            expectEqual(shortcut.countsByKind, full.countsByKind)
+            expectEqual(shortcut.verdict, full.verdict)
+        }
         let since = LogTime(year: 2014, month: 3, day: 2, hour: 9, minute: 14, second: 1)
         let (windowed, windowedKinds) = try run(threads: true, since: since)
-        let (windowedAlone, windowedAloneKinds) = try run(threads: false, since: since)
-        expectEqual(windowedKinds, windowedAloneKinds)
-        expectEqual(windowed.outsideTimeWindow, windowedAlone.outsideTimeWindow)
+        let (windowedFull, windowedFullKinds) = try run(threads: false, shortcut: false, since: since)
+        expectEqual(windowedKinds, windowedFullKinds)
+        expectEqual(windowed.outsideTimeWindow, windowedFull.outsideTimeWindow)
     }
 
     /// Groups found by their bytes: every name held is found again with its group and process,

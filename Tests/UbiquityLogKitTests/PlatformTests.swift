@@ -1,11 +1,14 @@
 // The calls whose spelling differs between Darwin and glibc (Sources/UbiquityLogKit/Platform):
 // a signal's handler set, read back and reset; a thread started, joined, and cut short in
-// read(2) by a signal sent to its number. Each platform's build runs its own branch.
+// read(2) by a signal sent to its number; the processors a process may run on. Each
+// platform's build runs its own branch.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CByteScan
+import Foundation
 import Synchronization
 import Testing
 @testable import UbiquityLogKit
@@ -91,5 +94,27 @@ import TestSupport
         let number = Atomic<UInt>(0)
         let error = Atomic<Int32>(-1)
         let done = Atomic<Bool>(false)
+    }
+}
+
+/// The processors the run counts (`LogRun.processors`) are the ones the system lets this
+/// process use: on Linux those of its affinity mask, as the kernel lists them in
+/// /proc/self/status (`taskset -c 0 swift test` gives 1); elsewhere the processors online.
+@Suite struct ProcessorTests {
+    @Test func theUsableProcessorsAreTheAllowedOnes() throws {
+        let usable = Int(cbytescan_usable_processors())
+        expect(usable >= 1)
+        expectEqual(LogRun.processors, usable)
+#if os(Linux)
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let line = try require(status.split(separator: "\n").first { $0.hasPrefix("Cpus_allowed_list:") })
+        let allowed = line.dropFirst("Cpus_allowed_list:".count).split(separator: ",").map { range -> Int in
+            let ends = range.split(separator: "-").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            return ends.count == 2 ? ends[1] - ends[0] + 1 : 1
+        }.reduce(0, +)
+        expectEqual(usable, allowed)
+#else
+        expectEqual(usable, Int(sysconf(_SC_NPROCESSORS_ONLN)))
+#endif
     }
 }

@@ -198,4 +198,8 @@ typedef struct {
 size_t cbytescan_plain_run(const uint8_t *bytes, size_t count, const cbytescan_plain_rules *rules,
                            cbytescan_plain_line *lines, size_t room, size_t *taken);
 
+/// How many processors this process may run on: on Linux the CPUs of its affinity mask (which
+/// `taskset` and a container's cpuset narrow), elsewhere the processors online; at least 1.
+int cbytescan_usable_processors(void);
+
 #endif

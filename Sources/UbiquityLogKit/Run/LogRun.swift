@@ -44,12 +44,17 @@ public final class LogRun {
     /// run-time exclusivity check on each access, `swift_beginAccess`, is left out, as for
     /// `filter`.)
     @exclusivity(unchecked) public var shouldStop: () -> Bool = { false }
-    /// Whether reading, classifying and summarising run on threads of their own (see
+    /// Whether reading, classifying and summarising may run on threads of their own (see
     /// `RunStages`); the results are the same either way.
     public var usesThreads = true
-    /// Whether a small regular file (`isSmall`) runs on the stage threads too (set by
-    /// `PARSELOGS_THREADS=3`, which measures and tests that path on any input).
-    public var threadsForSmallFiles = false
+    /// Whether every input runs on the stage threads, even a small regular file (`isSmall`)
+    /// or a process held to one processor (set by `PARSELOGS_THREADS=3`, which measures and
+    /// tests that path on any input).
+    public var threadsAlways = false
+    /// Whether plain records take their shortcuts: runs of them read in C (`takePlainRun`) and
+    /// each made the app's line without a look at its record (`classifiesPlainAlone`). Off,
+    /// every record takes the full path: the tests' reference for what the shortcuts make.
+    var takesPlainShortcuts = true
     /// Which records the reporters see (all when nil); the summary counts every record.
     /// (Set before the run, read for every record by the summarising stage alone: unchecked,
     /// like `shouldStop`.)
@@ -131,7 +136,8 @@ public final class LogRun {
         }
         let assembler = RecordAssembler(input: name, parser: parser, limits: limits.records, ownLines: ownLines)
         let events = NDJSONRecords(input: name, parser: parser, maxBytes: limits.records.maxBytes)
-        let stages = RunStages(run: self, input: name, threads: usesThreads && (threadsForSmallFiles || !LogRun.isSmall(descriptor)), batchRecords: limits.batchRecords)
+        let threads = usesThreads && (threadsAlways || (LogRun.processors > 1 && !LogRun.isSmall(descriptor)))
+        let stages = RunStages(run: self, input: name, threads: threads, batchRecords: limits.batchRecords)
         var failure: InputError?
         var encoding: TextEncoding?
         do {
@@ -150,7 +156,7 @@ public final class LogRun {
                                               marker_window: LooseMarkers.window)
             var noPrefilter = false
             let ownLines = ownLines
-            try reader.readLines(from: &source, idle: holds ? nil : idle, chunkEnd: stages.passOn, takesRuns: stages.threaded, runs: { bytes, chunk, number in
+            try reader.readLines(from: &source, idle: holds ? nil : idle, chunkEnd: stages.passOn, takesRuns: takesPlainShortcuts, runs: { bytes, chunk, number in
                 // The first line tells the input's format, and a byte order mark is dropped.
                 guard number > 1, let known = format, known != .ndjson, !noPrefilter else { return (0, 0) }
                 if rules.prefilter == nil {
@@ -218,6 +224,12 @@ public final class LogRun {
             throw failure
         }
     }
+
+    /// The processors this process may run on (`cbytescan_usable_processors`). Held to one,
+    /// the stage threads would take turns on it: every batch's hand-off would switch threads
+    /// and each stage would find the processor's caches holding another's data, where the
+    /// caller's thread takes a batch through the stages one after another.
+    static let processors = Int(cbytescan_usable_processors())
 
     /// A regular file of fewer bytes than this is read on the caller's thread. Its records fill
     /// a batch or two, which the stage threads would take one after another, with no overlap to
@@ -322,7 +334,7 @@ public final class LogRun {
     /// Whether `classifiedPlain` stands for `classified` of a plain record (`RecordEntry.isPlain`):
     /// with no time window and no `--process`, which read each record's time and process.
     var classifiesPlainAlone: Bool {
-        lastWindow == nil && bounds == nil && since == nil && until == nil && processes.isEmpty
+        takesPlainShortcuts && lastWindow == nil && bounds == nil && since == nil && until == nil && processes.isEmpty
     }
 
     /// `classified` of a plain record (see `classifiesPlainAlone`): the classifier makes it the
@@ -350,9 +362,8 @@ public final class LogRun {
         builder.countPlain(entries, count: count)
     }
 
-    /// The stages of a record at once, on one thread (`RunStages` without threads): it is
-    /// classified, then summarised. (Whether the run should stop, `shouldStop`, is asked by
-    /// `RunStages` once a read.)
+    /// The stages of a record at once, on the caller's thread (a record `--last` held to the
+    /// input's end): it is classified, then summarised.
     func throughStages(_ record: Record) {
         let classified = classified(record)
         summarize(record, classified)

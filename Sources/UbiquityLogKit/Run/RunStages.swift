@@ -8,7 +8,10 @@
 // on a live pipe that is a record or two, so nothing waits for a batch to fill). Each stage
 // is one thread and each queue is first-in, first-out, so every stage sees the records in
 // input order and the output is the same as on one thread. The queues are short: a stage
-// that runs ahead waits, and memory stays bounded whatever the input's size.
+// that runs ahead waits, and memory stays bounded whatever the input's size. Without threads
+// (a small file, a process held to one processor: `LogRun.process`) the caller's thread takes
+// each batch through the stages itself when it is passed on, in the same steps: each stage's
+// code and tables stay in the processor's caches for a batch, not for a record.
 //
 // The lifetime of a batch (`Batch`), the one rule every stage keeps:
 //
@@ -254,8 +257,8 @@ final class RunStages {
     /// Set by the summariser when the run should stop (the output's reader went away).
     private let stopFlag = StopFlag()
 
-    /// With `threads` false, or when the system makes no thread, each record goes through the
-    /// three stages at once on the caller's thread.
+    /// With `threads` false, or when the system makes no thread, each batch goes through the
+    /// stages on the caller's thread when it is passed on (`passOn`).
     init(run: LogRun, input: String, threads: Bool, batchRecords: Int) {
         self.run = run
         self.batchRecords = max(1, batchRecords)
@@ -281,18 +284,7 @@ final class RunStages {
                     continue
                 }
                 if !stopFlag.isSet {  // once set, drain, so no producer waits
-                    // Each entry is lent where it lies, not copied out of the buffer.
-                    // A plain entry is counted where it lies when no reporter reads records.
-                    if run.countsPlainAlone {
-                        batch.lendEach(&lender, plain: { run.summarizePlain($0, count: $1) }) { record, outcome in run.summarize(record, outcome) }
-                    } else {
-                        batch.lendEach(&lender) { record, outcome in run.summarize(record, outcome) }
-                    }
-                    // Whether the output's reader went away, asked once a batch, not for every
-                    // record (each ask is a call through a closure and a retain of its
-                    // context): at most a batch more is written into a closed output, which
-                    // drops it.
-                    if run.shouldStop() { stopFlag.set() }
+                    RunStages.summarizeEach(batch, &lender, by: run, stopFlag: stopFlag)
                 }
                 summarised.put(batch)  // step 3
             }
@@ -325,6 +317,30 @@ final class RunStages {
         self.threads = [classifier, summariser]
     }
 
+    /// Step 3: each record of `batch` summarised with its outcome, lent where it lies, not
+    /// copied out of the buffer; a run of plain entries counted where it lies when no
+    /// reporter reads records. Whether the output's reader went away is asked once a batch,
+    /// not for every record (each ask is a call through a closure and a retain of its
+    /// context): at most a batch more is written into a closed output, which drops it.
+    private static func summarizeEach(_ batch: Batch, _ lender: inout RecordLender, by run: LogRun, stopFlag: StopFlag) {
+        if run.countsPlainAlone {
+            batch.lendEach(&lender, plain: { run.summarizePlain($0, count: $1) }) { record, outcome in run.summarize(record, outcome) }
+        } else {
+            batch.lendEach(&lender) { record, outcome in run.summarize(record, outcome) }
+        }
+        if run.shouldStop() { stopFlag.set() }
+    }
+
+    /// Steps 2 to 5 of `batch` at once, on the caller's thread (the stages without threads).
+    private func throughStages(_ batch: Batch) {
+        if !stopped {
+            batch.classifyEach(&lender, by: run)
+            RunStages.summarizeEach(batch, &lender, by: run, stopFlag: stopFlag)
+        }
+        batch.outcomes.removeAll(keepingCapacity: true)
+        batch.empty()
+    }
+
     /// Whether the summariser asked the run to stop.
     var stopped: Bool { stopFlag.isSet }
 
@@ -341,13 +357,6 @@ final class RunStages {
     /// lies; the assembler keeps its bytes alive until then.
     func sendClosedEntry(of assembler: RecordAssembler) {
         withUnsafePointer(to: &assembler.closedEntry) { entry in
-            guard toClassifier != nil else {
-                guard !stopped else { return }
-                // A closure, not the method itself: passed as `throughStages`, the method gets
-                // a context made for it and retained and released for each record.
-                lender.withRecord(entry) { record in run.throughStages(record) }
-                return
-            }
             let full = currentBatch()._withUnsafeGuaranteedRef { batch in
                 batch.append(entry)  // step 1
                 return batch.count >= batchRecords || batch.bytes >= RunStages.batchBytes
@@ -355,10 +364,6 @@ final class RunStages {
             if full { passOn() }
         }
     }
-
-    /// Whether the stages run on threads of their own (the plain records' shortcut, see
-    /// `LogRun.classifiesPlainAlone`, is taken there).
-    var threaded: Bool { toClassifier != nil }
 
     /// Where `takePlainRun` has `cbytescan_plain_run` put the lines it reads (reader's thread).
     @exclusivity(unchecked) private var plainLines: UnsafeMutablePointer<cbytescan_plain_line>?
@@ -390,23 +395,11 @@ final class RunStages {
 
     /// Passes on a record that comes as an object (NDJSON, a preview).
     func send(_ record: Record) {
-        guard toClassifier != nil else {
-            guard !stopped else { return }
-            throughStages(record)
-            return
-        }
         let full = currentBatch()._withUnsafeGuaranteedRef { batch in
             batch.append(record)  // step 1
             return batch.count >= batchRecords || batch.bytes >= RunStages.batchBytes
         }
         if full { passOn() }
-    }
-
-    /// The three stages at once, on the caller's thread: one call into the run for all
-    /// three (`LogRun.throughStages`): called here one by one through `run`, the calls take
-    /// a retain and a release more a record.
-    private func throughStages(_ record: Record) {
-        run.throughStages(record)
     }
 
     /// The batch being filled, lent without a retain (`batch` holds it until `passOn`):
@@ -431,24 +424,21 @@ final class RunStages {
 
     /// Hands the records gathered so far to the classifier.
     func passOn() {
-        guard let toClassifier else {
-            // On one thread, whether the output's reader went away is asked here, once a
-            // read(2), as the summariser asks it once a batch: the stored closure's call and
-            // its context's retain and release are too costly for every record. At most a
-            // read's records more are written into a closed output, which drops them.
-            if run.shouldStop() { stopFlag.set() }
-            return
-        }
         guard let batch else { return }
         self.batch = nil
         filling = nil
+        guard let toClassifier else {
+            throughStages(batch)
+            spare.append(batch)
+            return
+        }
         toClassifier.push(.batch(batch))
     }
 
     /// Reporters show what they hold, after every record sent before.
     func flushReporters() {
-        guard let toClassifier else { return run.flushReporters() }
         passOn()
+        guard let toClassifier else { return run.flushReporters() }
         toClassifier.push(.flush)
     }
 
