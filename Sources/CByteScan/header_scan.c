@@ -11,7 +11,7 @@
 //
 // Where a pattern's quantifiers could backtrack, the comment says why the first way the
 // pattern finds is the one taken here.
-#include "line_scan.h"
+#include "prefix_scan.h"
 
 /// What each byte may be, one bit per class: a load and a test a byte, in place of the
 /// several comparisons a class stands for (`[0-9A-Fa-fx]` for a thread). The runs of a class
@@ -505,6 +505,6 @@ int cbytescan_header_read(const uint8_t *bytes, size_t count, cbytescan_header *
     }
     if (!found) return 0;
     pack_time(h);
-    cbytescan_prefix_read(bytes, count, (size_t)h->end, 1, &h->prefix);
+    prefix_read(l, h->end, 1, &h->prefix);
     return 1;
 }

@@ -180,8 +180,4 @@ STEP int64_t number(line_t l, int64_t lower, int64_t upper) {
     return value;
 }
 
-/// `(?:__\d+)?[-+]\[…\](?:_?block_invoke(?:_\d+)?)?\((\d+)\):[ ]?` at `start` (prefix_scan.c);
-/// the CloudKit token's reader reads the method after the token with it too.
-__attribute__((visibility("hidden"))) int cbytescan_method_read(line_t l, int64_t start, int one_line, cbytescan_prefix *p);
-
 #endif
