@@ -361,42 +361,40 @@ static int logger(line_t l, cbytescan_header *h) {
     return 1;
 }
 
-/// 1 for `Jan` … 12 for `Dec`, spelt by three bytes; 0 for none.
+/// 1 for `Jan` … 12 for `Dec`, spelt by three bytes; 0 for none. The sum of the second and
+/// third bytes, modulo 32, differs for every month: one slot of a table and one comparison,
+/// where a switch on the spelling would take a run of branches that the mix of months (and of
+/// lines that start with a capital) leaves unforeseen.
 STEP int month_number(const uint8_t *b) {
-    switch ((uint32_t)b[0] << 16 | (uint32_t)b[1] << 8 | (uint32_t)b[2]) {
-    case 0x4A616E: return 1;
-    case 0x466562: return 2;
-    case 0x4D6172: return 3;
-    case 0x417072: return 4;
-    case 0x4D6179: return 5;
-    case 0x4A756E: return 6;
-    case 0x4A756C: return 7;
-    case 0x417567: return 8;
-    case 0x536570: return 9;
-    case 0x4F6374: return 10;
-    case 0x4E6F76: return 11;
-    case 0x446563: return 12;
-    default: return 0;
-    }
+#define MONTH(spelt, number) [((spelt >> 8 & 0xFF) + (spelt & 0xFF)) & 31] = (uint32_t)spelt << 8 | number
+    static const uint32_t months[32] = {
+        MONTH(0x4A616E, 1), MONTH(0x466562, 2), MONTH(0x4D6172, 3), MONTH(0x417072, 4),
+        MONTH(0x4D6179, 5), MONTH(0x4A756E, 6), MONTH(0x4A756C, 7), MONTH(0x417567, 8),
+        MONTH(0x536570, 9), MONTH(0x4F6374, 10), MONTH(0x4E6F76, 11), MONTH(0x446563, 12),
+    };
+#undef MONTH
+    uint32_t spelt = (uint32_t)b[0] << 16 | (uint32_t)b[1] << 8 | (uint32_t)b[2];
+    uint32_t entry = months[(b[1] + b[2]) & 31];
+    return entry >> 8 == spelt ? (int)(entry & 0xFF) : 0;
 }
 
-/// Device console: `Mar  2 09:14:07 iPad Journal[412] <Warning>: `, the level optional.
+/// Device console: `Mar  2 09:14:07 iPad Journal[412] <Warning>: `, the level optional. The
+/// shortest such header, `Jan 1 00:00:00 d p[1]: `, takes 23 bytes: in a line that long the
+/// month, day and clock lie within its first 16, and are checked together, in one branch
+/// (which a log of one style foretells), with no bound to check.
 static int syslog_style(line_t l, cbytescan_header *h) {
-    if (l.n < 3) return 0;
+    if (l.n < 23) return 0;
     int month = month_number(l.b);
-    if (month == 0) return 0;
     // `[ ]{1,2}(?<day>\d{1,2})[ ]`: a third blank, or a third digit, and no way through.
-    int64_t i = 3;
-    if (!byte_at(l, i, ' ')) return 0;
-    i++;
-    if (byte_at(l, i, ' ')) i++;
-    int64_t day = i;
-    i = skip_digits(l, day);
-    if (i - day < 1 || i - day > 2 || !byte_at(l, i, ' ')) return 0;
-    int day_number = i - day == 1 ? l.b[day] - '0' : two(l, day);
-    int64_t time = i + 1;
-    if (!(time + 9 <= l.n && clock_at(l, time) && l.b[time + 8] == ' ')) return 0;
-    i = time + 9;
+    int64_t day = l.b[4] == ' ' ? 5 : 4;
+    int two_digits = is_digit(l.b[day + 1]);
+    int64_t time = day + 2 + two_digits;
+    uint64_t clock = word_at(l, time);
+    if (!((month != 0) & (l.b[3] == ' ') & is_digit(l.b[day]) & (l.b[time - 1] == ' ') & shape(clock, CLOCK_DIGITS, CLOCK_LITERAL) &
+          (l.b[time + 8] == ' ')))
+        return 0;
+    int day_number = two_digits ? two(l, day) : l.b[day] - '0';
+    int64_t i = time + 9;
     int64_t device = i;
     i = skip_run(l, i, non_space_lanes, is_non_space_byte);
     if (i == device || !byte_at(l, i, ' ')) return 0;
@@ -419,13 +417,14 @@ static int syslog_style(line_t l, cbytescan_header *h) {
     place(&h->device, device, device_end);
     if (level >= 0) place(&h->level, level, level_end);
     h->end = (int32_t)(i + 2);
+    uint64_t parts = digit_pairs(clock, CLOCK_DIGITS);
     h->has_time = 1;
     h->year = -1;
     h->month = month;
     h->day = day_number;
-    h->hour = two(l, time);
-    h->minute = two(l, time + 3);
-    h->second = two(l, time + 6);
+    h->hour = lane(parts, 0);
+    h->minute = lane(parts, 3);
+    h->second = lane(parts, 6);
     return 1;
 }
 
@@ -448,24 +447,23 @@ static int bare(line_t l, cbytescan_header *h) {
     return 1;
 }
 
-/// `LogTime.daysIn`: a February without a year may have 29 days.
-STEP int days_in(int month, int year) {
-    switch (month) {
-    case 2: return year < 0 || (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)) ? 29 : 28;
-    case 4: case 6: case 9: case 11: return 30;
-    default: return 31;
-    }
-}
+/// The days of each month (`LogTime.daysIn`), February's 29: a February without a year may have them.
+static const uint8_t month_days[16] = {0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31, 0, 0, 0};
+
+STEP int is_leap(int year) { return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0); }
 
 STEP void pack_time(cbytescan_header *h) {
     h->time_bits = 0;
     h->time_offset = INT16_MIN;
-    int offset = h->offset_minutes;
-    // The checks of `LogTime.isValid` (`PackedTime.init(checkedYear:…)`): a header whose time
-    // cannot exist still starts a record, without a time.
-    if (!h->has_time || h->damaged_zone || h->month < 1 || h->month > 12 || h->day < 1 || h->day > days_in(h->month, h->year) ||
-        h->hour >= 24 || h->minute >= 60 || h->second > 60 || (h->has_offset && (offset > 14 * 60 || offset < -14 * 60)))
-        return;
+    int offset = h->offset_minutes, month = h->month;
+    unsigned days = (unsigned)month <= 12 ? month_days[month] : 0;
+    if (month == 2 && h->year >= 0 && !is_leap(h->year)) days = 28;
+    // The checks of `LogTime.isValid` (`PackedTime.init(checkedYear:…)`), each a 0 or 1 and
+    // all taken together, in one branch: a header whose time cannot exist still starts a
+    // record, without a time.
+    int valid = (h->has_time != 0) & (h->damaged_zone == 0) & ((unsigned)(h->day - 1) < days) & (h->hour < 24) & (h->minute < 60) &
+                (h->second <= 60) & ((h->has_offset == 0) | ((unsigned)(offset + 14 * 60) <= 28 * 60));
+    if (!valid) return;
     uint64_t bits = 1ULL << 63;
     bits |= (uint64_t)(h->year + 1) << 49;
     bits |= (uint64_t)h->month << 45;
