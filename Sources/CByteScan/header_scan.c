@@ -143,7 +143,7 @@ STEP int hex(line_t l, int64_t *at) {
     if (!(i + 1 < l.n && l.b[i] == '0' && l.b[i + 1] == 'x')) return 0;
     i += 2;
     int64_t start = i;
-    i = skip_run(l, i, hex_lanes, is_hex_byte);
+    i = RUN(l, i, hex);
     if (i == start) return 0;
     *at = i;
     return 1;
@@ -179,7 +179,7 @@ static int log_show(line_t l, int64_t at, cbytescan_header *h) {
     int64_t level = i;
     if (!(i < l.n && is_class(l.b[i], C_UPPER))) return 0;
     i++;
-    i = skip_run(l, i, lower_lanes, is_lower_byte);
+    i = RUN(l, i, lower);
     if (i == level + 1) return 0;
     int64_t level_end = i;
     next = skip_blanks(l, i);
@@ -229,7 +229,7 @@ static int log_show_syslog(line_t l, int64_t at, cbytescan_header *h) {
     int64_t i = skip_blanks(l, at);
     if (i == at) return 0;
     int64_t device = i;
-    i = skip_run(l, i, non_space_lanes, is_non_space_byte);
+    i = RUN(l, i, non_space);
     if (i == device) return 0;
     int64_t device_end = i;
     if (!(is_blank_at(l, i))) return 0;
@@ -396,7 +396,7 @@ static int syslog_style(line_t l, cbytescan_header *h) {
     int day_number = two_digits ? two(l, day) : l.b[day] - '0';
     int64_t i = time + 9;
     int64_t device = i;
-    i = skip_run(l, i, non_space_lanes, is_non_space_byte);
+    i = RUN(l, i, non_space);
     if (i == device || !byte_at(l, i, ' ')) return 0;
     int64_t device_end = i;
     i++;
@@ -407,7 +407,7 @@ static int syslog_style(line_t l, cbytescan_header *h) {
         if (!byte_at(l, i + 1, '<')) return 0;
         i += 2;
         level = i;
-        i = skip_run(l, i, word_lanes, is_word_byte);
+        i = RUN(l, i, word);
         if (i == level || !byte_at(l, i, '>')) return 0;
         level_end = i;
         i++;

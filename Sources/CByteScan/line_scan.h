@@ -29,11 +29,38 @@ STEP unsigned block_lanes_of(const uint8_t *at, uint8_t c) {
     return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)at), _mm_set1_epi8((char)c)));
 }
 
-/// The lanes of the sixteen bytes at `at` that hold a digit.
-STEP unsigned block_digits(const uint8_t *at) {
-    __m128i values = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)at), _mm_set1_epi8('0'));
-    return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(values, _mm_set1_epi8(9)), values));
+/// All ones in each lane of `block` that lies in `lo`…`lo + count - 1`: less `lo`, a lane
+/// in the range is its own minimum with `count - 1`, unsigned.
+STEP __m128i block_within(__m128i block, uint8_t lo, uint8_t count) {
+    __m128i values = _mm_sub_epi8(block, _mm_set1_epi8((char)lo));
+    return _mm_cmpeq_epi8(_mm_min_epu8(values, _mm_set1_epi8((char)(count - 1))), values);
 }
+
+STEP __m128i block_at(const uint8_t *at) { return _mm_loadu_si128((const __m128i *)at); }
+STEP unsigned block_mask(__m128i lanes) { return (unsigned)_mm_movemask_epi8(lanes); }
+
+/// The lanes of the sixteen bytes at `at` that hold a digit.
+STEP unsigned block_digits(const uint8_t *at) { return block_mask(block_within(block_at(at), '0', 10)); }
+
+// The byte classes of `skip_run` (`…_lanes` below), sixteen lanes at a time.
+STEP unsigned block_hex(const uint8_t *at) {
+    __m128i block = block_at(at), folded = _mm_or_si128(block, _mm_set1_epi8(0x20));
+    return block_mask(_mm_or_si128(block_within(block, '0', 10), block_within(folded, 'a', 6)));
+}
+STEP unsigned block_lower(const uint8_t *at) { return block_mask(block_within(block_at(at), 'a', 26)); }
+STEP unsigned block_word(const uint8_t *at) {
+    __m128i block = block_at(at), folded = _mm_or_si128(block, _mm_set1_epi8(0x20));
+    __m128i word = _mm_or_si128(block_within(block, '0', 10), block_within(folded, 'a', 26));
+    return block_mask(_mm_or_si128(word, _mm_cmpeq_epi8(block, _mm_set1_epi8('_'))));
+}
+STEP unsigned block_non_space(const uint8_t *at) {
+    __m128i block = block_at(at);
+    __m128i space = _mm_or_si128(block_within(block, 0x09, 5), _mm_cmpeq_epi8(block, _mm_set1_epi8(' ')));
+    return ~block_mask(space) & 0xFFFF;
+}
+#define RUN(l, i, kind) skip_run((l), (i), kind##_lanes, is_##kind##_byte, block_##kind)
+#else
+#define RUN(l, i, kind) skip_run((l), (i), kind##_lanes, is_##kind##_byte, NULL)
 #endif
 
 STEP int is_digit(uint8_t c) { return (uint8_t)(c - '0') < 10; }
@@ -123,9 +150,19 @@ STEP uint64_t non_space_lanes(uint64_t word) { return ~space_lanes(word); }
 STEP int is_non_space_byte(uint8_t c) { return !is_space_byte(c); }
 
 /// The end of a run from `i` of the bytes whose lanes `member` marks (`member_byte` the same
-/// test of one byte): eight bytes a step where eight are left. Always inlined, with the tests
-/// given as constants, so that each run's loop has its test in place and no call.
-STEP int64_t skip_run(line_t l, int64_t i, uint64_t (*member)(uint64_t), int (*member_byte)(uint8_t)) {
+/// test of one byte, `block_member` of sixteen): sixteen or eight bytes a step where they are
+/// left. Always inlined, with the tests given as constants (`RUN`), so that each run's loop
+/// has its test in place and no call.
+STEP int64_t skip_run(line_t l, int64_t i, uint64_t (*member)(uint64_t), int (*member_byte)(uint8_t),
+                      unsigned (*block_member)(const uint8_t *)) {
+#if defined(LINE_BLOCKS)
+    for (; i + 16 <= l.n; i += 16) {
+        unsigned others = ~block_member(l.b + i) & 0xFFFF;
+        if (others) return i + __builtin_ctz(others);
+    }
+#else
+    (void)block_member;
+#endif
     for (; i + 8 <= l.n; i += 8) {
         uint64_t others = ~member(word_at(l, i)) & 0x8080808080808080ULL;
         if (others) return i + lowest_lane(others);
