@@ -286,6 +286,17 @@ static int nslog(line_t l, int64_t at, cbytescan_header *h) {
     int64_t start = at;
     int64_t limit = l.n < start + 201 ? l.n : start + 201;
     int64_t i = start;
+#if defined(LINE_BLOCKS)
+    for (; i + 16 <= limit; i += 16) {
+        __m128i block = block_at(l.b + i);
+        unsigned found = block_mask(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8('[')), _mm_cmpeq_epi8(block, _mm_set1_epi8(']'))),
+                                                 _mm_or_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8(':')), _mm_cmpeq_epi8(block, _mm_set1_epi8(0x0A)))));
+        if (found) {
+            i += __builtin_ctz(found);
+            goto stopped;
+        }
+    }
+#endif
     for (; i + 8 <= limit; i += 8) {
         uint64_t word = word_at(l, i);
         uint64_t found = lanes_of(word, '[') | lanes_of(word, ']') | lanes_of(word, ':') | lanes_of(word, 0x0A);
@@ -311,6 +322,13 @@ stopped:
     if (l.b[i] == ':') {
         i++;
         thread = i;
+#if defined(LINE_BLOCKS)
+        // `[0-9A-Fa-fx]`: hex digits and the `x` of `0x`.
+        if (i + 16 <= l.n) {
+            unsigned others = ~(block_hex(l.b + i) | block_lanes_of(l.b + i, 'x')) & 0xFFFF;
+            i += others ? __builtin_ctz(others) : 16;
+        }
+#endif
         while (i < l.n && is_class(l.b[i], C_THREAD)) i++;
         if (i - thread < 1 || i - thread > 20) return 0;
         thread_end = i;
