@@ -1,13 +1,14 @@
 // The header styles, read byte by byte in one pass over a line's start:
 // `HeaderParser.headerPattern` is the definition, and `HeaderParserTests` holds this to it on
 // every fixture line and on thousands of bent headers (style, every field, the time, where the
-// header ends). What follows a header is read by prefix_scan.c, called from here.
+// header ends). What follows a header is read by prefix_scan.h's steps, inlined here.
 //
 // Every style is one function that writes its fields straight into the one struct the caller
 // reads, called once a line (`HeaderParser.parse`, which owns the unsafe side): no
 // intermediate value is made, no field passes through an optional, and the small steps are
-// inlined. The reading itself must stay cheap: dates, clocks, digits, blanks and the bytes
-// before a stop are read eight bytes at a time as one word, and byte classes come from a table.
+// inlined. The reading itself must stay cheap: dates and clocks are read eight bytes at a time
+// as one word; digits, blanks, the bytes before a stop and the runs of a class sixteen at a
+// time where SSE2 is there, eight otherwise (line_scan.h); other byte classes come from a table.
 //
 // Where a pattern's quantifiers could backtrack, the comment says why the first way the
 // pattern finds is the one taken here.
@@ -15,8 +16,8 @@
 
 /// What each byte may be, one bit per class: a load and a test a byte, in place of the
 /// several comparisons a class stands for (`[0-9A-Fa-fx]` for a thread). The runs of a class
-/// that the common headers hold (a device, a level, hex digits) are read eight bytes at a time
-/// instead (`line_scan.h`).
+/// that the common headers hold (a device, a level, hex digits) are read sixteen or eight bytes
+/// at a time instead (`line_scan.h`).
 enum { C_THREAD = 1, C_UPPER = 2 };
 static const uint8_t classes[256] = {
     ['0' ... '9'] = C_THREAD,

@@ -18,8 +18,9 @@ typedef struct {
 // With SSE2 (every x86-64) the runs of blanks and digits and the bytes before a stop are
 // found sixteen bytes a step where sixteen are left: one comparison or two and a mask of
 // lanes, exact, in place of the word tricks (whose loops take a second step, and a branch
-// that varies with the field's length, for most fields of eight bytes or more).
-// CBYTESCAN_PORTABLE leaves them out (scripts/test-byte-scans holds the two builds equal).
+// that varies with the field's length, for most fields of eight bytes or more). Other
+// processors, and CBYTESCAN_PORTABLE, take the word steps alone (scripts/test-byte-scans holds
+// the builds equal).
 #if !defined(CBYTESCAN_PORTABLE) && defined(__SSE2__)
 #define LINE_BLOCKS 1
 #include <emmintrin.h>
