@@ -493,7 +493,9 @@ STEP void pack_time(cbytescan_header *h) {
     bits |= (uint64_t)h->microsecond << 3;
     bits |= (uint64_t)h->fraction_digits;
     h->time_bits = bits;
-    if (h->has_offset) h->time_offset = (int16_t)offset;
+    // A conditional move: whether a header has a zone changes with the style, line by line in a
+    // mixed console.
+    h->time_offset = h->has_offset ? (int16_t)offset : INT16_MIN;
 }
 
 void cbytescan_pack_time(cbytescan_header *h) { pack_time(h); }
