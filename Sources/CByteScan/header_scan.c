@@ -1,22 +1,23 @@
 // The header styles, read byte by byte in one pass over a line's start:
 // `HeaderParser.headerPattern` is the definition, and `HeaderParserTests` holds this to it on
 // every fixture line and on thousands of bent headers (style, every field, the time, where the
-// header ends). What follows a header is read by prefix_scan.c, called from here.
+// header ends). What follows a header is read by prefix_scan.h's steps, inlined here.
 //
 // Every style is one function that writes its fields straight into the one struct the caller
 // reads, called once a line (`HeaderParser.parse`, which owns the unsafe side): no
 // intermediate value is made, no field passes through an optional, and the small steps are
-// inlined. The reading itself must stay cheap: dates, clocks, digits, blanks and the bytes
-// before a stop are read eight bytes at a time as one word, and byte classes come from a table.
+// inlined. The reading itself must stay cheap: dates and clocks are read eight bytes at a time
+// as one word; digits, blanks, the bytes before a stop and the runs of a class sixteen at a
+// time where SSE2 is there, eight otherwise (line_scan.h); other byte classes come from a table.
 //
 // Where a pattern's quantifiers could backtrack, the comment says why the first way the
 // pattern finds is the one taken here.
-#include "line_scan.h"
+#include "prefix_scan.h"
 
 /// What each byte may be, one bit per class: a load and a test a byte, in place of the
 /// several comparisons a class stands for (`[0-9A-Fa-fx]` for a thread). The runs of a class
-/// that the common headers hold (a device, a level, hex digits) are read eight bytes at a time
-/// instead (`line_scan.h`).
+/// that the common headers hold (a device, a level, hex digits) are read sixteen or eight bytes
+/// at a time instead (`line_scan.h`).
 enum { C_THREAD = 1, C_UPPER = 2 };
 static const uint8_t classes[256] = {
     ['0' ... '9'] = C_THREAD,
@@ -143,7 +144,7 @@ STEP int hex(line_t l, int64_t *at) {
     if (!(i + 1 < l.n && l.b[i] == '0' && l.b[i + 1] == 'x')) return 0;
     i += 2;
     int64_t start = i;
-    i = skip_run(l, i, hex_lanes, is_hex_byte);
+    i = RUN(l, i, hex);
     if (i == start) return 0;
     *at = i;
     return 1;
@@ -179,7 +180,7 @@ static int log_show(line_t l, int64_t at, cbytescan_header *h) {
     int64_t level = i;
     if (!(i < l.n && is_class(l.b[i], C_UPPER))) return 0;
     i++;
-    i = skip_run(l, i, lower_lanes, is_lower_byte);
+    i = RUN(l, i, lower);
     if (i == level + 1) return 0;
     int64_t level_end = i;
     next = skip_blanks(l, i);
@@ -229,7 +230,7 @@ static int log_show_syslog(line_t l, int64_t at, cbytescan_header *h) {
     int64_t i = skip_blanks(l, at);
     if (i == at) return 0;
     int64_t device = i;
-    i = skip_run(l, i, non_space_lanes, is_non_space_byte);
+    i = RUN(l, i, non_space);
     if (i == device) return 0;
     int64_t device_end = i;
     if (!(is_blank_at(l, i))) return 0;
@@ -286,6 +287,17 @@ static int nslog(line_t l, int64_t at, cbytescan_header *h) {
     int64_t start = at;
     int64_t limit = l.n < start + 201 ? l.n : start + 201;
     int64_t i = start;
+#if defined(LINE_BLOCKS)
+    for (; i + 16 <= limit; i += 16) {
+        __m128i block = block_at(l.b + i);
+        unsigned found = block_mask(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8('[')), _mm_cmpeq_epi8(block, _mm_set1_epi8(']'))),
+                                                 _mm_or_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8(':')), _mm_cmpeq_epi8(block, _mm_set1_epi8(0x0A)))));
+        if (found) {
+            i += __builtin_ctz(found);
+            goto stopped;
+        }
+    }
+#endif
     for (; i + 8 <= limit; i += 8) {
         uint64_t word = word_at(l, i);
         uint64_t found = lanes_of(word, '[') | lanes_of(word, ']') | lanes_of(word, ':') | lanes_of(word, 0x0A);
@@ -311,6 +323,13 @@ stopped:
     if (l.b[i] == ':') {
         i++;
         thread = i;
+#if defined(LINE_BLOCKS)
+        // `[0-9A-Fa-fx]`: hex digits and the `x` of `0x`.
+        if (i + 16 <= l.n) {
+            unsigned others = ~(block_hex(l.b + i) | block_lanes_of(l.b + i, 'x')) & 0xFFFF;
+            i += others ? __builtin_ctz(others) : 16;
+        }
+#endif
         while (i < l.n && is_class(l.b[i], C_THREAD)) i++;
         if (i - thread < 1 || i - thread > 20) return 0;
         thread_end = i;
@@ -361,44 +380,42 @@ static int logger(line_t l, cbytescan_header *h) {
     return 1;
 }
 
-/// 1 for `Jan` … 12 for `Dec`, spelt by three bytes; 0 for none.
+/// 1 for `Jan` … 12 for `Dec`, spelt by three bytes; 0 for none. The sum of the second and
+/// third bytes, modulo 32, differs for every month: one slot of a table and one comparison,
+/// where a switch on the spelling would take a run of branches that the mix of months (and of
+/// lines that start with a capital) leaves unforeseen.
 STEP int month_number(const uint8_t *b) {
-    switch ((uint32_t)b[0] << 16 | (uint32_t)b[1] << 8 | (uint32_t)b[2]) {
-    case 0x4A616E: return 1;
-    case 0x466562: return 2;
-    case 0x4D6172: return 3;
-    case 0x417072: return 4;
-    case 0x4D6179: return 5;
-    case 0x4A756E: return 6;
-    case 0x4A756C: return 7;
-    case 0x417567: return 8;
-    case 0x536570: return 9;
-    case 0x4F6374: return 10;
-    case 0x4E6F76: return 11;
-    case 0x446563: return 12;
-    default: return 0;
-    }
+#define MONTH(spelt, number) [((spelt >> 8 & 0xFF) + (spelt & 0xFF)) & 31] = (uint32_t)spelt << 8 | number
+    static const uint32_t months[32] = {
+        MONTH(0x4A616E, 1), MONTH(0x466562, 2), MONTH(0x4D6172, 3), MONTH(0x417072, 4),
+        MONTH(0x4D6179, 5), MONTH(0x4A756E, 6), MONTH(0x4A756C, 7), MONTH(0x417567, 8),
+        MONTH(0x536570, 9), MONTH(0x4F6374, 10), MONTH(0x4E6F76, 11), MONTH(0x446563, 12),
+    };
+#undef MONTH
+    uint32_t spelt = (uint32_t)b[0] << 16 | (uint32_t)b[1] << 8 | (uint32_t)b[2];
+    uint32_t entry = months[(b[1] + b[2]) & 31];
+    return entry >> 8 == spelt ? (int)(entry & 0xFF) : 0;
 }
 
-/// Device console: `Mar  2 09:14:07 iPad Journal[412] <Warning>: `, the level optional.
+/// Device console: `Mar  2 09:14:07 iPad Journal[412] <Warning>: `, the level optional. The
+/// shortest such header, `Jan 1 00:00:00 d p[1]: `, takes 23 bytes: in a line that long the
+/// month, day and clock lie within its first 16, and are checked together, in one branch
+/// (which a log of one style foretells), with no bound to check.
 static int syslog_style(line_t l, cbytescan_header *h) {
-    if (l.n < 3) return 0;
+    if (l.n < 23) return 0;
     int month = month_number(l.b);
-    if (month == 0) return 0;
     // `[ ]{1,2}(?<day>\d{1,2})[ ]`: a third blank, or a third digit, and no way through.
-    int64_t i = 3;
-    if (!byte_at(l, i, ' ')) return 0;
-    i++;
-    if (byte_at(l, i, ' ')) i++;
-    int64_t day = i;
-    i = skip_digits(l, day);
-    if (i - day < 1 || i - day > 2 || !byte_at(l, i, ' ')) return 0;
-    int day_number = i - day == 1 ? l.b[day] - '0' : two(l, day);
-    int64_t time = i + 1;
-    if (!(time + 9 <= l.n && clock_at(l, time) && l.b[time + 8] == ' ')) return 0;
-    i = time + 9;
+    int64_t day = l.b[4] == ' ' ? 5 : 4;
+    int two_digits = is_digit(l.b[day + 1]);
+    int64_t time = day + 2 + two_digits;
+    uint64_t clock = word_at(l, time);
+    if (!((month != 0) & (l.b[3] == ' ') & is_digit(l.b[day]) & (l.b[time - 1] == ' ') & shape(clock, CLOCK_DIGITS, CLOCK_LITERAL) &
+          (l.b[time + 8] == ' ')))
+        return 0;
+    int day_number = two_digits ? two(l, day) : l.b[day] - '0';
+    int64_t i = time + 9;
     int64_t device = i;
-    i = skip_run(l, i, non_space_lanes, is_non_space_byte);
+    i = RUN(l, i, non_space);
     if (i == device || !byte_at(l, i, ' ')) return 0;
     int64_t device_end = i;
     i++;
@@ -409,7 +426,7 @@ static int syslog_style(line_t l, cbytescan_header *h) {
         if (!byte_at(l, i + 1, '<')) return 0;
         i += 2;
         level = i;
-        i = skip_run(l, i, word_lanes, is_word_byte);
+        i = RUN(l, i, word);
         if (i == level || !byte_at(l, i, '>')) return 0;
         level_end = i;
         i++;
@@ -419,13 +436,14 @@ static int syslog_style(line_t l, cbytescan_header *h) {
     place(&h->device, device, device_end);
     if (level >= 0) place(&h->level, level, level_end);
     h->end = (int32_t)(i + 2);
+    uint64_t parts = digit_pairs(clock, CLOCK_DIGITS);
     h->has_time = 1;
     h->year = -1;
     h->month = month;
     h->day = day_number;
-    h->hour = two(l, time);
-    h->minute = two(l, time + 3);
-    h->second = two(l, time + 6);
+    h->hour = lane(parts, 0);
+    h->minute = lane(parts, 3);
+    h->second = lane(parts, 6);
     return 1;
 }
 
@@ -448,24 +466,23 @@ static int bare(line_t l, cbytescan_header *h) {
     return 1;
 }
 
-/// `LogTime.daysIn`: a February without a year may have 29 days.
-STEP int days_in(int month, int year) {
-    switch (month) {
-    case 2: return year < 0 || (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)) ? 29 : 28;
-    case 4: case 6: case 9: case 11: return 30;
-    default: return 31;
-    }
-}
+/// The days of each month (`LogTime.daysIn`), February's 29: a February without a year may have them.
+static const uint8_t month_days[16] = {0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31, 0, 0, 0};
+
+STEP int is_leap(int year) { return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0); }
 
 STEP void pack_time(cbytescan_header *h) {
     h->time_bits = 0;
     h->time_offset = INT16_MIN;
-    int offset = h->offset_minutes;
-    // The checks of `LogTime.isValid` (`PackedTime.init(checkedYear:…)`): a header whose time
-    // cannot exist still starts a record, without a time.
-    if (!h->has_time || h->damaged_zone || h->month < 1 || h->month > 12 || h->day < 1 || h->day > days_in(h->month, h->year) ||
-        h->hour >= 24 || h->minute >= 60 || h->second > 60 || (h->has_offset && (offset > 14 * 60 || offset < -14 * 60)))
-        return;
+    int offset = h->offset_minutes, month = h->month;
+    unsigned days = (unsigned)month <= 12 ? month_days[month] : 0;
+    if (month == 2 && h->year >= 0 && !is_leap(h->year)) days = 28;
+    // The checks of `LogTime.isValid` (`PackedTime.init(checkedYear:…)`), each a 0 or 1 and
+    // all taken together, in one branch: a header whose time cannot exist still starts a
+    // record, without a time.
+    int valid = (h->has_time != 0) & (h->damaged_zone == 0) & ((unsigned)(h->day - 1) < days) & (h->hour < 24) & (h->minute < 60) &
+                (h->second <= 60) & ((h->has_offset == 0) | ((unsigned)(offset + 14 * 60) <= 28 * 60));
+    if (!valid) return;
     uint64_t bits = 1ULL << 63;
     bits |= (uint64_t)(h->year + 1) << 49;
     bits |= (uint64_t)h->month << 45;
@@ -476,7 +493,9 @@ STEP void pack_time(cbytescan_header *h) {
     bits |= (uint64_t)h->microsecond << 3;
     bits |= (uint64_t)h->fraction_digits;
     h->time_bits = bits;
-    if (h->has_offset) h->time_offset = (int16_t)offset;
+    // A conditional move: whether a header has a zone changes with the style, line by line in a
+    // mixed console.
+    h->time_offset = h->has_offset ? (int16_t)offset : INT16_MIN;
 }
 
 void cbytescan_pack_time(cbytescan_header *h) { pack_time(h); }
@@ -505,6 +524,6 @@ int cbytescan_header_read(const uint8_t *bytes, size_t count, cbytescan_header *
     }
     if (!found) return 0;
     pack_time(h);
-    cbytescan_prefix_read(bytes, count, (size_t)h->end, 1, &h->prefix);
+    prefix_read(l, h->end, 1, &h->prefix);
     return 1;
 }

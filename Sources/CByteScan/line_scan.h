@@ -15,6 +15,55 @@ typedef struct {
 // The small steps are inlined whatever their number of uses: called, a step costs more than it does.
 #define STEP static inline __attribute__((always_inline))
 
+// With SSE2 (every x86-64) the runs of blanks and digits and the bytes before a stop are
+// found sixteen bytes a step where sixteen are left: one comparison or two and a mask of
+// lanes, exact, in place of the word tricks (whose loops take a second step, and a branch
+// that varies with the field's length, for most fields of eight bytes or more). Other
+// processors, and CBYTESCAN_PORTABLE, take the word steps alone (scripts/test-byte-scans holds
+// the builds equal).
+#if !defined(CBYTESCAN_PORTABLE) && defined(__SSE2__)
+#define LINE_BLOCKS 1
+#include <emmintrin.h>
+
+/// The lanes of the sixteen bytes at `at` that hold `c`, one bit each, the first lowest.
+STEP unsigned block_lanes_of(const uint8_t *at, uint8_t c) {
+    return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)at), _mm_set1_epi8((char)c)));
+}
+
+/// All ones in each lane of `block` that lies in `lo`…`lo + count - 1`: less `lo`, a lane
+/// in the range is its own minimum with `count - 1`, unsigned.
+STEP __m128i block_within(__m128i block, uint8_t lo, uint8_t count) {
+    __m128i values = _mm_sub_epi8(block, _mm_set1_epi8((char)lo));
+    return _mm_cmpeq_epi8(_mm_min_epu8(values, _mm_set1_epi8((char)(count - 1))), values);
+}
+
+STEP __m128i block_at(const uint8_t *at) { return _mm_loadu_si128((const __m128i *)at); }
+STEP unsigned block_mask(__m128i lanes) { return (unsigned)_mm_movemask_epi8(lanes); }
+
+/// The lanes of the sixteen bytes at `at` that hold a digit.
+STEP unsigned block_digits(const uint8_t *at) { return block_mask(block_within(block_at(at), '0', 10)); }
+
+// The byte classes of `skip_run` (`…_lanes` below), sixteen lanes at a time.
+STEP unsigned block_hex(const uint8_t *at) {
+    __m128i block = block_at(at), folded = _mm_or_si128(block, _mm_set1_epi8(0x20));
+    return block_mask(_mm_or_si128(block_within(block, '0', 10), block_within(folded, 'a', 6)));
+}
+STEP unsigned block_lower(const uint8_t *at) { return block_mask(block_within(block_at(at), 'a', 26)); }
+STEP unsigned block_word(const uint8_t *at) {
+    __m128i block = block_at(at), folded = _mm_or_si128(block, _mm_set1_epi8(0x20));
+    __m128i word = _mm_or_si128(block_within(block, '0', 10), block_within(folded, 'a', 26));
+    return block_mask(_mm_or_si128(word, _mm_cmpeq_epi8(block, _mm_set1_epi8('_'))));
+}
+STEP unsigned block_non_space(const uint8_t *at) {
+    __m128i block = block_at(at);
+    __m128i space = _mm_or_si128(block_within(block, 0x09, 5), _mm_cmpeq_epi8(block, _mm_set1_epi8(' ')));
+    return ~block_mask(space) & 0xFFFF;
+}
+#define RUN(l, i, kind) skip_run((l), (i), kind##_lanes, is_##kind##_byte, block_##kind)
+#else
+#define RUN(l, i, kind) skip_run((l), (i), kind##_lanes, is_##kind##_byte, NULL)
+#endif
+
 STEP int is_digit(uint8_t c) { return (uint8_t)(c - '0') < 10; }
 STEP int is_blank_at(line_t l, int64_t i) { return i < l.n && (l.b[i] == ' ' || l.b[i] == '\t'); }
 STEP int byte_at(line_t l, int64_t i, uint8_t c) { return i >= 0 && i < l.n && l.b[i] == c; }
@@ -102,9 +151,19 @@ STEP uint64_t non_space_lanes(uint64_t word) { return ~space_lanes(word); }
 STEP int is_non_space_byte(uint8_t c) { return !is_space_byte(c); }
 
 /// The end of a run from `i` of the bytes whose lanes `member` marks (`member_byte` the same
-/// test of one byte): eight bytes a step where eight are left. Always inlined, with the tests
-/// given as constants, so that each run's loop has its test in place and no call.
-STEP int64_t skip_run(line_t l, int64_t i, uint64_t (*member)(uint64_t), int (*member_byte)(uint8_t)) {
+/// test of one byte, `block_member` of sixteen): sixteen or eight bytes a step where they are
+/// left. Always inlined, with the tests given as constants (`RUN`), so that each run's loop
+/// has its test in place and no call.
+STEP int64_t skip_run(line_t l, int64_t i, uint64_t (*member)(uint64_t), int (*member_byte)(uint8_t),
+                      unsigned (*block_member)(const uint8_t *)) {
+#if defined(LINE_BLOCKS)
+    for (; i + 16 <= l.n; i += 16) {
+        unsigned others = ~block_member(l.b + i) & 0xFFFF;
+        if (others) return i + __builtin_ctz(others);
+    }
+#else
+    (void)block_member;
+#endif
     for (; i + 8 <= l.n; i += 8) {
         uint64_t others = ~member(word_at(l, i)) & 0x8080808080808080ULL;
         if (others) return i + lowest_lane(others);
@@ -115,6 +174,12 @@ STEP int64_t skip_run(line_t l, int64_t i, uint64_t (*member)(uint64_t), int (*m
 
 /// The end of a run of digits from `i`.
 STEP int64_t skip_digits(line_t l, int64_t i) {
+#if defined(LINE_BLOCKS)
+    for (; i + 16 <= l.n; i += 16) {
+        unsigned others = ~block_digits(l.b + i) & 0xFFFF;
+        if (others) return i + __builtin_ctz(others);
+    }
+#endif
     for (; i + 8 <= l.n; i += 8) {
         uint64_t found = non_digits(word_at(l, i));
         if (found) return i + lowest_lane(found);
@@ -125,6 +190,12 @@ STEP int64_t skip_digits(line_t l, int64_t i) {
 
 /// `[ \t]+` from `i`: its end, or `i` when there is none.
 STEP int64_t skip_blanks(line_t l, int64_t i) {
+#if defined(LINE_BLOCKS)
+    for (; i + 16 <= l.n; i += 16) {
+        unsigned others = ~(block_lanes_of(l.b + i, ' ') | block_lanes_of(l.b + i, '\t')) & 0xFFFF;
+        if (others) return i + __builtin_ctz(others);
+    }
+#endif
     for (; i + 8 <= l.n; i += 8) {
         uint64_t found = non_blanks(word_at(l, i));
         if (found) return i + lowest_lane(found);
@@ -135,6 +206,15 @@ STEP int64_t skip_blanks(line_t l, int64_t i) {
 
 /// The first `c` from `i` on, if no line feed comes first; -1 otherwise.
 STEP int64_t first_of(line_t l, int64_t i, uint8_t c) {
+#if defined(LINE_BLOCKS)
+    for (; i + 16 <= l.n; i += 16) {
+        unsigned found = block_lanes_of(l.b + i, c) | block_lanes_of(l.b + i, 0x0A);
+        if (found) {
+            i += __builtin_ctz(found);
+            return l.b[i] == c ? i : -1;
+        }
+    }
+#endif
     for (; i + 8 <= l.n; i += 8) {
         uint64_t word = word_at(l, i);
         uint64_t found = lanes_of(word, c) | lanes_of(word, 0x0A);
@@ -179,9 +259,5 @@ STEP int64_t number(line_t l, int64_t lower, int64_t upper) {
     for (int64_t i = lower; i < upper; i++) value = value * 10 + (l.b[i] - '0');
     return value;
 }
-
-/// `(?:__\d+)?[-+]\[…\](?:_?block_invoke(?:_\d+)?)?\((\d+)\):[ ]?` at `start` (prefix_scan.c);
-/// the CloudKit token's reader reads the method after the token with it too.
-__attribute__((visibility("hidden"))) int cbytescan_method_read(line_t l, int64_t start, int one_line, cbytescan_prefix *p);
 
 #endif

@@ -2,7 +2,7 @@
 // source line, then the marker, then the CloudKit token (cloudkit_token_scan.c).
 // `HeaderParser.prefixPattern` is the definition, and `HeaderParserTests` holds this to it
 // (where the prefix ends, its method, source line and marker).
-#include "line_scan.h"
+#include "prefix_scan.h"
 
 /// `(?:__\d+)?[-+]\[[^\]\n]{1,400}\](?:_?block_invoke(?:_\d+)?)?\((\d+)\):[ ]?` at `start`
 /// (`]block_invoke`, without its underscore, as Apple's technotes print one CloudKit method).
@@ -45,46 +45,7 @@ int cbytescan_method_read(line_t l, int64_t start, int one_line, cbytescan_prefi
     return 1;
 }
 
-/// `(?:CoreData:[ ]Ubiquity:[ \t]*)+`, `CoreData:[ ](?:(?:error|fault):[ ]?|(?=Illegal[ ]attempt[ ]))`
-/// or `UbiquityStoreManager:[ ]?` at `p->end`.
-STEP void marker(line_t l, cbytescan_prefix *p) {
-    int64_t start = p->end;
-    if (HAS(l, start, "UbiquityStoreManager:")) {
-        p->marker = CBYTESCAN_STORE_MANAGER;
-        p->end = (int32_t)(byte_at(l, start + 21, ' ') ? start + 22 : start + 21);
-        return;
-    }
-    if (!HAS(l, start, "CoreData: ")) return;
-    int64_t after = start + 10;
-    if (HAS(l, after, "Ubiquity:")) {
-        int64_t i = after + 9;
-        for (;;) {
-            i = skip_blanks(l, i);
-            if (!HAS(l, i, "CoreData: Ubiquity:")) break;
-            i += 19;
-        }
-        p->marker = CBYTESCAN_UBIQUITY;
-        p->end = (int32_t)i;
-    } else if (HAS(l, after, "error:") || HAS(l, after, "fault:")) {
-        p->marker = CBYTESCAN_CORE_DATA_ERROR;
-        p->end = (int32_t)(byte_at(l, after + 6, ' ') ? after + 7 : after + 6);
-    } else if (HAS(l, after, "Illegal attempt ")) {
-        p->marker = CBYTESCAN_CORE_DATA_ERROR;
-        p->end = (int32_t)after;
-    }
-}
-
 void cbytescan_prefix_read(const uint8_t *bytes, size_t count, size_t start, int one_line, cbytescan_prefix *p) {
     line_t l = {bytes, (int64_t)count};
-    no_place(&p->method);
-    no_place(&p->source_line);
-    p->source_line_value = -1;
-    p->marker = CBYTESCAN_NO_MARKER;
-    p->end = (int32_t)start;
-    if ((int64_t)start > l.n) return;
-    // A method starts with `__`, `-` or `+`: most messages start with none, and pass no call.
-    uint8_t first = (int64_t)start < l.n ? l.b[start] : 0;
-    if (first == '_' || first == '-' || first == '+') cbytescan_method_read(l, (int64_t)start, one_line, p);
-    marker(l, p);
-    cbytescan_take_cloudkit_token(bytes, count, one_line, p);
+    prefix_read(l, (int64_t)start, one_line, p);
 }

@@ -202,6 +202,75 @@ import TestSupport
         expect(read > 300)
     }
 
+    /// Whether the byte-level readers and the patterns read each of `lines` alike (header and
+    /// where the body starts); how many of them hold a header.
+    private func headersAgree(_ lines: [[UInt8]]) -> Int {
+        let byHand = HeaderParser()
+        let byPattern = HeaderParser()
+        byPattern.readsByHand = false
+        var headers = 0
+        for line in lines {
+            line.withUnsafeBytes { buffer in
+                let hand = byHand.parse(buffer)
+                let pattern = byPattern.parse(buffer)
+                expectEqual(hand?.header, pattern?.header, "\(String(decoding: line, as: UTF8.self))")
+                expectEqual(hand?.bodyStart, pattern?.bodyStart, "\(String(decoding: line, as: UTF8.self))")
+                if hand != nil { headers += 1 }
+            }
+        }
+        return headers
+    }
+
+    /// Fields of every length from 1 to 40 in every style (a process, a device, a level, a
+    /// thread, hex numbers, `log show`'s blank columns, a subsystem), each line cut at every
+    /// length, read as the patterns read them. The byte-level readers take runs sixteen or
+    /// eight bytes a step where that many bytes are left, and a byte at a time after: here
+    /// every field ends in every lane of a step, at every distance from the line's end, and
+    /// the marker after the header with fewer than eight bytes left too.
+    @Test func fieldsOfEveryLengthCutAnywhereAgreeWithThePatterns() {
+        var lines: [[UInt8]] = []
+        for length in 1...40 {
+            let run = String(String(repeating: "abcdefghij", count: 4).prefix(length))
+            let hex = String(String(repeating: "0x9fA3", count: 7).prefix(length))
+            let blanks = String(repeating: " ", count: length)
+            let texts = [
+                "Mar  2 09:14:07 \(run) \(run)[412] <Notice>: UbiquityStoreManager: x",
+                "Mar 12 09:14:07 iPad J[1] <N\(run)>: CoreData: Ubiquity:  y",
+                "2014-03-02 09:14:07.318 \(run)[412:\(hex)] CoreData: error: z",
+                "2016-09-30 10:01:02.123456+0200 0x\(hex)\(blanks)D\(run)\(blanks)0x0\(blanks)412\(blanks)0\(blanks)\(run): w",
+                "2016-09-30 10:01:02.123456+0200\(blanks)\(run) \(run)[412]: (\(run)) v",
+                "2016-09-30 10:01:02.123+0000 0xA Info 0x0 412\(blanks)\(String(repeating: "7", count: length))\(blanks): u",
+            ]
+            for text in texts {
+                let bytes = Array(text.utf8)
+                for end in 0...bytes.count { lines.append(Array(bytes[..<end])) }
+            }
+        }
+        // Most of the cut lines end before their header does; some 3,900 still hold one.
+        expect(headersAgree(lines) > 3000)
+    }
+
+    /// Every month's spelling bent in each of its three bytes to every byte value (the month
+    /// is found in a table by two of its bytes, then compared), and the day's layouts (one or
+    /// two blanks before it, one or two digits, a third of either), read as the patterns read them.
+    @Test func monthsTheirNearMissesAndDayLayoutsAgreeWithThePattern() {
+        var lines: [[UInt8]] = []
+        for month in ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"] {
+            for place in 0..<3 {
+                for value in UInt8.min...UInt8.max {
+                    var line = Array("\(month) 29 09:14:07 iPad J[1] <Notice>: x".utf8)
+                    line[place] = value
+                    lines.append(line)
+                }
+            }
+            for day in [" 2", "  2", " 12", "  12", " 123", "   2", "2", " 2 ", " 0", " 00", " 31", " 32", " 30", " 29"] {
+                lines.append(Array("\(month)\(day) 09:14:07 iPad J[1]: x".utf8))
+            }
+        }
+        // Twelve months, each spelt right (and by 3 × 255 bends, most of them not months).
+        expect(headersAgree(lines) > 12 * 10)
+    }
+
     @Test func xcodeNSLogWithMillisecondsMethodAndMarker() throws {
         let parsed = try require(header("2014-03-02 09:14:07.318 Journal[412:60b] -[PFUbiquitySwitchboardEntryMetadata setUseLocalStorage:](808): CoreData: Ubiquity:  mobile~6F2C:JournalStore"))
         expectEqual(parsed.header.style, .nslog)
