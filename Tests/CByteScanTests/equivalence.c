@@ -280,7 +280,9 @@ static void check_scans(void) {
 
 // ---- Required texts: `cbytescan_required_present` and `_narrow` against a search for each
 // text in turn. The tables are laid out as `RequiredTextScan` lays them out, each text looked
-// for by an anchor drawn at random: the contract holds whichever byte a text's anchor is.
+// for by an anchor drawn at random: the contract holds whichever byte a text's anchor is. In
+// half the sets the anchor leaves four bytes of a text from it on where it can, as
+// `RequiredTextScan` chooses it, so that the sharper look (`quads`) is taken.
 
 enum { MAX_TEXTS = 24, MAX_TEXT = 12 };
 
@@ -288,7 +290,8 @@ typedef struct {
     uint8_t pool[MAX_TEXTS * MAX_TEXT];
     int32_t start[MAX_TEXTS], length[MAX_TEXTS], anchor[MAX_TEXTS], first_by_byte[256], next_text[MAX_TEXTS];
     uint64_t slot_bit[MAX_TEXTS], head[MAX_TEXTS];
-    uint8_t anchor_bytes[256], pair_bits[1 << 13], nibbles[64];
+    uint8_t anchor_bytes[256], pair_bits[1 << 13], nibbles[96];
+    uint64_t quads[64];
     size_t count;
     cbytescan_required_texts texts;
 } required_set;
@@ -297,7 +300,7 @@ typedef struct {
 /// anchors and the pairs after them repeat.
 static uint8_t required_byte(void) { return (uint8_t)"abcCK:E .\x80"[below(10)]; }
 
-static void required_make(required_set *set, size_t count) {
+static void required_make(required_set *set, size_t count, int room) {
     memset(set, 0, sizeof *set);
     set->count = count;
     memset(set->first_by_byte, 0xFF, sizeof set->first_by_byte);
@@ -305,10 +308,10 @@ static void required_make(required_set *set, size_t count) {
     int32_t used = 0;
     uint64_t all = 0;
     for (size_t n = 0; n < count; n++) {
-        int32_t length = 1 + (int32_t)below(MAX_TEXT);
+        int32_t length = room ? 4 + (int32_t)below(MAX_TEXT - 3) : 1 + (int32_t)below(MAX_TEXT);
         set->start[n] = used;
         set->length[n] = length;
-        set->anchor[n] = (int32_t)below((size_t)length);
+        set->anchor[n] = (int32_t)below((size_t)(room && length >= 4 ? length - 3 : length));
         for (int32_t i = 0; i < length; i++) set->pool[used + i] = required_byte();
         if (length >= 8) memcpy(&set->head[n], set->pool + used, 8);
         set->slot_bit[n] = 1ull << below(slots);
@@ -330,7 +333,7 @@ static void required_make(required_set *set, size_t count) {
     }
     cbytescan_required_texts texts = {set->pool, set->start, set->length, set->anchor, set->slot_bit,
                                       set->first_by_byte, set->next_text, set->anchor_bytes, anchors, all,
-                                      set->pair_bits, set->head, set->nibbles};
+                                      set->pair_bits, set->head, set->nibbles, set->quads, 0};
     set->texts = texts;
     cbytescan_required_prepare(&set->texts);
 }
@@ -354,7 +357,7 @@ static void check_required(void) {
     static uint8_t bytes[MAX_INPUT];
     const size_t lengths[] = {0, 1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 63, 64, 65, 100, 255, 256, 257};
     for (int round = 0; round < 400; round++) {
-        required_make(&set, 1 + below(MAX_TEXTS));
+        required_make(&set, 1 + below(MAX_TEXTS), round % 2);
         for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++) {
             size_t count = lengths[l];
             for (int subject = 0; subject < 4; subject++) {

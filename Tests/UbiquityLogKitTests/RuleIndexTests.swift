@@ -445,4 +445,30 @@ import PCRE2
         }
         expect(checked > 10_000)
     }
+
+    /// The unmarked prefilter's texts, in 64 slots, found in one pass where a plain search finds
+    /// them. Each has four bytes or more from its anchor on, so the pass looks at the four bytes
+    /// of each candidate as one word (`cbytescan_required_texts.quads`) before the texts.
+    @Test func onePassAgreesWithAPlainSearchByFourBytes() throws {
+        let catalog = try Catalog.standard()
+        let rules = catalog.allChannels.filter(\.readsUnmarked).compactMap { catalog.compiled($0) }.flatMap(\.rules)
+        let texts = Array(Set(rules.compactMap(UnmarkedPrefilter.texts(of:)).joined())).sorted { $0.lexicographicallyPrecedes($1) }
+        let slotted = texts.enumerated().map { (bytes: $0.element, slot: $0.offset % 64) }
+        let scan = RequiredTextScan(slotted)
+        expectEqual(scan.tables.pointee.has_quads, 1)
+        let datas = slotted.map { (Data($0.bytes), $0.slot) }
+        var subjects = self.subjects()
+        for text in texts {
+            subjects += [text, Array("x".utf8) + text + Array(" y".utf8), Array(text.dropLast()), Array(text.dropFirst())]
+        }
+        for subject in subjects {
+            var expected: UInt64 = 0
+            let data = Data(subject)
+            for (text, slot) in datas where data.range(of: text) != nil { expected |= 1 << UInt64(slot) }
+            subject.withUnsafeBytes { bytes in
+                let wide = RequiredTextScan.present(in: bytes, scan.tables), narrow = RequiredTextScan.present(in: bytes, scan.tables, narrow: true)
+                expect(wide == expected && narrow == expected, "\(String(decoding: subject, as: UTF8.self).prefix(200))")
+            }
+        }
+    }
 }

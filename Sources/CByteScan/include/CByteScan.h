@@ -42,6 +42,7 @@ size_t cbytescan_non_ascii(const uint8_t *bytes, size_t count);
 /// when some text has b at its anchor and c after it (every c when its anchor is its last byte),
 /// so that most anchor bytes of a subject are passed by one look. `head[n]`: text n's first eight
 /// bytes as a word (as memcpy loads them), for a text of eight bytes or more: compared before the rest.
+/// A text is looked for sharpest with at least four bytes from its anchor on (see `quads`).
 typedef struct {
     const uint8_t *pool;
     const int32_t *start;
@@ -55,12 +56,17 @@ typedef struct {
     uint64_t all;
     const uint8_t *pair_bits;
     const uint64_t *head;
-    /// 64 bytes that `cbytescan_required_prepare` fills: the anchor bytes, and the bytes that
-    /// follow them in the texts, by their nibbles (in buckets; see the function).
+    /// 96 bytes that `cbytescan_required_prepare` fills: the anchor bytes, and the two bytes
+    /// that follow them in the texts, by their nibbles (in buckets; see the function).
     uint8_t *nibbles;
+    /// 64 words (4,096 bits) that `cbytescan_required_prepare` fills: a bit for each text's four
+    /// bytes from its anchor on, by a hash of them; `has_quads`, which it sets, is 0 when some
+    /// text has fewer (then `quads` is not looked at).
+    uint64_t *quads;
+    int32_t has_quads;
 } cbytescan_required_texts;
 
-/// Fills `texts->nibbles` from its anchor bytes; called once, before any search.
+/// Fills `texts->nibbles` and `texts->quads` from its texts; called once, before any search.
 void cbytescan_required_prepare(cbytescan_required_texts *texts);
 
 /// The slots of `texts` one of whose texts stands in `subject[0..<count]`, in one pass over it

@@ -61,7 +61,8 @@ final class RequiredTextScan: @unchecked Sendable {
                                                      next_text: copy(nextText), anchor_bytes: copy(anchorBytes),
                                                      anchor_count: anchorBytes.count, all: withTexts & ~withEmpty,
                                                      pair_bits: copy(pairBits), head: copy(heads),
-                                                     nibbles: copy([UInt8](repeating: 0, count: 64))))
+                                                     nibbles: copy([UInt8](repeating: 0, count: 96)),
+                                                     quads: copy([UInt64](repeating: 0, count: 64)), has_quads: 0))
         cbytescan_required_prepare(scan)
         tables = UnsafePointer(scan)
         memory = blocks
@@ -69,15 +70,16 @@ final class RequiredTextScan: @unchecked Sendable {
 
     deinit { for block in memory { block.deallocate() } }
 
-    /// The offset of the byte `text` is looked for by: of those followed by another, the least
-    /// common in logs (`RareByteSearch.byFrequency`), and of those the one followed by the least
-    /// common byte; so that the pair it starts (see `cbytescan_required_texts.pair_bits`) rules
+    /// The offset of the byte `text` is looked for by: of those followed by another (by three
+    /// more, in a text of four bytes or more: the four from it are looked at as one, see
+    /// `cbytescan_required_texts.quads`), the least common in logs (`RareByteSearch.byFrequency`),
+    /// and of those the one followed by the least common byte; so that the bytes it starts rule
     /// out most places where that byte stands.
     static func anchor(of text: [UInt8]) -> Int {
         guard text.count >= 2 else { return 0 }
         var best = 0, bestRanks = (Int.max, Int.max)
         var rank = RareByteSearch.rank(of: text[0])
-        for offset in 0..<(text.count - 1) {
+        for offset in 0..<(text.count >= 4 ? text.count - 3 : text.count - 1) {
             let next = RareByteSearch.rank(of: text[offset + 1])
             if (rank, next) < bestRanks { (best, bestRanks) = (offset, (rank, next)) }
             rank = next
