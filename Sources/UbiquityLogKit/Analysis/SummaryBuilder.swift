@@ -67,7 +67,10 @@ public struct SummaryBuilder {
     /// `groups[group].process`, kept apart: read through the array it would copy the group's
     /// summary out.
     private var groupProcess: String?
-    private var lastPid: Int?
+    /// Each group's last pid, by group: a group's pids are looked at only when it changes,
+    /// which in a console of interleaved processes is seldom, where the pid of the record
+    /// before is nearly always another's.
+    private var groupLastPid: [Int?] = []
     /// The group of the last sync record in the input: a headerless line is its process's.
     private var lastSyncGroup: Int?
     /// By family: the group of the family's last sync record with a process in the input. A
@@ -147,7 +150,6 @@ public struct SummaryBuilder {
         groupIndex.removeAll(keepingCapacity: true)
         unnamedGroup = nil
         pastCapGroup = nil
-        lastPid = nil
         lastSyncGroup = nil
         for family in lastFamilyGroups.indices { lastFamilyGroups[family] = nil }
     }
@@ -234,25 +236,35 @@ public struct SummaryBuilder {
         for index in 0..<count {
             let entry = entries + index
             if entry.pointee.isTruncated { counts.truncatedRecords += 1 }
-            let process = entry.pointee.head?.process.range.map {
-                UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(start: entry.pointee.origin, count: entry.pointee.count)[$0])
-            }
-            let group: Int
-            if let current = self.group, let process, groupProcessBytes.matches(process) {
-                group = current
-            } else {
-                group = groupOfOther(process: process, marker: entry.pointee.head?.marker) { process.map { ByteText.string($0) } }
-            }
+            let group = groupOf(plain: entry)
             groupRecords[group] += 1
             notePid(entry.pointee.head?.pid, group: group)
         }
     }
 
-    /// Keeps `pid` among `group`'s (its first 8), when it is not the last record's.
+    /// `groupOf` for a plain entry: a process of up to 16 bytes (nearly every one) is told by
+    /// its key, the same process as the record before by three integers compared and another
+    /// met before by one look-up (`groupsByBytes`), with nothing retained or made.
+    @inline(__always)
+    private mutating func groupOf(plain entry: UnsafePointer<RecordEntry>) -> Int {
+        let process = entry.pointee.processBytes
+        if let process, let key = KeptText.Key(process) {
+            if let group, groupProcessBytes.matches(key) { return group }
+            if let known = groupsByBytes.find(key) {
+                groupProcessBytes = KeptText(key)
+                return switchGroup(to: known.group, process: known.process)
+            }
+        }
+        return groupOfOther(process: process, marker: entry.pointee.head?.marker) { process.map { ByteText.string($0) } }
+    }
+
+    /// Keeps `pid` among `group`'s (its first 8), when it is not the last one the group's
+    /// records had.
     @inline(__always)
     private mutating func notePid(_ pid: Int?, group: Int) {
-        guard let pid, pid != lastPid, group != pastCapGroup else { return }
-        lastPid = pid
+        guard let pid, pid != groupLastPid[group] else { return }
+        groupLastPid[group] = pid
+        guard group != pastCapGroup else { return }
         if !groups[group].pids.contains(pid), groups[group].pids.count < 8 { groups[group].pids.append(pid) }
     }
 
@@ -262,7 +274,6 @@ public struct SummaryBuilder {
         if let group, found == group { return group }
         group = found
         groupProcess = process
-        lastPid = nil
         return found
     }
 
@@ -294,7 +305,6 @@ public struct SummaryBuilder {
             }
         }
         groupProcess = process
-        lastPid = nil
         return group ?? 0
     }
 
@@ -312,6 +322,7 @@ public struct SummaryBuilder {
     private mutating func appendGroup(_ summary: ProcessSummary) -> Int {
         groups.append(summary)
         groupRecords.append(0)
+        groupLastPid.append(nil)
         familyRecords += Array(repeating: 0, count: familyCount)
         familyUnhandled += Array(repeating: 0, count: familyCount)
         groupUnexcused.append(nil)
