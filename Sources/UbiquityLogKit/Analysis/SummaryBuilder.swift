@@ -176,15 +176,33 @@ public struct SummaryBuilder {
     /// the last sync record of its marker's family before it in the same input, else of the
     /// last sync record, else of the record before it.
     ///
-    /// The usual case, a record of the same process as the one before, is answered here, inlined
-    /// into `count`: the process's bytes compared where they lie, with no call on the way.
+    /// The usual cases, a record of the same process as the one before or of one met before,
+    /// are answered here, inlined into `count`: by the process's bytes where they lie
+    /// (`groupOf(metProcess:)`), with no call on the way.
     @inline(__always)
     private mutating func groupOf(_ record: borrowing Record) -> Int {
-        if let group, let range = record.head?.process.range,
-           record.text.withUnsafeBytes({ groupProcessBytes.matches(UnsafeRawBufferPointer(rebasing: $0[range])) }) {
-            return group
+        if let range = record.head?.process.range,
+           let known = record.text.withUnsafeBytes({ groupOf(metProcess: UnsafeRawBufferPointer(rebasing: $0[range])) }) {
+            return known
         }
         return groupOfOther(record)
+    }
+
+    /// The group of a process met before in the input, by its bytes where the record holds
+    /// them: the same process as the record before by its bytes compared (three integers for a
+    /// name of up to 16 bytes, nearly every one), another by one look-up of its key
+    /// (`groupsByBytes`), with nothing retained or made. Nil when it is not found so
+    /// (`groupOfOther` then finds it).
+    @inline(__always)
+    private mutating func groupOf(metProcess bytes: UnsafeRawBufferPointer) -> Int? {
+        guard let key = KeptText.Key(bytes) else {
+            if let group, groupProcessBytes.matches(bytes) { return group }
+            return nil
+        }
+        if let group, groupProcessBytes.matches(key) { return group }
+        guard let known = groupsByBytes.find(key) else { return nil }
+        groupProcessBytes = KeptText(key)
+        return switchGroup(to: known.group, process: known.process)
     }
 
     /// `groupOf` for a record of another process than the one before, or of none.
@@ -242,19 +260,11 @@ public struct SummaryBuilder {
         }
     }
 
-    /// `groupOf` for a plain entry: a process of up to 16 bytes (nearly every one) is told by
-    /// its key, the same process as the record before by three integers compared and another
-    /// met before by one look-up (`groupsByBytes`), with nothing retained or made.
+    /// `groupOf` for a plain entry.
     @inline(__always)
     private mutating func groupOf(plain entry: UnsafePointer<RecordEntry>) -> Int {
         let process = entry.pointee.processBytes
-        if let process, let key = KeptText.Key(process) {
-            if let group, groupProcessBytes.matches(key) { return group }
-            if let known = groupsByBytes.find(key) {
-                groupProcessBytes = KeptText(key)
-                return switchGroup(to: known.group, process: known.process)
-            }
-        }
+        if let process, let known = groupOf(metProcess: process) { return known }
         return groupOfOther(process: process, marker: entry.pointee.head?.marker) { process.map { ByteText.string($0) } }
     }
 
