@@ -71,11 +71,13 @@ extension Revision {
     /// Whether a record of this revision is shown to a reporter that shows previews
     /// (`Reporter.showsPreviews`) or not: one that does shows an amended record again; one
     /// that does not sees each record once, whole.
-    func isShown(showingPreviews: Bool) -> Bool {
+    /// (`showingPreviews` is asked only of a preview or a confirmed record.)
+    @inline(__always)
+    func isShown(showingPreviews: @autoclosure () -> Bool) -> Bool {
         switch self {
         case .whole, .amended: true
-        case .preview, .amendedPreview: showingPreviews
-        case .confirmed: !showingPreviews
+        case .preview, .amendedPreview: showingPreviews()
+        case .confirmed: !showingPreviews()
         }
     }
 }
