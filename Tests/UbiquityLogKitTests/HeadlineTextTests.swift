@@ -49,9 +49,9 @@ import TestSupport
             "2014-03-02 09:14:00.019 dasd[119:644] Error (cause:1): an app's own words\n  and a second line",
             "2014-03-02 09:14:00.019 dasd[119:644] ",
             "2014-03-02 09:14:00.019 dasd[119:644] caf\u{E9} \u{1F600}",
-            "a line with no header at all",
+            "a line with no header, the record's second line",
         ].joined(separator: "\n"))
-        expectEqual(records.count, 6)
+        expectEqual(records.count, 5)
         for (record, classification) in records {
             let item = ClassifiedRecord(record: record, classification: classification)
             guard case .app = item.event else { continue }
