@@ -39,4 +39,27 @@ import TestSupport
         expectEqual(Headline.namingLogs("Failed <PFUbiquityTransactionLog: 0x1d5e3f20> twice", log: "y.2.cdt"), "Failed y.2.cdt twice")
         expectEqual(Headline.namingLogs("Failed <PFUbiquityTransactionLog: 0x1d5e3f20>", log: nil), "Failed a transaction log")
     }
+
+    /// An app's line has no match in its text: its matched line's bytes (what JSON Lines writes)
+    /// are the first line of its message trimmed of blanks, as the String of it is made.
+    @Test func anAppLinesBytesAreItsFirstLineOfMessage() throws {
+        let records = try classify([
+            "2014-03-02 09:14:00.019 dasd[119:644] Location icon should now be in state 'Inactive'",
+            "2014-03-02 09:14:00.019 dasd[119:644] \t padded on both sides \t ",
+            "2014-03-02 09:14:00.019 dasd[119:644] Error (cause:1): an app's own words\n  and a second line",
+            "2014-03-02 09:14:00.019 dasd[119:644] ",
+            "2014-03-02 09:14:00.019 dasd[119:644] caf\u{E9} \u{1F600}",
+            "a line with no header, the record's second line",
+        ].joined(separator: "\n"))
+        expectEqual(records.count, 5)
+        for (record, classification) in records {
+            let item = ClassifiedRecord(record: record, classification: classification)
+            guard case .app = item.event else { continue }
+            let expected = record.firstBodyText.trimmingCharacters(in: " \t")
+            let bytes = try require(Headline.plainMatchedLine(item))
+            expectEqual(bytes.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }, expected, "line \(record.firstLine)")
+            expectEqual(Headline.matchedLine(item), expected, "line \(record.firstLine)")
+        }
+        expect(records.filter { if case .app = $0.classification.event { true } else { false } }.count >= 4)
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TestSupport
 @testable import UbiquityLogKit
@@ -67,12 +68,64 @@ import TestSupport
             expectEqual(shortcut.processCount, full.processCount)
             expectEqual(shortcut.countsByKind, full.countsByKind)
             expectEqual(shortcut.verdict, full.verdict)
+            expectEqual(shortcut.processes.map(\.pids), full.processes.map(\.pids))
         }
         let since = LogTime(year: 2014, month: 3, day: 2, hour: 9, minute: 14, second: 1)
         let (windowed, windowedKinds) = try run(threads: true, since: since)
         let (windowedFull, windowedFullKinds) = try run(threads: false, shortcut: false, since: since)
         expectEqual(windowedKinds, windowedFullKinds)
         expectEqual(windowed.outsideTimeWindow, windowedFull.outsideTimeWindow)
+    }
+
+    /// The text timeline is shown runs of plain records where their entries lie
+    /// (`PlainRunReader`), on three threads and on one, where without the shortcuts it reads
+    /// each record: it writes the same bytes, at each verbosity, in colour or not, under a filter of kinds, and with gaps
+    /// between plain records only (the rule above the next line shown says how long).
+    @Test func theTimelineReadsPlainRunsAsItReadsRecords() throws {
+        let seconds = [0, 0, 1, 4, 4, 9, 9, 9, 30, 31]
+        var lines: [String] = []
+        for index in 0..<60 {
+            // Each line of the console again, in its header style, at a time of its own.
+            var line = Self.console[index % Self.console.count]
+            let second = seconds[index % seconds.count] + index / seconds.count * 40
+            if let clock = line.range(of: #"09:14:0\d"#, options: .regularExpression) {
+                line.replaceSubrange(clock, with: String(format: "09:%02d:%02d", 14 + second / 60, second % 60))
+            }
+            lines.append(line)
+        }
+        let text = lines.joined(separator: "\n")
+        func render(_ options: TextOptions, threads: Bool, shortcut: Bool = true, kinds: Set<String>? = nil) throws -> String {
+            var limits = LogRun.Limits()
+            limits.batchRecords = 4
+            let file = tmpfile()
+            defer { fclose(file) }
+            let output = OutputWriter(descriptor: fileno(file))
+            let logRun = LogRun(catalog: try Catalog.standard(), reporters: [TextReporter(output: output, options: options)], limits: limits)
+            logRun.usesThreads = threads
+            logRun.threadsAlways = threads
+            logRun.takesPlainShortcuts = shortcut
+            if let kinds { logRun.filter = try DisplayFilter(kinds: kinds) }
+            // Below `-v`, or where the filter shows no app's line, the runs are not lent.
+            expectEqual(logRun.countsPlainAlone, shortcut && (options.verbosity < 1 || kinds?.contains("app") == false))
+            var source = MemorySource(Array(text.utf8), chunkSize: 256)
+            try logRun.process(&source, name: "console.log")
+            _ = logRun.finish()
+            output.flush()
+            rewind(file)
+            var bytes: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            while case let count = fread(&buffer, 1, buffer.count, file), count > 0 { bytes += buffer[0..<count] }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        for options in [TextOptions(), TextOptions(color: true), TextOptions(verbosity: 1), TextOptions(verbosity: 2, showUnhandled: false)] {
+            for kinds: Set<String>? in [nil, ["app"], ["cloudkit-quota-exceeded"]] {
+                let full = try render(options, threads: false, shortcut: false, kinds: kinds)
+                for threads in [false, true] {
+                    expectEqual(try render(options, threads: threads, kinds: kinds), full, "verbosity \(options.verbosity), kinds \(kinds ?? []), threads \(threads)")
+                }
+                if options.verbosity == 0, kinds == nil { expect(full.contains("s later ---"), full) }
+            }
+        }
     }
 
     /// Groups found by their bytes: every name held is found again with its group and process,

@@ -67,7 +67,10 @@ public struct SummaryBuilder {
     /// `groups[group].process`, kept apart: read through the array it would copy the group's
     /// summary out.
     private var groupProcess: String?
-    private var lastPid: Int?
+    /// Each group's last pid, by group: a group's pids are looked at only when it changes,
+    /// which in a console of interleaved processes is seldom, where the pid of the record
+    /// before is nearly always another's.
+    private var groupLastPid: [Int?] = []
     /// The group of the last sync record in the input: a headerless line is its process's.
     private var lastSyncGroup: Int?
     /// By family: the group of the family's last sync record with a process in the input. A
@@ -147,7 +150,6 @@ public struct SummaryBuilder {
         groupIndex.removeAll(keepingCapacity: true)
         unnamedGroup = nil
         pastCapGroup = nil
-        lastPid = nil
         lastSyncGroup = nil
         for family in lastFamilyGroups.indices { lastFamilyGroups[family] = nil }
     }
@@ -174,15 +176,33 @@ public struct SummaryBuilder {
     /// the last sync record of its marker's family before it in the same input, else of the
     /// last sync record, else of the record before it.
     ///
-    /// The usual case, a record of the same process as the one before, is answered here, inlined
-    /// into `count`: the process's bytes compared where they lie, with no call on the way.
+    /// The usual cases, a record of the same process as the one before or of one met before,
+    /// are answered here, inlined into `count`: by the process's bytes where they lie
+    /// (`groupOf(metProcess:)`), with no call on the way.
     @inline(__always)
     private mutating func groupOf(_ record: borrowing Record) -> Int {
-        if let group, let range = record.head?.process.range,
-           record.text.withUnsafeBytes({ groupProcessBytes.matches(UnsafeRawBufferPointer(rebasing: $0[range])) }) {
-            return group
+        if let range = record.head?.process.range,
+           let known = record.text.withUnsafeBytes({ groupOf(metProcess: UnsafeRawBufferPointer(rebasing: $0[range])) }) {
+            return known
         }
         return groupOfOther(record)
+    }
+
+    /// The group of a process met before in the input, by its bytes where the record holds
+    /// them: the same process as the record before by its bytes compared (three integers for a
+    /// name of up to 16 bytes, nearly every one), another by one look-up of its key
+    /// (`groupsByBytes`), with nothing retained or made. Nil when it is not found so
+    /// (`groupOfOther` then finds it).
+    @inline(__always)
+    private mutating func groupOf(metProcess bytes: UnsafeRawBufferPointer) -> Int? {
+        guard let key = KeptText.Key(bytes) else {
+            if let group, groupProcessBytes.matches(bytes) { return group }
+            return nil
+        }
+        if let group, groupProcessBytes.matches(key) { return group }
+        guard let known = groupsByBytes.find(key) else { return nil }
+        groupProcessBytes = KeptText(key)
+        return switchGroup(to: known.group, process: known.process)
     }
 
     /// `groupOf` for a record of another process than the one before, or of none.
@@ -234,25 +254,27 @@ public struct SummaryBuilder {
         for index in 0..<count {
             let entry = entries + index
             if entry.pointee.isTruncated { counts.truncatedRecords += 1 }
-            let process = entry.pointee.head?.process.range.map {
-                UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(start: entry.pointee.origin, count: entry.pointee.count)[$0])
-            }
-            let group: Int
-            if let current = self.group, let process, groupProcessBytes.matches(process) {
-                group = current
-            } else {
-                group = groupOfOther(process: process, marker: entry.pointee.head?.marker) { process.map { ByteText.string($0) } }
-            }
+            let group = groupOf(plain: entry)
             groupRecords[group] += 1
             notePid(entry.pointee.head?.pid, group: group)
         }
     }
 
-    /// Keeps `pid` among `group`'s (its first 8), when it is not the last record's.
+    /// `groupOf` for a plain entry.
+    @inline(__always)
+    private mutating func groupOf(plain entry: UnsafePointer<RecordEntry>) -> Int {
+        let process = entry.pointee.processBytes
+        if let process, let known = groupOf(metProcess: process) { return known }
+        return groupOfOther(process: process, marker: entry.pointee.head?.marker) { process.map { ByteText.string($0) } }
+    }
+
+    /// Keeps `pid` among `group`'s (its first 8), when it is not the last one the group's
+    /// records had.
     @inline(__always)
     private mutating func notePid(_ pid: Int?, group: Int) {
-        guard let pid, pid != lastPid, group != pastCapGroup else { return }
-        lastPid = pid
+        guard let pid, pid != groupLastPid[group] else { return }
+        groupLastPid[group] = pid
+        guard group != pastCapGroup else { return }
         if !groups[group].pids.contains(pid), groups[group].pids.count < 8 { groups[group].pids.append(pid) }
     }
 
@@ -262,7 +284,6 @@ public struct SummaryBuilder {
         if let group, found == group { return group }
         group = found
         groupProcess = process
-        lastPid = nil
         return found
     }
 
@@ -294,7 +315,6 @@ public struct SummaryBuilder {
             }
         }
         groupProcess = process
-        lastPid = nil
         return group ?? 0
     }
 
@@ -312,6 +332,7 @@ public struct SummaryBuilder {
     private mutating func appendGroup(_ summary: ProcessSummary) -> Int {
         groups.append(summary)
         groupRecords.append(0)
+        groupLastPid.append(nil)
         familyRecords += Array(repeating: 0, count: familyCount)
         familyUnhandled += Array(repeating: 0, count: familyCount)
         groupUnexcused.append(nil)

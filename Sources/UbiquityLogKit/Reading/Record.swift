@@ -344,8 +344,31 @@ struct KeptText: Sendable {
     /// every such text apart); nil for a longer one or none.
     struct Key: Hashable {
         let first: UInt64, last: UInt64, count: Int
+
+        init(first: UInt64, last: UInt64, count: Int) {
+            self.first = first
+            self.last = last
+            self.count = count
+        }
+
+        /// The key of `bytes`; nil when they are longer than 16 bytes.
+        @inline(__always)
+        init?(_ bytes: UnsafeRawBufferPointer) {
+            guard bytes.count <= 16 else { return nil }
+            (first, last) = KeptText.words(bytes)
+            count = bytes.count
+        }
     }
     var key: Key? { count >= 0 && count <= 16 ? Key(first: first, last: last, count: count) : nil }
+
+    /// The text whose key is `key`.
+    init(_ key: Key) {
+        (first, last, count) = (key.first, key.last, key.count)
+    }
+
+    /// Whether the kept text is the one whose key is `key` (three integers compared).
+    @inline(__always)
+    func matches(_ key: Key) -> Bool { count == key.count && first == key.first && last == key.last }
 
     func matches(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard bytes.count == count else { return false }
@@ -565,6 +588,14 @@ struct RecordEntry {
     init(chunk: TextChunk) {
         self.chunk = chunk
         origin = UnsafePointer(chunk.base)
+    }
+
+    /// The bytes of the header's process where the record's text holds them (`Record.withBytes`
+    /// of an entry's record); nil when it names none.
+    @inline(__always)
+    var processBytes: UnsafeRawBufferPointer? {
+        guard let range = head?.process.range else { return nil }
+        return UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(start: origin, count: count)[range])
     }
 }
 

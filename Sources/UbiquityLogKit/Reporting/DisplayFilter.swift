@@ -17,6 +17,14 @@ public final class DisplayFilter {
         self.grep = try grep.map { pattern throws(PCRE2Error) in Matcher(try Regex(pattern, options: .multiline)) }
     }
 
+    /// Whether `shows` is true of the app's lines (`EventKind.app`), told without their
+    /// records; nil when it reads each one's text (`--grep`).
+    var showsAppLines: Bool? {
+        if let kinds, !kinds.contains(EventKind.app.id) { return false }
+        if let categories, !categories.contains(EventKind.app.category) { return false }
+        return grep == nil ? true : nil
+    }
+
     public func shows(_ item: ClassifiedRecord) -> Bool {
         let kind = item.event.kind
         if let kinds, !kinds.contains(kind.id) { return false }

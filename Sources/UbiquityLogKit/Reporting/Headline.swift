@@ -246,10 +246,12 @@ public enum Headline {
     }
 
     /// `plainMatchedLine`, or without `checkingUTF8` the bytes it would be if they are UTF-8:
-    /// JSON Lines escapes them and checks them only where a byte is not ASCII.
+    /// JSON Lines escapes them and checks them only where a byte is not ASCII. With no match in
+    /// the text (the app's lines), the message's first line (`firstLine`), which is not rewritten.
     static func matchedLineBytes(_ item: ClassifiedRecord, checkingUTF8: Bool) -> RecordText? {
         let text = item.record.text
-        guard let start = item.classification.matchStart, start < text.count else { return nil }
+        let matched = item.classification.matchStart.map { $0 < text.count } ?? false
+        let start = matched ? item.classification.matchStart ?? 0 : min(item.record.bodyStart, text.count)
         // On the bytes (memchr for the line's end): every JSON line and most timeline lines
         // come here, and the Array's generic search and slices are too costly for that.
         let line = text.withUnsafeBytes { bytes -> Range<Int>? in
@@ -259,7 +261,7 @@ public enum Headline {
             while end > first, bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\t") { end -= 1 }
             // `Bytes.hasPrefix`, not `starts(with:)` on the literal's UTF-8 view: the generic
             // walk through a String's view is too costly for every record.
-            guard !Bytes.hasPrefix(bytes, first..<end, storeManagerError),
+            guard !matched || !Bytes.hasPrefix(bytes, first..<end, storeManagerError),
                   !checkingUTF8 || ByteText.isValidUTF8(UnsafeRawBufferPointer(rebasing: bytes[first..<end])) else { return nil }
             return first..<end
         }

@@ -55,3 +55,29 @@ extension Reporter {
     public func readsFacts(of kind: EventKind) -> Bool { true }
     public func readsDetails(of kind: EventKind) -> Bool { true }
 }
+
+/// A reporter that can be shown a run of plain records (`RecordEntry.isPlain`, each the app's
+/// line) where their entries lie, with no `Record` lent for each: on a device console nearly
+/// every line is one.
+protocol PlainRunReader: Reporter {
+    /// Whether `reportPlain` stands for `report` of each plain record. Asked once, when the
+    /// run is made.
+    var readsPlainRuns: Bool { get }
+    /// `report` of `count` plain records in a row, each classified as the app's line.
+    func reportPlain(_ entries: UnsafePointer<RecordEntry>, count: Int)
+}
+
+extension Revision {
+    /// Whether a record of this revision is shown to a reporter that shows previews
+    /// (`Reporter.showsPreviews`) or not: one that does shows an amended record again; one
+    /// that does not sees each record once, whole.
+    /// (`showingPreviews` is asked only of a preview or a confirmed record.)
+    @inline(__always)
+    func isShown(showingPreviews: @autoclosure () -> Bool) -> Bool {
+        switch self {
+        case .whole, .amended: true
+        case .preview, .amendedPreview: showingPreviews()
+        case .confirmed: !showingPreviews()
+        }
+    }
+}

@@ -28,6 +28,9 @@ public final class LogRun {
     /// for each record. With `-q` none is: a reporter that returns at once still costs a call
     /// and a retain and release of the item for every record.
     private let recordReaders: [Reporter]
+    /// `recordReaders`, when each is shown a run of plain records where their entries lie
+    /// (`PlainRunReader`); nil when one must be lent each record.
+    private let plainReaders: [any PlainRunReader]?
     private let reader: LineReader
     /// How lines become records; `auto` decides per input from its first line.
     public var inputFormat: InputFormat = .auto
@@ -109,6 +112,8 @@ public final class LogRun {
             ([reviewer.marker] + reviewer.otherMarkers).map { (reviewer, $0, false) }
         }
         recordReaders = reporters.filter(\.readsRecords)
+        let plainReaders = recordReaders.compactMap { $0 as? any PlainRunReader }.filter(\.readsPlainRuns)
+        self.plainReaders = plainReaders.count == recordReaders.count ? plainReaders : nil
         self.limits = limits
         self.reader = LineReader(limits: limits.lines)
     }
@@ -351,15 +356,27 @@ public final class LogRun {
         return .record(Classification(event: .app))
     }
 
-    /// Whether the summarising stage counts a plain record the classifier took by the shortcut
-    /// (`classifiesPlainAlone`) where its entry lies (`summarizePlain`): when no reporter reads
-    /// records and no filter asks for them, the summary's count is all a plain record gets.
-    var countsPlainAlone: Bool { classifiesPlainAlone && filter == nil && recordReaders.isEmpty }
+    /// Whether the summarising stage takes a run of plain records the classifier took by the
+    /// shortcut (`classifiesPlainAlone`) where their entries lie (`summarizePlain`): when the
+    /// reporters that read records are shown them there (`plainReaders`; none with `-q`), or
+    /// the filter shows no app's line.
+    var countsPlainAlone: Bool {
+        guard classifiesPlainAlone else { return false }
+        guard let filter else { return plainReaders != nil }
+        switch filter.showsAppLines {
+        case false?: return true
+        case true?: return plainReaders != nil
+        case nil: return false
+        }
+    }
 
     /// `summarize` of `count` plain records in a row (see `countsPlainAlone`), which the
-    /// classifier made the app's lines, counted where their entries lie.
+    /// classifier made the app's lines: counted, and shown to the reporters where their
+    /// entries lie.
     func summarizePlain(_ entries: UnsafePointer<RecordEntry>, count: Int) {
         builder.countPlain(entries, count: count)
+        guard let plainReaders, !plainReaders.isEmpty, filter?.showsAppLines ?? true else { return }
+        for reader in plainReaders { reader.reportPlain(entries, count: count) }
     }
 
     /// The stages of a record at once, on the caller's thread (a record `--last` held to the
@@ -403,15 +420,8 @@ public final class LogRun {
     private func report(_ item: ClassifiedRecord) {
         guard filter?.shows(item) ?? true else { return }
         let revision = item.record.revision
-        for reporter in recordReaders {
-            // A reporter that shows previews shows an amended record again; one that does not
-            // sees each record once, whole.
-            let shows = switch revision {
-            case .whole, .amended: true
-            case .preview, .amendedPreview: reporter.showsPreviews
-            case .confirmed: !reporter.showsPreviews
-            }
-            if shows { reporter.report(item) }
+        for reporter in recordReaders where revision.isShown(showingPreviews: reporter.showsPreviews) {
+            reporter.report(item)
         }
     }
 

@@ -24,15 +24,17 @@
 //      (`cbytescan_plain_run`) and appended as the entries the assembler would make of them
 //      (`takePlainRun`). At the batch's end the reader's thread hands the batch to the
 //      classifier.
-//   2. The classifier appends to the same batch what it made of each record (`outcomes`, one
-//      entry per record, in order) and hands the batch to the summariser. An entry the reader
-//      found plain (`RecordEntry.isPlain`: no marker, and a message no rule for messages
-//      without one may match; most lines of a device console) is the app's line without a
-//      look at its record, where no time window or `--process` asks for its time or process.
+//   2. The classifier appends to the same batch what it made of each record (`outcomes`, in
+//      order) and hands the batch to the summariser. An entry the reader found plain
+//      (`RecordEntry.isPlain`: no marker, and a message no rule for messages without one may
+//      match; most lines of a device console) is the app's line without a look at its record,
+//      where no time window or `--process` asks for its time or process: it gets no outcome
+//      of its own (`Batch.plainShortcut`).
 //   3. The summariser reads the outcomes in order (the summary counts them, reporters show
 //      them; neither keeps an entry, a record or an event past the call) and hands the batch
-//      back to the classifier. Where no reporter reads records, a run of plain entries is
-//      counted where it lies, with no record lent (`LogRun.countsPlainAlone`).
+//      back to the classifier. Where the reporters that read records take them so (none does
+//      with `-q`; the text timeline below `-v`), a run of plain entries is counted and shown
+//      where it lies, with no record lent (`LogRun.countsPlainAlone`).
 //   4. The classifier empties `outcomes`, so the events die on the thread that made them, and
 //      hands the batch back to the reader's thread.
 //   5. The reader's thread empties `records` and `chunks`, so the chunks records lie in are
@@ -69,7 +71,8 @@ final class RunStages {
         @exclusivity(unchecked) private(set) var count = 0
         /// The records that came as objects.
         @exclusivity(unchecked) var objects: ContiguousArray<Record> = []
-        /// `outcomes[i]` is what the classifier made of record `i`.
+        /// What the classifier made of each record, in order, but the plain entries it took by
+        /// the shortcut (`plainShortcut`).
         @exclusivity(unchecked) var outcomes: ContiguousArray<LogRun.Classified> = []
         /// The chunks the entries' bytes lie in, each held once (see the rule above).
         @exclusivity(unchecked) var chunks: [TextChunk] = []
@@ -167,10 +170,12 @@ final class RunStages {
         }
 
         /// What `run`'s classifier makes of each record, in order, appended to `outcomes` (step
-        /// 2): for an entry the reader found plain (`RecordEntry.isPlain`), where the run takes
-        /// the shortcut (`LogRun.classifiesPlainAlone`), `classifiedPlain` with no record lent.
+        /// 2): one outcome a record, but for an entry the reader found plain
+        /// (`RecordEntry.isPlain`) where the run takes the shortcut (`LogRun.classifiesPlainAlone`):
+        /// that one has none, its outcome being the app's line (`classifiedPlain`; see `plainShortcut`).
         func classifyEach(_ lender: inout RecordLender, by run: LogRun) {
             let shortcut = run.classifiesPlainAlone
+            plainShortcut = shortcut
             var index = 0
             while index < count {
                 let entry = entries + index
@@ -179,9 +184,8 @@ final class RunStages {
                 } else if shortcut, entry.pointee.isPlain {
                     // A run of plain entries at once: after the first, `classifiedPlain` has no
                     // reviewer left to interrupt, and makes the same outcome.
-                    let runEnd = plainRunEnd(after: index, before: count)
-                    outcomes.append(contentsOf: repeatElement(run.classifiedPlain(), count: runEnd - index))
-                    index = runEnd
+                    _ = run.classifiedPlain()
+                    index = plainRunEnd(after: index, before: count)
                     continue
                 } else {
                     outcomes.append(lender.withRecord(entry) { run.classified($0) })
@@ -190,38 +194,57 @@ final class RunStages {
             }
         }
 
+        /// Whether `classifyEach` took the plain entries by the shortcut: then they have no
+        /// entry in `outcomes` (a copy of the same outcome for each, and its destruction, would
+        /// cost more than counting the record), and `outcomes[i]` is the outcome of the `i`th
+        /// record that is not such an entry.
+        @exclusivity(unchecked) private(set) var plainShortcut = false
+
         /// Each record with its outcome, in order, lent to `body`. The outcome is moved out of
         /// its buffer for the call and back in after it, with no retain or release: read in
         /// place through the buffer's pointer, it would be copied for the call (a retain and a
         /// release of the event's payload and the rule, and a switch over the event's cases
         /// to find what to retain).
-        /// With `plain`, the entries the classifier found plain by the shortcut (step 2) go to
-        /// `plain` where they lie, each run of them in one call, with no record lent: the outcome
-        /// of each is the app's line.
+        /// The entries the classifier found plain by the shortcut (step 2) have the app's line
+        /// as their outcome; with `plain`, they go to `plain` where they lie, each run of them in
+        /// one call, with no record lent.
         func lendEach(_ lender: inout RecordLender, plain: ((UnsafePointer<RecordEntry>, Int) -> Void)? = nil,
                       _ body: (Record, borrowing LogRun.Classified) -> Void) {
+            let shortcut = plainShortcut
+            let app = LogRun.Classified.record(Classification(event: .app))
             outcomes.withUnsafeMutableBufferPointer { outcomes in
-                guard let outcomeSlots = outcomes.baseAddress else { return }
-                let end = min(count, outcomes.count)
-                var index = 0
-                while index < end {
+                var index = 0, next = 0
+                while index < count {
                     let entry = entries + index
-                    if let plain, entry.pointee.isPlain {
-                        let runEnd = plainRunEnd(after: index, before: end)
-                        plain(entry, runEnd - index)
-                        index = runEnd
+                    if shortcut, entry.pointee.isPlain {
+                        index = lendPlain(&lender, from: index, outcome: app, plain: plain, body)
                         continue
                     }
-                    defer { index += 1 }
-                    let outcome = (outcomeSlots + index).move()
+                    guard let outcomeSlots = outcomes.baseAddress, next < outcomes.count else { return }
+                    defer { index += 1; next += 1 }
+                    let outcome = (outcomeSlots + next).move()
                     if entry.pointee.object < 0 {
                         lender.withRecord(entry) { body($0, outcome) }
                     } else {
                         body(objects[entry.pointee.object], outcome)
                     }
-                    (outcomeSlots + index).initialize(to: outcome)
+                    (outcomeSlots + next).initialize(to: outcome)
                 }
             }
+        }
+
+        /// The run of plain entries from `index` (with no outcome of their own, see
+        /// `plainShortcut`) to `plain` in one call, or each lent to `body` with `outcome`;
+        /// returns where the run ends.
+        private func lendPlain(_ lender: inout RecordLender, from index: Int, outcome: borrowing LogRun.Classified,
+                               plain: ((UnsafePointer<RecordEntry>, Int) -> Void)?, _ body: (Record, borrowing LogRun.Classified) -> Void) -> Int {
+            let runEnd = plainRunEnd(after: index, before: count)
+            if let plain {
+                plain(entries + index, runEnd - index)
+            } else {
+                for at in index..<runEnd { lender.withRecord(entries + at) { body($0, outcome) } }
+            }
+            return runEnd
         }
     }
 

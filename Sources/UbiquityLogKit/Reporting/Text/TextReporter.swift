@@ -78,8 +78,8 @@ public final class TextReporter: Reporter {
     public func report(_ item: ClassifiedRecord) {
         guard options.verbosity >= 0 else { return }
         let record = item.record
-        trackGap(record)
-        if !namesProcesses { noteProcess(record) }
+        trackGap(clock: record.head?.clock) { record.time }
+        if !namesProcesses { record.withBytes(of: .process) { noteProcess($0) } }
         guard isShown(item.event) else { return }
         // An incident told again is told once by default, and from `-v` as a line that points
         // to the first telling.
@@ -242,16 +242,18 @@ public final class TextReporter: Reporter {
         } while unit > 0
     }
 
-    /// Whether `record` names a process other than the first one named.
-    private func noteProcess(_ record: Record) {
-        guard record.has(.process, sameAs: firstProcessBytes) == false, let process = record.string(.process) else { return }
+    /// Whether a record whose process's bytes are `bytes` (nil: it names none) names a process
+    /// other than the first one named.
+    private func noteProcess(_ bytes: UnsafeRawBufferPointer?) {
+        guard let bytes, !firstProcessBytes.matches(bytes) else { return }
+        let process = ByteText.string(bytes)
         if firstProcess == nil {
             firstProcess = process
         } else if process != firstProcess {
             namesProcesses = true
             return
         }
-        firstProcessBytes = record.kept(.process)
+        firstProcessBytes = KeptText(bytes)
     }
 
     public func flush() { out.flush() }
@@ -284,9 +286,12 @@ public final class TextReporter: Reporter {
         return event.kind.tier.rawValue <= options.verbosity
     }
 
-    private func trackGap(_ record: Record) {
-        guard let clock = record.head?.clock, !clock.isEmpty else {
-            guard let time = record.time else { return }
+    /// The gap since the last record, from a record's packed clock (nil: it has no header) or,
+    /// when it has none, its `time()`.
+    @inline(__always)
+    private func trackGap(clock: PackedTime?, time: () -> LogTime?) {
+        guard let clock, !clock.isEmpty else {
+            guard let time = time() else { return }
             addGap(to: time)
             lastTime = time
             lastClock = PackedTime()
@@ -318,6 +323,22 @@ public final class TextReporter: Reporter {
     }
 
     private func safe(_ text: String) -> String { ByteText.terminalSafe(text) }
+}
+
+extension TextReporter: PlainRunReader {
+    /// Where the timeline does not show the app's lines (below `-v`): of those it reads their
+    /// times, for the gap rule, and their processes, to tell whether lines name theirs.
+    var readsPlainRuns: Bool { !isShown(.app) }
+
+    func reportPlain(_ entries: UnsafePointer<RecordEntry>, count: Int) {
+        for index in 0..<count {
+            let entry = entries + index
+            guard entry.pointee.revision.isShown(showingPreviews: showsPreviews) else { continue }
+            // An entry's record has no given texts: without a packed clock, it has no time.
+            trackGap(clock: entry.pointee.head?.clock) { nil }
+            if !namesProcesses { noteProcess(entry.pointee.processBytes) }
+        }
+    }
 }
 
 /// ANSI colours, or nothing when colour is off.
