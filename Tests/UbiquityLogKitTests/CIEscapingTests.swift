@@ -71,4 +71,21 @@ import TestSupport
         expectEqual(MarkdownEscaping.code("`x`"), "`` `x` ``")
         expectEqual(MarkdownEscaping.code("plain"), "`plain`")
     }
+
+    /// The quick tests in front of the escapers say "changes" exactly where the escaper
+    /// changes the text: `containsCommandMarks` for `inertLine` (a `::` counts only after
+    /// nothing but blanks since a line's start) and `hasControl` for `terminalSafe`, on texts
+    /// made of the bytes and characters that matter, every arrangement up to four of them.
+    @Test func quickTestsSayWhereTheEscapersChangeText() {
+        let pieces = ["#", "[", ":", " ", "\t", "\n", "\r", "a", "é", "\u{85}", "\u{9F}", "\u{A0}", "\u{7F}", "\u{1B}", "\u{100}"]
+        var texts = [""]
+        for _ in 0..<4 { texts = texts.flatMap { text in pieces.map { text + $0 } } }
+        for text in texts {
+            expectEqual(GitHubEscaping.containsCommandMarks(text, colons: true), GitHubEscaping.inertLine(text) != text, "\(Array(text.unicodeScalars))")
+            expectEqual(ByteText.hasControl(text), text.unicodeScalars.contains(where: ByteText.isControl), "\(Array(text.unicodeScalars))")
+        }
+        expectEqual(GitHubEscaping.inertLine("a::b"), "a::b")
+        expectEqual(GitHubEscaping.inertLine(" \t::b\nc"), " \t\\x3A:b\nc")
+        expectEqual(ByteText.terminalSafe("a\u{1B}[0m"), "a\\x1B[0m")
+    }
 }

@@ -106,7 +106,7 @@ enum ByteText {
     /// `\xNN` / `\u{NN}` so that log text can never move the cursor, change colours or
     /// start a terminal escape sequence.
     static func terminalSafe(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        guard hasControl(text) else { return text }
         var result = ""
         result.unicodeScalars.reserveCapacity(text.unicodeScalars.count + 8)
         for scalar in text.unicodeScalars {
@@ -171,7 +171,21 @@ enum ByteText {
         return below || hasZero(word ^ (ones &* 0x7F)) || hasZero(word ^ (ones &* 0xC2))
     }
 
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    /// Whether `text` holds a control character (`isControl`), read on its UTF-8 bytes: C0
+    /// but tab and DEL are one byte each, C1 (U+0080 to U+009F) the bytes C2 80 to C2 9F.
+    static func hasControl(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            for index in bytes.indices {
+                let byte = bytes[index]
+                if (byte < 0x20 && byte != 0x09) || byte == 0x7F { return true }
+                if byte == 0xC2, index + 1 < bytes.count, bytes[index + 1] >= 0x80, bytes[index + 1] <= 0x9F { return true }
+            }
+            return false
+        }
+    }
+
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
         return (value < 0x20 && value != 0x09) || value == 0x7F || (0x80...0x9F).contains(value)
     }

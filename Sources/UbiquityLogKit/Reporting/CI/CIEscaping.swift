@@ -99,18 +99,24 @@ public enum GitHubEscaping {
         containsCommandMarks(text, colons: false) ? text.replacing("##[", with: "\\u0023#[") : text
     }
 
-    /// Whether `text` holds `##[` (or, with `colons`, `::`) anywhere: the test in front of
-    /// `inertLine` and `inertJSONLine`, on the UTF-8 bytes: `String.contains` with a string
-    /// searches generically, too slow for every line of the text timeline and the JSON
-    /// summary (one long line).
+    /// Whether `text` holds `##[` anywhere (or, with `colons`, `::` after nothing but blanks
+    /// since a line's start): whether `inertLine` (`inertJSONLine`) changes it. On the UTF-8
+    /// bytes: `String.contains` with a string searches generically, too slow for every line
+    /// of the text timeline and the JSON summary (one long line).
     static func containsCommandMarks(_ text: String, colons: Bool) -> Bool {
         var text = text
         return text.withUTF8 { bytes in
             guard bytes.count >= 2 else { return false }
+            var atLineStart = true  // as `inertLine` tells it
             for index in 0..<(bytes.count - 1) {
                 let byte = bytes[index]
                 if byte == 0x23, bytes[index + 1] == 0x23, index + 2 < bytes.count, bytes[index + 2] == 0x5B { return true }
-                if colons, byte == 0x3A, bytes[index + 1] == 0x3A { return true }
+                if colons, atLineStart, byte == 0x3A, bytes[index + 1] == 0x3A { return true }
+                if byte == 0x0A || byte == 0x0D {
+                    atLineStart = true
+                } else if byte != 0x20 && byte != 0x09 {
+                    atLineStart = false
+                }
             }
             return false
         }
