@@ -3,8 +3,8 @@
 import PCRE2
 
 public final class DisplayFilter {
-    public var kinds: Set<String>?
-    public var categories: Set<Category>?
+    public let kinds: Set<String>?
+    public let categories: Set<Category>?
     private let grep: Matcher?
     /// Records on which the `--grep` pattern hit PCRE2's match limit (shown, not filtered).
     /// Updated by the summarising thread; read after the run has finished.
@@ -15,15 +15,19 @@ public final class DisplayFilter {
         self.kinds = kinds
         self.categories = categories
         self.grep = try grep.map { pattern throws(PCRE2Error) in Matcher(try Regex(pattern, options: .multiline)) }
+        if let kinds, !kinds.contains(EventKind.app.id) {
+            showsAppLines = false
+        } else if let categories, !categories.contains(EventKind.app.category) {
+            showsAppLines = false
+        } else {
+            showsAppLines = grep == nil ? true : nil
+        }
     }
 
     /// Whether `shows` is true of the app's lines (`EventKind.app`), told without their
-    /// records; nil when it reads each one's text (`--grep`).
-    var showsAppLines: Bool? {
-        if let kinds, !kinds.contains(EventKind.app.id) { return false }
-        if let categories, !categories.contains(EventKind.app.category) { return false }
-        return grep == nil ? true : nil
-    }
+    /// records; nil when it reads each one's text (`--grep`). Asked for every run of plain
+    /// records, so told once.
+    let showsAppLines: Bool?
 
     public func shows(_ item: ClassifiedRecord) -> Bool {
         let kind = item.event.kind
