@@ -41,7 +41,9 @@ STEP __m128i block_at(const uint8_t *at) { return _mm_loadu_si128((const __m128i
 STEP unsigned block_mask(__m128i lanes) { return (unsigned)_mm_movemask_epi8(lanes); }
 
 /// The lanes of the sixteen bytes at `at` that hold a digit.
-STEP unsigned block_digits(const uint8_t *at) { return block_mask(block_within(block_at(at), '0', 10)); }
+STEP unsigned block_digit(const uint8_t *at) { return block_mask(block_within(block_at(at), '0', 10)); }
+/// The lanes of the sixteen bytes at `at` that hold a blank or a tab.
+STEP unsigned block_blank(const uint8_t *at) { return block_lanes_of(at, ' ') | block_lanes_of(at, '\t'); }
 
 // The byte classes of `skip_run` (`…_lanes` below), sixteen lanes at a time.
 STEP unsigned block_hex(const uint8_t *at) {
@@ -172,37 +174,18 @@ STEP int64_t skip_run(line_t l, int64_t i, uint64_t (*member)(uint64_t), int (*m
     return i;
 }
 
+// Digits and blanks as `skip_run`'s classes: their lanes are the complements of the lanes
+// `non_digits` and `non_blanks` mark, whose lowest is exact.
+STEP uint64_t digit_lanes(uint64_t word) { return ~non_digits(word); }
+STEP int is_digit_byte(uint8_t c) { return is_digit(c); }
+STEP uint64_t blank_lanes(uint64_t word) { return ~non_blanks(word); }
+STEP int is_blank_byte(uint8_t c) { return c == ' ' || c == '\t'; }
+
 /// The end of a run of digits from `i`.
-STEP int64_t skip_digits(line_t l, int64_t i) {
-#if defined(LINE_BLOCKS)
-    for (; i + 16 <= l.n; i += 16) {
-        unsigned others = ~block_digits(l.b + i) & 0xFFFF;
-        if (others) return i + __builtin_ctz(others);
-    }
-#endif
-    for (; i + 8 <= l.n; i += 8) {
-        uint64_t found = non_digits(word_at(l, i));
-        if (found) return i + lowest_lane(found);
-    }
-    while (i < l.n && is_digit(l.b[i])) i++;
-    return i;
-}
+STEP int64_t skip_digits(line_t l, int64_t i) { return RUN(l, i, digit); }
 
 /// `[ \t]+` from `i`: its end, or `i` when there is none.
-STEP int64_t skip_blanks(line_t l, int64_t i) {
-#if defined(LINE_BLOCKS)
-    for (; i + 16 <= l.n; i += 16) {
-        unsigned others = ~(block_lanes_of(l.b + i, ' ') | block_lanes_of(l.b + i, '\t')) & 0xFFFF;
-        if (others) return i + __builtin_ctz(others);
-    }
-#endif
-    for (; i + 8 <= l.n; i += 8) {
-        uint64_t found = non_blanks(word_at(l, i));
-        if (found) return i + lowest_lane(found);
-    }
-    while (is_blank_at(l, i)) i++;
-    return i;
-}
+STEP int64_t skip_blanks(line_t l, int64_t i) { return RUN(l, i, blank); }
 
 /// The first `c` from `i` on, if no line feed comes first; -1 otherwise.
 STEP int64_t first_of(line_t l, int64_t i, uint8_t c) {

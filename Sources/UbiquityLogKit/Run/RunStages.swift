@@ -341,8 +341,8 @@ final class RunStages {
     }
 
     /// Step 3: each record of `batch` summarised with its outcome, lent where it lies, not
-    /// copied out of the buffer; a run of plain entries counted where it lies when no
-    /// reporter reads records. Whether the output's reader went away is asked once a batch,
+    /// copied out of the buffer; a run of plain entries taken where it lies where the run
+    /// allows (`LogRun.countsPlainAlone`). Whether the output's reader went away is asked once a batch,
     /// not for every record (each ask is a call through a closure and a retain of its
     /// context): at most a batch more is written into a closed output, which drops it.
     private static func summarizeEach(_ batch: Batch, _ lender: inout RecordLender, by run: LogRun, stopFlag: StopFlag) {
@@ -445,7 +445,8 @@ final class RunStages {
         return spare.popLast() ?? Batch(capacity: batchRecords)
     }
 
-    /// Hands the records gathered so far to the classifier.
+    /// Hands the records gathered so far to the classifier; without threads, takes them
+    /// through the stages here.
     func passOn() {
         guard let batch else { return }
         self.batch = nil
