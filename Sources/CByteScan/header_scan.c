@@ -103,8 +103,8 @@ static const uint8_t month_days[16] = {0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31
 STEP int is_leap(int year) { return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0); }
 
 /// The time's parts, as read, packed into `time_bits` and `time_offset` as `PackedTime` packs
-/// them. Each style calls this inlined with the parts it holds in registers (its constants, a
-/// syslog header's missing year and zone, fold away) rather than reading them back from `h`.
+/// them. Each style calls this, inlined, with the parts it read: the ones a style lacks (a
+/// syslog header's year, fraction and zone) are constants there, and fold away.
 STEP void pack(cbytescan_header *h, int year, int month, int day, int hour, int minute, int second, int microsecond,
                int fraction_digits, int has_offset, int offset, int damaged_zone) {
     unsigned days = (unsigned)month <= 12 ? month_days[month] : 0;
