@@ -97,17 +97,53 @@ STEP int fraction(line_t l, int64_t *at, cbytescan_header *h) {
     return 1;
 }
 
+/// The days of each month (`LogTime.daysIn`), February's 29: a February without a year may have them.
+static const uint8_t month_days[16] = {0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31, 0, 0, 0};
+
+STEP int is_leap(int year) { return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0); }
+
+/// The time's parts, as read, packed into `time_bits` and `time_offset` as `PackedTime` packs
+/// them. Each style calls this, inlined, with the parts it read: the ones a style lacks (a
+/// syslog header's year, fraction and zone) are constants there, and fold away.
+STEP void pack(cbytescan_header *h, int year, int month, int day, int hour, int minute, int second, int microsecond,
+               int fraction_digits, int has_offset, int offset, int damaged_zone) {
+    unsigned days = (unsigned)month <= 12 ? month_days[month] : 0;
+    if (month == 2 && year >= 0 && !is_leap(year)) days = 28;
+    // The checks of `LogTime.isValid` (`PackedTime.init(checkedYear:…)`), each a 0 or 1 and
+    // all taken together, in one branch: a header whose time cannot exist still starts a
+    // record, without a time.
+    int valid = (damaged_zone == 0) & ((unsigned)(day - 1) < days) & (hour < 24) & (minute < 60) & (second <= 60) &
+                ((has_offset == 0) | ((unsigned)(offset + 14 * 60) <= 28 * 60));
+    uint64_t bits = 1ULL << 63;
+    bits |= (uint64_t)(year + 1) << 49;
+    bits |= (uint64_t)month << 45;
+    bits |= (uint64_t)day << 40;
+    bits |= (uint64_t)hour << 35;
+    bits |= (uint64_t)minute << 29;
+    bits |= (uint64_t)second << 23;
+    bits |= (uint64_t)microsecond << 3;
+    bits |= (uint64_t)fraction_digits;
+    // Conditional moves: whether a header has a zone changes with the style, line by line in
+    // a mixed console.
+    h->time_bits = valid ? bits : 0;
+    h->time_offset = valid && has_offset ? (int16_t)offset : INT16_MIN;
+}
+
 /// The date and clock of a header that starts `dddd-dd-dd dd:dd:dd` (or with slashes), from
-/// the words they were checked in.
+/// the words they were checked in; then the time packed, with the fraction and zone read.
 STEP void date_and_clock(line_t l, cbytescan_header *h) {
     uint64_t date = digit_pairs(word_at(l, 0), DATE_DIGITS), clock = digit_pairs(word_at(l, 11), CLOCK_DIGITS);
+    int year = lane(date, 0) * 100 + lane(date, 2), month = lane(date, 5), day = two(l, 8);
+    int hour = lane(clock, 0), minute = lane(clock, 3), second = lane(clock, 6);
     h->has_time = 1;
-    h->year = lane(date, 0) * 100 + lane(date, 2);
-    h->month = lane(date, 5);
-    h->day = two(l, 8);
-    h->hour = lane(clock, 0);
-    h->minute = lane(clock, 3);
-    h->second = lane(clock, 6);
+    h->year = year;
+    h->month = month;
+    h->day = day;
+    h->hour = hour;
+    h->minute = minute;
+    h->second = second;
+    pack(h, year, month, day, hour, minute, second, h->microsecond, h->fraction_digits, h->has_offset, h->offset_minutes,
+         h->damaged_zone);
 }
 
 /// `[+-]\d\d:?\d\d` at `*at`; the offset is set, or the time marked damaged (+9999).
@@ -356,15 +392,13 @@ static int dated(line_t l, cbytescan_header *h) {
     // `(?:[.:,](?<frac>\d{1,6}))?(?<tz>[+-]\d\d:?\d\d)?`, both optional for NSLog; `log show`
     // styles need both, the fraction after a dot.
     if (!fraction(l, &at, h)) return 0;
+    int found = 0;
     if (at < l.n && (l.b[at] == '+' || l.b[at] == '-')) {
         // A sign that starts no zone: no style goes on from it.
         if (!zone(l, &at, h)) return 0;
-        if (fraction_separator == '.' && (log_show(l, at, h) || log_show_syslog(l, at, h))) {
-            date_and_clock(l, h);
-            return 1;
-        }
+        found = fraction_separator == '.' && (log_show(l, at, h) || log_show_syslog(l, at, h));
     }
-    if (separator != ' ' || !byte_at(l, at, ' ') || !nslog(l, at + 1, h)) return 0;
+    if (!found && (separator != ' ' || !byte_at(l, at, ' ') || !nslog(l, at + 1, h))) return 0;
     date_and_clock(l, h);
     return 1;
 }
@@ -437,13 +471,15 @@ static int syslog_style(line_t l, cbytescan_header *h) {
     if (level >= 0) place(&h->level, level, level_end);
     h->end = (int32_t)(i + 2);
     uint64_t parts = digit_pairs(clock, CLOCK_DIGITS);
+    int hour = lane(parts, 0), minute = lane(parts, 3), second = lane(parts, 6);
     h->has_time = 1;
     h->year = -1;
     h->month = month;
     h->day = day_number;
-    h->hour = lane(parts, 0);
-    h->minute = lane(parts, 3);
-    h->second = lane(parts, 6);
+    h->hour = hour;
+    h->minute = minute;
+    h->second = second;
+    pack(h, -1, month, day_number, hour, minute, second, 0, 0, 0, 0, 0);
     return 1;
 }
 
@@ -463,39 +499,19 @@ static int bare(line_t l, cbytescan_header *h) {
     h->pid_value = -1;
     h->style = CBYTESCAN_BARE;
     h->end = 0;
+    h->time_bits = 0;
+    h->time_offset = INT16_MIN;
     return 1;
 }
 
-/// The days of each month (`LogTime.daysIn`), February's 29: a February without a year may have them.
-static const uint8_t month_days[16] = {0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31, 0, 0, 0};
-
-STEP int is_leap(int year) { return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0); }
-
 STEP void pack_time(cbytescan_header *h) {
-    h->time_bits = 0;
-    h->time_offset = INT16_MIN;
-    int offset = h->offset_minutes, month = h->month;
-    unsigned days = (unsigned)month <= 12 ? month_days[month] : 0;
-    if (month == 2 && h->year >= 0 && !is_leap(h->year)) days = 28;
-    // The checks of `LogTime.isValid` (`PackedTime.init(checkedYear:…)`), each a 0 or 1 and
-    // all taken together, in one branch: a header whose time cannot exist still starts a
-    // record, without a time.
-    int valid = (h->has_time != 0) & (h->damaged_zone == 0) & ((unsigned)(h->day - 1) < days) & (h->hour < 24) & (h->minute < 60) &
-                (h->second <= 60) & ((h->has_offset == 0) | ((unsigned)(offset + 14 * 60) <= 28 * 60));
-    if (!valid) return;
-    uint64_t bits = 1ULL << 63;
-    bits |= (uint64_t)(h->year + 1) << 49;
-    bits |= (uint64_t)h->month << 45;
-    bits |= (uint64_t)h->day << 40;
-    bits |= (uint64_t)h->hour << 35;
-    bits |= (uint64_t)h->minute << 29;
-    bits |= (uint64_t)h->second << 23;
-    bits |= (uint64_t)h->microsecond << 3;
-    bits |= (uint64_t)h->fraction_digits;
-    h->time_bits = bits;
-    // A conditional move: whether a header has a zone changes with the style, line by line in a
-    // mixed console.
-    h->time_offset = h->has_offset ? (int16_t)offset : INT16_MIN;
+    if (!h->has_time) {
+        h->time_bits = 0;
+        h->time_offset = INT16_MIN;
+        return;
+    }
+    pack(h, h->year, h->month, h->day, h->hour, h->minute, h->second, h->microsecond, h->fraction_digits, h->has_offset,
+         h->offset_minutes, h->damaged_zone);
 }
 
 void cbytescan_pack_time(cbytescan_header *h) { pack_time(h); }
@@ -523,7 +539,6 @@ int cbytescan_header_read(const uint8_t *bytes, size_t count, cbytescan_header *
         found = logger(l, h);
     }
     if (!found) return 0;
-    pack_time(h);
     prefix_read(l, h->end, 1, &h->prefix);
     return 1;
 }

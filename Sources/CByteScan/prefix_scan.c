@@ -45,6 +45,26 @@ int cbytescan_method_read(line_t l, int64_t start, int one_line, cbytescan_prefi
     return 1;
 }
 
+size_t cbytescan_bracket_stop(const uint8_t *bytes, size_t start, size_t limit) {
+    line_t l = {bytes, (int64_t)limit};
+    int64_t i = (int64_t)start;
+#if defined(LINE_BLOCKS)
+    for (; i + 16 <= l.n; i += 16) {
+        unsigned found = block_lanes_of(l.b + i, ']') | block_lanes_of(l.b + i, '[') | block_lanes_of(l.b + i, 0x0A);
+        if (found) return (size_t)(i + __builtin_ctz(found));
+    }
+#endif
+    for (; i + 8 <= l.n; i += 8) {
+        uint64_t word = word_at(l, i);
+        uint64_t found = lanes_of(word, ']') | lanes_of(word, '[') | lanes_of(word, 0x0A);
+        if (found) return (size_t)(i + lowest_lane(found));
+    }
+    for (; i < l.n; i++) {
+        if (l.b[i] == ']' || l.b[i] == '[' || l.b[i] == 0x0A) break;
+    }
+    return (size_t)i;
+}
+
 void cbytescan_prefix_read(const uint8_t *bytes, size_t count, size_t start, int one_line, cbytescan_prefix *p) {
     line_t l = {bytes, (int64_t)count};
     prefix_read(l, (int64_t)start, one_line, p);

@@ -126,6 +126,14 @@ static size_t ref_marker_colon(const uint8_t *bytes, size_t start, size_t limit)
     return limit;
 }
 
+/// `cbytescan_bracket_stop`'s reference, held to it as the byte scans above are to theirs.
+static size_t ref_bracket_stop(const uint8_t *bytes, size_t start, size_t limit) {
+    for (size_t i = start; i < limit; i++) {
+        if (bytes[i] == ']' || bytes[i] == '[' || bytes[i] == '\n') return i;
+    }
+    return limit;
+}
+
 // ---- Buffers that end where an unreadable page starts.
 
 typedef struct {
@@ -238,6 +246,21 @@ static void check_all(const uint8_t *bytes, size_t count) {
             }
         }
     }
+    // Every start over the first blocks, to the end and short of it.
+    for (size_t start = 0; start <= count && start < 34; start++) {
+        size_t limits[2] = {count, start + below(count - start + 1)};
+        for (int l = 0; l < 2; l++) {
+            size_t stop = cbytescan_bracket_stop(input, start, limits[l]);
+            size_t expected_stop = ref_bracket_stop(input, start, limits[l]);
+            checks++;
+            if (stop != expected_stop) {
+                char what[128];
+                snprintf(what, sizeof what, "start %zu limit %zu: %zu, the reference's %zu", start, limits[l], stop, expected_stop);
+                fail("cbytescan_bracket_stop", what, input, count);
+            }
+            mix(stop);
+        }
+    }
 }
 
 static void check_scans(void) {
@@ -275,6 +298,12 @@ static void check_scans(void) {
         check_all(bytes, count);
         for (size_t i = 0; i < count; i++) bytes[i] = "Cxxxxxxa:"[i % 9];
         check_all(bytes, count);
+        // A method's brackets at every place.
+        for (size_t at = 0; at < count && count <= 70; at++) {
+            fill(bytes, count, 1);
+            bytes[at] = "[]"[at % 2];
+            check_all(bytes, count);
+        }
     }
 }
 

@@ -139,6 +139,12 @@ import TestSupport
         expectEqual(after.1, "y")
         // The marker twice, a tab between.
         try expectEqual(require(parse("Journal: CoreData: Ubiquity:\tCoreData: Ubiquity:  z")).1, "z")
+        // A method's name: 1 to 400 bytes before its `]`, none of them a bracket.
+        for (count, read) in [(398, true), (399, false)] {
+            let named = try require(parse("2014/03/02 09:14:07:318  [60b] -[A " + String(repeating: "x", count: count) + "]:12 y"))
+            expectEqual(named.0.method != nil, read, "\(count)")
+        }
+        try expectEqual(require(parse("2014/03/02 09:14:07:318  [60b] -[A [b]:12 y")).0.method, nil)
         // Far into a long line, no marker is looked for.
         expect(parse(String(repeating: "w", count: LooseMarkers.window) + " CoreData: Ubiquity: x") == nil)
     }

@@ -138,6 +138,10 @@ typedef struct {
     cbytescan_prefix prefix;
 } cbytescan_header;
 
+/// The first of `]`, `[` or a line feed in `bytes[start..<limit]`; `limit` when there is none
+/// (`LooseMarkers.methodAt`'s search for the bracket that closes a method's name).
+size_t cbytescan_bracket_stop(const uint8_t *bytes, size_t start, size_t limit);
+
 /// Whether `bytes[0..<count]` (one line) starts with a header in one of the styles of
 /// `HeaderParser.headerPattern`; if so, `header` holds it and what follows it (read as
 /// `cbytescan_prefix_read` with `one_line`).

@@ -305,11 +305,11 @@ enum LooseMarkers {
         if signed { at += 1 } else if at != start { return nil }
         guard at < line.count, line[at] == UInt8(ascii: "[") else { return nil }
         let open = at
-        var close = open + 1
-        while close < line.count, close - open <= 400, line[close] != UInt8(ascii: "]"), line[close] != UInt8(ascii: "["), line[close] != 0x0A {
-            close += 1
-        }
-        guard close < line.count, line[close] == UInt8(ascii: "]"), close > open + 1 else { return nil }
+        // The name: 1 to 400 bytes, none of them `]`, `[` or a line feed, then `]`. (A line
+        // with a byte at `start` has a base address.)
+        let limit = min(line.count, open + 402)
+        let close = Int(cbytescan_bracket_stop(line.baseAddress!.assumingMemoryBound(to: UInt8.self), open + 1, limit))
+        guard close < limit, line[close] == UInt8(ascii: "]"), close > open + 1 else { return nil }
         guard signed || looksLikeSelector(line, open + 1..<close) else { return nil }
         at = close + 1
         if has(line, at, underscore), has(line, at + 1, blockInvoke) { at += 1 }
