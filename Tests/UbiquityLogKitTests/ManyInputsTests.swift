@@ -85,6 +85,46 @@ import TestSupport
         expect(ratio < 16, "the end of 200 inputs: \(short) s, of 1,600: \(long) s")
     }
 
+    /// One input whose device failed to import a log of its own (`transaction`) from a peer no
+    /// input shows, and moved to a cloud store no input wrote: each of its links is looked for
+    /// among every device of the run.
+    static func unlinkedInput(transaction: Int) -> String {
+        let path = "\(Sample.root)/\(Sample.otherPeer)/JournalStore/\(Sample.storeUUID)/DAC8E3F1-2B4A-4C6D-8E9F-0A1B2C3D4E5F.\(transaction).cdt"
+        return [
+            "2014-06-12 10:15:02.700 Journal[412:60b] -[PFUbiquitySwitchboardEntryMetadata setUseLocalStorage:](808): CoreData: Ubiquity:  \(Sample.peer):JournalStore\nUsing local storage: 0",
+            "2014-06-12 10:15:44.807 Journal[412:4e13] -[_PFUbiquityRecordsImporter operation:failedWithError:](1489): CoreData: Ubiquity:  Import operation encountered had trouble importing log file, Error Domain=NSCocoaErrorDomain Code=134302 \"x\" UserInfo=0x1 {}\n User Info: {\n}\n The log file is at: \(path).\nOperation: <_PFUbiquityRecordImportOperation: 0x2>",
+            "2014-06-12 10:15:50.000 Journal[412:1403] UbiquityStoreManager: StoreUUID changed 5A1E2F3B-7C8D-4E9F-A0B1-C2D3E4F5A6B7 -> 9B8C7D6E-5F40-4132-A3B4-C5D6E7F8A9B0",
+        ].joined(separator: "\n") + "\n"
+    }
+
+    /// The links between devices, for eight times the inputs, take about eight times as long.
+    /// When each failed import and each move looked through every device for its peer or its
+    /// store, 1,600 inputs took 70 times as long as 200 (23 times the whole end).
+    @Test func theLinksBetweenDevicesCostWhatTheInputsCost() throws {
+        let catalog = try Catalog.standard()
+        func end(inputs count: Int) throws -> Double {
+            let run = LogRun(catalog: catalog, reporters: [])
+            run.usesThreads = false
+            for index in 0..<count {
+                var source = MemorySource(Self.unlinkedInput(transaction: index))
+                try run.process(&source, name: "input-\(index).log")
+            }
+            let start = Timing.cpuSeconds()
+            let summary = run.finish()
+            let spent = Timing.cpuSeconds() - start
+            expectEqual(summary.ubiquity.correlations.count, min(count, TransactionLogTracker.maxLogs))
+            expect(summary.ubiquity.correlations.first?.hasSuffix("; peer \(Sample.otherPeer) wrote it, which no input shows") == true)
+            return spent
+        }
+        var short = Double.infinity, long = Double.infinity, ratio = Double.infinity
+        for _ in 0..<5 where ratio >= 16 {
+            short = min(short, try end(inputs: 200))
+            long = min(long, try end(inputs: 1_600))
+            ratio = max(long, 0.001) / max(short, 0.000_25)
+        }
+        expect(ratio < 16, "the end of 200 inputs: \(short) s, of 1,600: \(long) s")
+    }
+
     /// A regular file below `LogRun.smallInputBytes` is read on the caller's thread; one as
     /// large, a pipe and an input without a descriptor (a decompressed one) go through the
     /// stage threads.
