@@ -204,7 +204,7 @@ struct IncidentTracker {
     }
 
     private static func set<Value>(_ table: inout [Value?], _ group: Int, _ value: Value) {
-        if group >= table.count { table += Array(repeating: nil, count: group + 1 - table.count) }
+        if group >= table.count { table.append(contentsOf: repeatElement(nil, count: group + 1 - table.count)) }
         table[group] = value
     }
 

@@ -180,8 +180,8 @@ struct StoreLoadTracker {
         group = next
         self.process = process()
         if next >= states.count {
-            states += Array(repeating: State(), count: next + 1 - states.count)
-            listed += Array(repeating: false, count: next + 1 - listed.count)
+            states.append(contentsOf: repeatElement(State(), count: next + 1 - states.count))
+            listed.append(contentsOf: repeatElement(false, count: next + 1 - listed.count))
         }
         place = next
         if !listed[next] {
