@@ -172,8 +172,8 @@ extension Invocation {
         }
         let summary = run.finish()
         // The run's state and its summary go with the process, which ends when this returns:
-        // freed object by object, a run of 1,000 inputs spent some 5 K instructions an input
-        // on their groups, findings and verdicts.
+        // freeing them object by object (every input's groups, findings and verdicts) would
+        // cost some 5 K instructions an input in a run of 1,000 inputs.
         defer { keepUntilExit(run, summary) }
         out.flush()
         if let reason = out.failureDescription {

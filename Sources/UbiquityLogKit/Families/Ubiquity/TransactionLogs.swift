@@ -210,7 +210,8 @@ struct TransactionLogTracker {
 
     /// Sentences that tie the inputs together, each naming inputs and lines. The devices are
     /// found through `DeviceIndex`, not by a scan of every device for each failure and each
-    /// device: a run of many inputs has as many devices, and the scans made its end quadratic.
+    /// device: a run of many inputs has as many devices, and such scans would make its end
+    /// quadratic in the inputs.
     func correlations() -> [String] {
         var sentences: [String] = []
         var index: DeviceIndex?
