@@ -248,7 +248,10 @@ struct RawArguments {
     init(argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = CommandLine.unsafeArgv, count: Int = Int(CommandLine.argc)) {
         for index in 1..<max(1, count) {
             guard let argument = argv[index] else { continue }
-            let bytes = Array(UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
+            let raw = UnsafeRawBufferPointer(start: argument, count: strlen(argument))
+            // ASCII is UTF-8: only other names are copied and validated (a glob of thousands).
+            if raw.allSatisfy({ $0 < 0x80 }) { continue }
+            let bytes = Array(raw)
             if String(validating: bytes, as: UTF8.self) == nil {
                 byLossyText[String(decoding: bytes, as: UTF8.self), default: []].append(bytes)
             }

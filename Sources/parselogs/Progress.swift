@@ -7,10 +7,13 @@ import Glibc
 import Darwin
 #endif
 
+/// Whether standard error is a terminal, asked once for the run rather than for each input.
+private let standardErrorIsTerminal = isatty(2) == 1
+
 extension Invocation {
     /// The progress line for reading `source`, or nil when none is shown.
     func progress(for source: LogInput, stdoutIsTerminal: Bool) -> ReadProgress? {
-        guard !output.noProgress, isatty(2) == 1 else { return nil }
+        guard !output.noProgress, standardErrorIsTerminal else { return nil }
         switch output.format {
         case .text, .json, .html: break
         case .jsonl, .markdown, .github, .junit, .xcode, .sarif: return nil

@@ -61,20 +61,29 @@ import TestSupport
     /// every input's processes, and each device's line through every input's loads, it took 30
     /// times as long, and the end of 1,000 inputs of 5 KB cost more than reading them.
     @Test func theEndCostsWhatTheInputsCost() throws {
-        let catalog = try Catalog.standard()
         let text = Self.input(processes: 2)
+        try Self.expectEndScales(input: { _ in text }) { summary, count in
+            expect(SummaryText.lines(summary).contains { $0.contains("\(count) inputs, one device each") })
+        }
+    }
+
+    /// The run's end (`finish`, and what `check` does with its summary) for 1,600 inputs takes
+    /// less than 16 times as long as for 200, in the thread's CPU time: the two are timed in
+    /// turns, each keeping its best, until the ratio is below 16 or five rounds are done.
+    /// `input(index)` is the text of the input of that index.
+    static func expectEndScales(input: (Int) -> String, check: (RunSummary, Int) -> Void) throws {
+        let catalog = try Catalog.standard()
         func end(inputs count: Int) throws -> Double {
             let run = LogRun(catalog: catalog, reporters: [])
             run.usesThreads = false
             for index in 0..<count {
-                var source = MemorySource(text)
+                var source = MemorySource(input(index))
                 try run.process(&source, name: "input-\(index).log")
             }
             let start = Timing.cpuSeconds()
-            let lines = SummaryText.lines(run.finish())
-            let spent = Timing.cpuSeconds() - start
-            expect(lines.contains { $0.contains("\(count) inputs, one device each") })
-            return spent
+            let summary = run.finish()
+            check(summary, count)
+            return Timing.cpuSeconds() - start
         }
         var short = Double.infinity, long = Double.infinity, ratio = Double.infinity
         for _ in 0..<5 where ratio >= 16 {
@@ -83,6 +92,28 @@ import TestSupport
             ratio = max(long, 0.001) / max(short, 0.000_25)
         }
         expect(ratio < 16, "the end of 200 inputs: \(short) s, of 1,600: \(long) s")
+    }
+
+    /// One input whose device failed to import a log of its own (`transaction`) from a peer no
+    /// input shows, and moved to a cloud store no input wrote: each of its links is looked for
+    /// among every device of the run.
+    static func unlinkedInput(transaction: Int) -> String {
+        let path = "\(Sample.root)/\(Sample.otherPeer)/JournalStore/\(Sample.storeUUID)/DAC8E3F1-2B4A-4C6D-8E9F-0A1B2C3D4E5F.\(transaction).cdt"
+        return [
+            "2014-06-12 10:15:02.700 Journal[412:60b] -[PFUbiquitySwitchboardEntryMetadata setUseLocalStorage:](808): CoreData: Ubiquity:  \(Sample.peer):JournalStore\nUsing local storage: 0",
+            "2014-06-12 10:15:44.807 Journal[412:4e13] -[_PFUbiquityRecordsImporter operation:failedWithError:](1489): CoreData: Ubiquity:  Import operation encountered had trouble importing log file, Error Domain=NSCocoaErrorDomain Code=134302 \"x\" UserInfo=0x1 {}\n User Info: {\n}\n The log file is at: \(path).\nOperation: <_PFUbiquityRecordImportOperation: 0x2>",
+            "2014-06-12 10:15:50.000 Journal[412:1403] UbiquityStoreManager: StoreUUID changed 5A1E2F3B-7C8D-4E9F-A0B1-C2D3E4F5A6B7 -> 9B8C7D6E-5F40-4132-A3B4-C5D6E7F8A9B0",
+        ].joined(separator: "\n") + "\n"
+    }
+
+    /// The links between devices, for eight times the inputs, take about eight times as long.
+    /// When each failed import and each move looked through every device for its peer or its
+    /// store, the end of 1,600 inputs took 44 times as long as that of 200 (a debug build).
+    @Test func theLinksBetweenDevicesCostWhatTheInputsCost() throws {
+        try Self.expectEndScales(input: { Self.unlinkedInput(transaction: $0) }) { summary, count in
+            expectEqual(summary.ubiquity.correlations.count, min(count, TransactionLogTracker.maxLogs))
+            expect(summary.ubiquity.correlations.first?.hasSuffix("; peer \(Sample.otherPeer) wrote it, which no input shows") == true)
+        }
     }
 
     /// A regular file below `LogRun.smallInputBytes` is read on the caller's thread; one as

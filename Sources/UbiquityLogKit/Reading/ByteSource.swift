@@ -57,12 +57,14 @@ public struct FileDescriptorSource: ByteSource {
         FileDescriptorSource(name: "<stdin>", descriptor: 0, ownsDescriptor: false)
     }
 
-    private init(name: String, descriptor: Int32, ownsDescriptor: Bool) {
+    /// `mode`: the descriptor's file type (`st_mode`), when the caller has it from fstat(2).
+    private init(name: String, descriptor: Int32, ownsDescriptor: Bool, mode: mode_t? = nil) {
         self.name = name
         self.descriptor = descriptor
         self.ownsDescriptor = ownsDescriptor
         var info = stat()
-        self.canStall = fstat(descriptor, &info) != 0 || (info.st_mode & S_IFMT) != S_IFREG
+        let mode = mode ?? (fstat(descriptor, &info) == 0 ? info.st_mode : nil)
+        self.canStall = mode.map { $0 & S_IFMT != S_IFREG } ?? true
     }
 
     /// Opens `path` for reading. A directory or an unreadable file is an `InputError`.
@@ -78,11 +80,12 @@ public struct FileDescriptorSource: ByteSource {
         }
         if fd < 0 { throw InputError(input: name, reason: FileDescriptorSource.explain(errno)) }
         var info = stat()
-        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+        let mode = fstat(fd, &info) == 0 ? info.st_mode : nil
+        if let mode, mode & S_IFMT == S_IFDIR {
             systemClose(fd)
             throw InputError(input: name, reason: "is a directory, not a log file")
         }
-        self.init(name: name, descriptor: fd, ownsDescriptor: true)
+        self.init(name: name, descriptor: fd, ownsDescriptor: true, mode: mode)
     }
 
     public func close() {

@@ -86,34 +86,43 @@ public struct ReplayingSource<Base: ByteSource>: ByteSource {
 
     public init(_ base: Base) { self.base = base }
 
+    /// Bytes the first read(2) asks for: a small file's whole text comes in that one read,
+    /// which its reader is then handed without another.
+    static var readAhead: Int { 64 << 10 }
+
     /// Reads ahead until it can tell whether the input starts with gzip's magic bytes (1F 8B):
     /// one read(2) unless the first read brought the single byte 1F, so that a live input is not
-    /// waited on for more than it takes to decide.
+    /// waited on for more than it takes to decide. The read asks for `readAhead` bytes: they
+    /// are handed out again before the rest.
     public mutating func sniffGzipMagic() -> Bool {
-        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: 2, alignment: 1)
-        defer { bytes.deallocate() }
-        var count = 0
-        while count < 2 {
-            let read: Int
-            do throws(InputError) {
-                read = try base.read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[count...]))
-            } catch {
-                headError = error
-                break
+        var failure: InputError?
+        head = [UInt8](unsafeUninitializedCapacity: ReplayingSource.readAhead) { bytes, count in
+            count = 0
+            while count < 2 {
+                let read: Int
+                do throws(InputError) {
+                    read = try base.read(into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: bytes[count...])))
+                } catch {
+                    failure = error
+                    break
+                }
+                if read == 0 { break }
+                count += read
+                if bytes[0] != 0x1F { break }
             }
-            if read == 0 { break }
-            count += read
-            if bytes[0] != 0x1F { break }
         }
-        head = Array(bytes[0..<count])
-        return count == 2 && bytes[0] == 0x1F && bytes[1] == 0x8B
+        headError = failure
+        return head.count >= 2 && head[0] == 0x1F && head[1] == 0x8B
     }
 
     public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
         if headOffset < head.count {
             let count = min(buffer.count, head.count - headOffset)
-            for index in 0..<count { buffer[index] = head[headOffset + index] }
+            head.withUnsafeBytes { head in
+                buffer.baseAddress?.copyMemory(from: head.baseAddress! + headOffset, byteCount: count)
+            }
             headOffset += count
+            if headOffset == head.count { head = [] }  // not held to the input's end
             return count
         }
         if let error = headError {

@@ -112,7 +112,7 @@ struct CloudKitTracker {
         // A state without an input has no records: it is not kept.
         if state.input.isEmpty { state = State() }
         self.group = group
-        if group >= states.count { states += Array(repeating: State(), count: group + 1 - states.count) }
+        if group >= states.count { states.append(contentsOf: repeatElement(State(), count: group + 1 - states.count)) }
         if state.input.isEmpty { state = State(input: input) }
     }
 
@@ -528,9 +528,15 @@ struct CloudKitTracker {
         // would be the run's first use of that set type, whose set-up is dear, for three items.)
         var seen: [Substring] = []
         var kept: [String] = []
+        // An ASCII name is as many Characters as bytes: the place's end is found by its bytes,
+        // not by counting the name's Characters again for each citation.
+        let isASCII = input.utf8.allSatisfy { $0 < 0x80 }
+        let inputBytes = input.utf8.count
         for citation in citations {
             // The place is `INPUT:LINE `, and an input's name may hold blanks of its own.
-            let said = citation.dropFirst(input.count).drop { $0 != " " }
+            let afterInput = isASCII ? citation[citation.utf8.index(citation.startIndex, offsetBy: min(inputBytes, citation.utf8.count))...]
+                : citation.dropFirst(input.count)
+            let said = afterInput.drop { $0 != " " }
             if !seen.contains(said) {
                 seen.append(said)
                 kept.append(citation)

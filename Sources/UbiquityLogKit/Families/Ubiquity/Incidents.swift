@@ -73,11 +73,12 @@ struct IncidentTracker {
     private var parked: [(group: Int, state: State)] = []
     /// Per group (groups are numbered from 0 as they are met), its first warning, its first
     /// incident and the first that leaves it broken: kept apart from the capped list, so that
-    /// verdicts hold however many incidents a log has. Arrays by group, not dictionaries,
-    /// which would hash the group at each look-up and grow on their first insertions.
-    private var warnings: [Finding?] = []
-    private var firstIncident: [Incident?] = []
-    private var firstBroken: [Incident?] = []
+    /// verdicts hold however many incidents a log has. Tables by group (`ByGroup`), not
+    /// dictionaries, which would hash the group at each look-up and grow on their first
+    /// insertions.
+    private var warnings = ByGroup<Finding>()
+    private var firstIncident = ByGroup<Incident>()
+    private var firstBroken = ByGroup<Incident>()
 
     /// Warnings that open an incident as errors do: they mean Core Data is repairing something.
     private static let troubleWarnings = KindSet([
@@ -146,8 +147,8 @@ struct IncidentTracker {
             }
             // The finding is made only when kept: its message is costly.
             if (state.open?.problems.count ?? 0) < Incident.maxEvidence { state.open?.problems.append(finding()) }
-        } else if kind.severity == .warning, kind != .unhandled, IncidentTracker.entry(warnings, group) == nil {
-            IncidentTracker.set(&warnings, group, finding())
+        } else if kind.severity == .warning, kind != .unhandled, warnings[group] == nil {
+            warnings[group] = finding()
         }
         guard isOpen else { return }
         if kind == .corruptionHandling, case .message(_, let fields) = event {
@@ -182,30 +183,20 @@ struct IncidentTracker {
     /// `namesProcesses`: the run saw more than one process, and each line says whose it is.
     func verdict(ofGroup group: Int, namesProcesses: Bool) -> (verdict: Verdict, evidence: [String]) {
         func cite(_ finding: Finding) -> String { IncidentTracker.cite(finding, namesProcess: namesProcesses) }
-        if let failed = IncidentTracker.entry(firstBroken, group) {
+        if let failed = firstBroken[group] {
             let how = failed.outcome == .waiting ? "waiting for another device to rebuild the cloud content" : "unresolved at the end of the log"
             return (.broken, [cite(failed.opening) + ", \(how)"])
         }
-        if let repaired = IncidentTracker.entry(firstIncident, group) {
+        if let repaired = firstIncident[group] {
             var evidence = [cite(repaired.opening)]
             if let recovery = repaired.recovery { evidence.append("recovered: " + cite(recovery)) }
             if repaired.outcome != .recovered { evidence[0] += ", \(repaired.outcome == .waiting ? "waiting for another device" : "unresolved")" }
             return (.degraded, evidence)
         }
-        if let warning = IncidentTracker.entry(warnings, group) {
+        if let warning = warnings[group] {
             return (.degraded, [cite(warning)])
         }
         return (.healthy, [])
-    }
-
-    /// `group`'s entry in a table by group (nil beyond its end).
-    private static func entry<Value>(_ table: [Value?], _ group: Int) -> Value? {
-        group < table.count ? table[group] : nil
-    }
-
-    private static func set<Value>(_ table: inout [Value?], _ group: Int, _ value: Value) {
-        if group >= table.count { table += Array(repeating: nil, count: group + 1 - table.count) }
-        table[group] = value
     }
 
     /// `a.log:7 store-add-failed: …`, or `a.log:7 kbd[87] store-add-failed: …` when the run
@@ -247,9 +238,9 @@ struct IncidentTracker {
         guard var incident = state.open.take() else { return }
         incident.outcome = outcome
         if incidents.count < RunSummary.maxKeptFindings { incidents.append(incident) }
-        if IncidentTracker.entry(firstIncident, group) == nil { IncidentTracker.set(&firstIncident, group, incident) }
-        if outcome != .recovered, incident.hasError, IncidentTracker.entry(firstBroken, group) == nil {
-            IncidentTracker.set(&firstBroken, group, incident)
+        if firstIncident[group] == nil { firstIncident[group] = incident }
+        if outcome != .recovered, incident.hasError, firstBroken[group] == nil {
+            firstBroken[group] = incident
         }
         state.open = nil
         state.lastStrategy = nil

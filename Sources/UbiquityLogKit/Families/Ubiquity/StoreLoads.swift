@@ -126,14 +126,19 @@ struct StoreLoadTracker {
     }
     /// None before the first record.
     private var group = -1
-    /// Each group's state, by group (groups are numbered from 0 as they are met), the one
-    /// before the first record in the place of group 0 (it is empty then). A state stays in
-    /// its place: put into a dictionary and another taken out at every switch between
-    /// interleaved processes, it would cost two hashes of the group and a copy of the state.
+    /// The states of the groups switched to since the input began, each found by its group's
+    /// slot (`slots`), the one before the first record in the place of group 0 (it is empty
+    /// then). A state stays in its place: put into a dictionary and another taken out at every
+    /// switch between interleaved processes, it would cost two hashes of the group and a copy
+    /// of the state. An input's end empties them all (`endInput`): a state is hundreds of bytes,
+    /// and an array of one by group would grow with every group of every earlier input.
     private var states = [State()]
+    /// By group (groups are numbered from 0 as they are met), where its state is in `states`
+    /// (-1: it has none, and its state is empty).
+    private var slots: [Int32] = [0]
     /// Where the current group's state is in `states`.
     private var place = 0
-    /// The places switched to since the input began, each once (`listed` by place): an input's
+    /// The groups switched to since the input began, each once (`listed` by group): an input's
     /// end closes and empties these alone. Every other state is empty, and a run of many
     /// inputs would otherwise pay, at each input's end, for the groups of every earlier one.
     private var inputPlaces: [Int] = []
@@ -179,11 +184,15 @@ struct StoreLoadTracker {
         guard next != group else { return }
         group = next
         self.process = process()
-        if next >= states.count {
-            states += Array(repeating: State(), count: next + 1 - states.count)
-            listed += Array(repeating: false, count: next + 1 - listed.count)
+        if next >= slots.count {
+            slots.append(contentsOf: repeatElement(-1, count: next + 1 - slots.count))
+            listed.append(contentsOf: repeatElement(false, count: next + 1 - listed.count))
         }
-        place = next
+        if slots[next] < 0 {
+            slots[next] = Int32(states.count)
+            states.append(State())
+        }
+        place = Int(slots[next])
         if !listed[next] {
             listed[next] = true
             inputPlaces.append(next)
@@ -323,17 +332,21 @@ struct StoreLoadTracker {
         let current = place
         close(as: .unfinished)
         inputPlaces.sort()
-        for other in inputPlaces where other != current {
-            place = other
+        for other in inputPlaces where Int(slots[other]) != current {
+            place = Int(slots[other])
             close(as: .unfinished)
         }
-        place = current
-        states[current] = State()
+        // Every state is empty now: they are let go, but for the current group's place,
+        // which holds an empty state again.
         for index in inputPlaces {
-            states[index] = State()
+            slots[index] = -1
             listed[index] = false
         }
         inputPlaces.removeAll(keepingCapacity: true)
+        states.removeAll(keepingCapacity: states.count <= 64)
+        states.append(State())
+        place = 0
+        if group >= 0 { slots[group] = 0 }
     }
 
     private mutating func begin(_ record: Record, _ time: LogTime?, _ location: StoreLocation) {

@@ -208,32 +208,77 @@ struct TransactionLogTracker {
         }
     }
 
-    /// Sentences that tie the inputs together, each naming inputs and lines.
+    /// Sentences that tie the inputs together, each naming inputs and lines. The devices are
+    /// found through `DeviceIndex`, not by a scan of every device for each failure and each
+    /// device: a run of many inputs has as many devices, and such scans would make its end
+    /// quadratic in the inputs.
     func correlations() -> [String] {
         var sentences: [String] = []
+        var index: DeviceIndex?
+        func devices() -> DeviceIndex {
+            if let index { return index }
+            let made = DeviceIndex(self.devices)
+            index = made
+            return made
+        }
         for story in stories {
             for failure in story.imports where failure.outcome == .failed {
                 if let writer = story.writtenIn, let line = story.writtenLine, writer != failure.input {
                     sentences.append("\(story.name) failed to import on \(failure.input):\(failure.line); \(writer) wrote it (\(writer):\(line))")
-                } else if let peer = story.peer, let owner = devices.first(where: { $0.input != failure.input && $0.peers.contains(peer) }) {
-                    sentences.append("\(story.name) failed to import on \(failure.input):\(failure.line); it comes from \(owner.input) (peer \(peer))")
-                } else if let peer = story.peer, !(devices.first { $0.input == failure.input }?.peers.contains(peer) ?? false) {
+                } else if let peer = story.peer, let owner = devices().first(holding: peer, notIn: failure.input) {
+                    sentences.append("\(story.name) failed to import on \(failure.input):\(failure.line); it comes from \(owner) (peer \(peer))")
+                } else if let peer = story.peer, !devices().firstOf(input: failure.input, holds: peer) {
                     sentences.append("\(story.name) failed to import on \(failure.input):\(failure.line); peer \(peer) wrote it, which no input shows")
                 }
             }
         }
-        for device in devices {
+        for device in self.devices {
             if let line = device.rebuildLine {
                 let health = device.deviceStore.map { "its store was \($0); " } ?? ""
                 sentences.append("\(device.input): \(health)it rebuilt the cloud content (\(device.input):\(line))")
             }
             guard let moved = device.movedToStoreUUID else { continue }
-            if let builder = devices.first(where: { $0.input != device.input && $0.writtenStoreUUID?.uuid == moved.uuid }),
+            if let builder = devices().first(writing: moved.uuid, notIn: device.input),
                let written = builder.writtenStoreUUID {
                 sentences.append("\(device.input) moved to the cloud store \(builder.input) rebuilt, \(moved.uuid) (\(device.input):\(moved.line), \(builder.input):\(written.line))")
             }
         }
         return sentences
+    }
+
+    /// The run's devices looked up by what `correlations` asks of them, each answer the first
+    /// device in the run's order that a scan of `devices` would find.
+    private struct DeviceIndex {
+        let devices: [Device]
+        /// By peer, the devices that hold it; by input, its first device; by store UUID, the
+        /// devices that wrote it (`writtenStoreUUID`), each list in the run's order.
+        private var byPeer: [String: [Int]] = [:]
+        private var byInput: [String: Int] = [:]
+        private var byWrittenUUID: [String: [Int]] = [:]
+
+        init(_ devices: [Device]) {
+            self.devices = devices
+            for (index, device) in devices.enumerated() {
+                if byInput[device.input] == nil { byInput[device.input] = index }
+                for peer in device.peers { byPeer[peer, default: []].append(index) }
+                if let written = device.writtenStoreUUID { byWrittenUUID[written.uuid, default: []].append(index) }
+            }
+        }
+
+        /// The input of the first device of another input than `input` that holds `peer`.
+        func first(holding peer: String, notIn input: String) -> String? {
+            byPeer[peer]?.lazy.map { devices[$0].input }.first { $0 != input }
+        }
+
+        /// Whether the first device of `input` holds `peer`.
+        func firstOf(input: String, holds peer: String) -> Bool {
+            byInput[input].map { devices[$0].peers.contains(peer) } ?? false
+        }
+
+        /// The first device of another input than `input` that wrote the store UUID `uuid`.
+        func first(writing uuid: String, notIn input: String) -> Device? {
+            byWrittenUUID[uuid]?.lazy.map { devices[$0] }.first { $0.input != input }
+        }
     }
 
     private mutating func imported(_ log: String, _ record: Record, _ outcome: TransactionLogStory.Import.Outcome, peer: String? = nil) {

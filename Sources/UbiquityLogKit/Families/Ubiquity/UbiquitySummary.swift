@@ -6,7 +6,7 @@ extension UbiquityStory: FamilyStory {
         var rows: [SummaryText.Row] = []
         let loads = storeLoads
         rows.append(SummaryText.Row(label: "store loads", value: "\(loads.attempted) attempted, \(loads.totalSucceeded) succeeded\(Self.byLocation(loads.succeeded)), \(loads.totalFailed) failed\(Self.byLocation(loads.failed))",
-                        details: storeLoadAttempts.map { Self.describe($0, namingProcess: summary.hasSeveralSyncProcesses) }))
+                        details: Self.described(storeLoadAttempts, namingProcess: summary.hasSeveralSyncProcesses, Self.describe)))
         if let first = localStorageSwitches.first {
             let more = localStorageSwitches.count > 1 ? " (\(localStorageSwitches.count) times)" : ""
             rows.append(SummaryText.Row(label: "local storage", value: "fallback store, then the iCloud store" + (first.delayMilliseconds.map { " \(SummaryText.duration($0)) later" } ?? "") + more,
@@ -49,29 +49,36 @@ extension UbiquityStory: FamilyStory {
                 return count == 0 ? nil : "\(count) \(outcome.rawValue)"
             }
             rows.append(SummaryText.Row(label: "incidents", value: "\(incidents.count) (" + outcomes.joined(separator: ", ") + ")",
-                            details: incidents.map { Self.describe($0, namingProcess: summary.hasSeveralSyncProcesses) }))
+                            details: Self.described(incidents, namingProcess: summary.hasSeveralSyncProcesses, Self.describe)))
         }
         return rows
+    }
+
+    /// `describe` of each of `items`, made when the line is read (see `SummaryText.Lines`).
+    static func described<Item: Sendable>(_ items: [Item], namingProcess: Bool,
+                                          _ describe: @escaping @Sendable (Item, Bool) -> String) -> SummaryText.Lines {
+        SummaryText.Lines(count: items.count) { describe(items[$0], namingProcess) }
     }
 
     /// Each device's own story: `a.log: peer mobile~6F2C…; store 9B8C…; 2 loads (2 succeeded);
     /// 1 import failure; 1 corruption report; 1 incident (recovered); degraded`. What an input
     /// holds is grouped once: a run of many inputs must not look through every input's loads
     /// and findings for each device.
-    func describe(_ devices: [Device], in summary: RunSummary) -> [String] {
+    func describe(_ devices: [Device], in summary: RunSummary) -> SummaryText.Lines {
         let loadsByInput = Dictionary(grouping: storeLoadAttempts, by: \.input)
         let incidentsByInput = Dictionary(grouping: incidents, by: \.input)
         let importFailuresByInput = Dictionary(importFailures.map { ($0.input, 1) }, uniquingKeysWith: +)
         let corruptionsByInput = Dictionary(corruptionReports.map { ($0.input, 1) }, uniquingKeysWith: +)
         let verdictByInput = Dictionary(summary.verdicts.map { ($0.input, $0.verdict) }, uniquingKeysWith: { first, _ in first })
-        func counted(_ count: Int, _ noun: String) -> String? { count == 0 ? nil : "\(count) \(noun)\(count == 1 ? "" : "s")" }
+        @Sendable func counted(_ count: Int, _ noun: String) -> String? { count == 0 ? nil : "\(count) \(noun)\(count == 1 ? "" : "s")" }
         // A few of each on the line; every kept one is in the JSON summary.
-        func few(_ names: [String], more: Int) -> String {
+        @Sendable func few(_ names: [String], more: Int) -> String {
             let shown = 5
             let left = names.count - min(names.count, shown) + more
             return names.prefix(shown).joined(separator: ", ") + (left > 0 ? " and \(left) more" : "")
         }
-        return devices.map { device in
+        return SummaryText.Lines(count: devices.count) { index in
+            let device = devices[index]
             var parts: [String] = []
             if !device.peers.isEmpty { parts.append("peer " + few(device.peers, more: device.morePeers)) }
             if !device.storeUUIDs.isEmpty { parts.append("store " + few(device.storeUUIDs, more: device.moreStoreUUIDs)) }

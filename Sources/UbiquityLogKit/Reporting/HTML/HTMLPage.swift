@@ -109,11 +109,11 @@ struct HTMLPage {
         out.write("<section id=\"summary\"><h2>Summary</h2>\n<table class=\"summary\"><tbody>\n")
         for row in SummaryText.rows(summary) {
             out.write("<tr><th scope=\"row\">\(e(row.label))</th><td>\(e(row.value))")
-            let listed = row.evidence.map { "\($0.input):\($0.line)  \($0.kind.id)  \($0.message)" } + row.details
-            if !listed.isEmpty {
+            let listed = row.listedCount
+            if listed > 0 {
                 out.write("<ul>")
-                for line in listed.prefix(200) { out.write("<li>\(e(line))</li>") }
-                if listed.count > 200 { out.write("<li>… and \(listed.count - 200) more</li>") }
+                for index in 0..<min(listed, 200) { out.write("<li>\(e(row.listed(index)))</li>") }
+                if listed > 200 { out.write("<li>… and \(listed - 200) more</li>") }
                 out.write("</ul>")
             }
             out.write("</td></tr>\n")
