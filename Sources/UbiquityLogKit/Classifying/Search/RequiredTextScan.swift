@@ -58,7 +58,7 @@ final class RequiredTextScan: @unchecked Sendable {
                                                      next_text: copy(nextText), anchor_bytes: copy(anchorBytes),
                                                      anchor_count: anchorBytes.count, all: withTexts & ~withEmpty,
                                                      pair_bits: copy(pairBits), head: copy(heads),
-                                                     byte_rank: copy((0...255).map { UInt8(RareByteSearch.rank(of: UInt8($0))) }),
+                                                     byte_rank: copy(RareByteSearch.byteRanks),
                                                      nibbles: copy([UInt8](repeating: 0, count: 128)),
                                                      quads: copy([UInt64](repeating: 0, count: 64)), has_quads: 0))
         cbytescan_required_prepare(scan)
