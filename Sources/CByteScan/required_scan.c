@@ -304,6 +304,45 @@ static inline void pad_tail(uint8_t *padded, const uint8_t *from, size_t count) 
     for (size_t i = 32; i < count; i++) padded[i] = from[i];
 }
 
+/// The lanes of a block that are candidates (`width` lanes from `bytes`, `1 << lane_shift` bits
+/// each); the block's bytes and the three after them are read.
+typedef uint64_t (*candidates_in)(const uint8_t *bytes, const void *tables);
+
+/// `cbytescan_required_present` `width` bytes a step (16 or 32), the lanes of each block told by
+/// `candidates` (`tables` passed on); the last bytes (after the last block that has three bytes
+/// after it) looked at in the block that ends three bytes before the end, or copied into a
+/// block of their own, padded with zeros (a fingerprint cut by the subject's end is not a
+/// text there). Inlined into each vector path, so that `candidates` is too.
+__attribute__((always_inline)) static inline uint64_t required_blocks(const uint8_t *subject, size_t count,
+                                                                      const cbytescan_required_texts *t, size_t width,
+                                                                      int lane_shift, candidates_in candidates,
+                                                                      const void *tables) {
+    uint64_t present = 0;
+    size_t index = 0;
+    for (; index + width + FINGERPRINT - 1 <= count; index += width) {
+        if (required_in_mask(subject, count, index, candidates(subject + index, tables), lane_shift, t, &present)) return present;
+    }
+    if (index < count && t->has_quads && count >= width + FINGERPRINT - 1) {
+        // Every text has four bytes from its anchor on, so none has it in the last three: the
+        // block that ends three bytes before the end, its lanes before `index` left out.
+        size_t from = count - (width + FINGERPRINT - 1);
+        if (index + FINGERPRINT - 1 < count) {
+            uint64_t mask = candidates(subject + from, tables) & (~0ull << ((index - from) << lane_shift));
+            required_in_mask(subject, count, from, mask, lane_shift, t, &present);
+        }
+        return present;
+    }
+    for (; index < count; index += width) {
+        uint8_t padded[64];
+        size_t left = count - index;  // 1 to width + 2
+        pad_tail(padded, subject + index, left);
+        uint64_t mask = candidates(padded, tables);
+        if (left < width) mask &= (1ull << (left << lane_shift)) - 1;  // not the padding
+        if (required_in_mask(subject, count, index, mask, lane_shift, t, &present)) return present;
+    }
+    return present;
+}
+
 #endif
 
 #if defined(CBYTESCAN_AVX2)
@@ -320,7 +359,8 @@ static inline __m256i required_buckets(__m256i block, __m256i low, __m256i high)
 /// `bytes` are read, those after the first thirty-two only where the block has a byte that may
 /// start a fingerprint (in a long message most blocks have none).
 __attribute__((target("avx2")))
-static inline unsigned required_candidates(const uint8_t *bytes, const __m256i tables[8]) {
+static uint64_t required_candidates_32(const uint8_t *bytes, const void *table_bytes) {
+    const __m256i *tables = table_bytes;
     __m256i found = required_buckets(_mm256_loadu_si256((const __m256i *)bytes), tables[0], tables[1]);
     if (_mm256_testz_si256(found, found)) return 0;
     for (int k = 1; k < FINGERPRINT; k++) {
@@ -330,38 +370,12 @@ static inline unsigned required_candidates(const uint8_t *bytes, const __m256i t
     return ~(unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(found, _mm256_setzero_si256()));
 }
 
-/// `cbytescan_required_present` thirty-two bytes a step, where the processor has AVX2; the
-/// last bytes (after the last block that has three bytes after it) looked at in the block that
-/// ends three bytes before the end, or copied into a block of their own, padded with zeros (a
-/// fingerprint cut by the subject's end is not a text there).
+/// `cbytescan_required_present` thirty-two bytes a step, where the processor has AVX2.
 __attribute__((target("avx2")))
 static uint64_t required_present_32(const uint8_t *subject, size_t count, const cbytescan_required_texts *t) {
     __m256i tables[8];
     for (int i = 0; i < 8; i++) tables[i] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(t->nibbles + 16 * i)));
-    uint64_t present = 0;
-    size_t index = 0;
-    for (; index + 32 + FINGERPRINT - 1 <= count; index += 32) {
-        if (required_in_mask(subject, count, index, required_candidates(subject + index, tables), 0, t, &present)) return present;
-    }
-    if (index < count && t->has_quads && count >= 32 + FINGERPRINT - 1) {
-        // Every text has four bytes from its anchor on, so none has it in the last three: the
-        // block that ends three bytes before the end, its lanes before `index` left out.
-        size_t from = count - (32 + FINGERPRINT - 1);
-        if (index + FINGERPRINT - 1 < count) {
-            unsigned mask = required_candidates(subject + from, tables) & (~0u << (index - from));
-            required_in_mask(subject, count, from, mask, 0, t, &present);
-        }
-        return present;
-    }
-    for (; index < count; index += 32) {
-        uint8_t padded[64];
-        size_t left = count - index;  // 1 to 34
-        pad_tail(padded, subject + index, left);
-        unsigned mask = required_candidates(padded, tables);
-        if (left < 32) mask &= (1u << left) - 1;  // not the padding
-        if (required_in_mask(subject, count, index, mask, 0, t, &present)) return present;
-    }
-    return present;
+    return required_blocks(subject, count, t, 32, 0, required_candidates_32, tables);
 }
 #endif
 
@@ -414,7 +428,8 @@ static int has_ssse3(void) {
 
 #if defined(CBYTESCAN_NEON) || defined(CBYTESCAN_SSSE3)
 /// The lanes of the sixteen bytes at `bytes` that are candidates; the nineteen from `bytes` are read.
-TABLES_TARGET static inline lanes_t required_candidates_16(const uint8_t *bytes, const table_t tables[8]) {
+TABLES_TARGET static uint64_t required_candidates_16(const uint8_t *bytes, const void *table_bytes) {
+    const table_t *tables = table_bytes;
     table_t found = required_buckets_16(bytes, tables);
     for (int k = 1; k < FINGERPRINT; k++) found = and_tables(found, required_buckets_16(bytes + k, tables + 2 * k));
     return nonzero_lanes(found);
@@ -424,31 +439,7 @@ TABLES_TARGET static inline lanes_t required_candidates_16(const uint8_t *bytes,
 TABLES_TARGET static uint64_t required_present_16(const uint8_t *subject, size_t count, const cbytescan_required_texts *t) {
     table_t tables[8];
     for (int i = 0; i < 8; i++) tables[i] = load_table(t->nibbles + 16 * i);
-    uint64_t present = 0;
-    size_t index = 0;
-    int lane_shift = LANE_BITS == 4 ? 2 : 0;
-    for (; index + 16 + FINGERPRINT - 1 <= count; index += 16) {
-        lanes_t mask = required_candidates_16(subject + index, tables);
-        if (required_in_mask(subject, count, index, mask, lane_shift, t, &present)) return present;
-    }
-    if (index < count && t->has_quads && count >= 16 + FINGERPRINT - 1) {
-        // As in `required_present_32`: none in the last three bytes.
-        size_t from = count - (16 + FINGERPRINT - 1);
-        if (index + FINGERPRINT - 1 < count) {
-            lanes_t mask = required_candidates_16(subject + from, tables) & ~lanes_below(index - from);
-            required_in_mask(subject, count, from, mask, lane_shift, t, &present);
-        }
-        return present;
-    }
-    for (; index < count; index += 16) {
-        uint8_t padded[64];
-        size_t left = count - index;  // 1 to 18
-        pad_tail(padded, subject + index, left);
-        lanes_t mask = required_candidates_16(padded, tables);
-        if (left < 16) mask &= lanes_below(left);  // not the padding
-        if (required_in_mask(subject, count, index, mask, lane_shift, t, &present)) return present;
-    }
-    return present;
+    return required_blocks(subject, count, t, 16, LANE_BITS == 4 ? 2 : 0, required_candidates_16, tables);
 }
 #endif
 

@@ -43,8 +43,6 @@ static inline block_t lanes_equal(block_t block, uint8_t byte) { return _mm_cmpe
 /// The lanes whose top bit is set: a comparison's lanes that hold, or bytes at or above 0x80.
 static inline lanes_t top_bits(block_t block) { return (lanes_t)_mm_movemask_epi8(block); }
 static inline size_t first_lane(lanes_t mask) { return (size_t)__builtin_ctz(mask); }
-/// The lanes below lane `count` (under 16).
-static inline lanes_t lanes_below(size_t count) { return (1u << count) - 1; }
 
 /// All ones in each lane that a JSON string escapes (`cbytescan_json_write`).
 static inline block_t escapes(block_t block) {
@@ -79,8 +77,6 @@ static inline lanes_t top_bits(block_t block) {
     return vget_lane_u64(vreinterpret_u64_u8(narrowed), 0) & 0x8888888888888888ull;
 }
 static inline size_t first_lane(lanes_t mask) { return (size_t)__builtin_ctzll(mask) >> 2; }
-/// The lanes below lane `count` (under 16).
-static inline lanes_t lanes_below(size_t count) { return (1ull << (4 * count)) - 1; }
 
 /// All ones in each lane that a JSON string escapes (`cbytescan_json_write`).
 static inline block_t escapes(block_t block) {
