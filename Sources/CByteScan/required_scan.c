@@ -150,52 +150,27 @@ static void byte_weights(const uint8_t *rank, double *weight) {
     for (int c = 0; c < 256; c++) weight[c] = rank ? by_rank[rank[c]] : by_rank[0];
 }
 
-/// The buckets: the distinct fingerprints, the most common first, each put where it adds the
-/// fewest expected candidates (an empty bucket adds its own), so that a bucket holds
-/// fingerprints whose nibbles cross into few other byte strings. `bucket` gets each text's
-/// (0xFF for an empty text); `sets` each bucket's nibbles.
-static void fill_buckets(const cbytescan_required_texts *t, size_t texts, uint8_t *bucket, nibble_sets *sets) {
+/// Puts the `distinct` fingerprints `keys` in the buckets (`bucket_of`, and `sets` each bucket's
+/// nibbles): the most common first, each where it adds the fewest expected candidates (an empty
+/// bucket adds its own), so that a bucket holds fingerprints whose nibbles cross into few other
+/// byte strings.
+static void place_in_buckets(const uint8_t *rank, const uint64_t *keys, size_t distinct, uint8_t *bucket_of, nibble_sets *sets) {
     double weight[256];
-    byte_weights(t->byte_rank, weight);
-    // The distinct fingerprints, and how often each is expected to be a candidate.
-    uint64_t *keys = malloc(texts * sizeof *keys);
-    int32_t *of_text = malloc(texts * sizeof *of_text);
-    double *cost = malloc(texts * sizeof *cost);
-    // Fingerprints by a hash of their key, in a table at least twice as large as the texts.
-    size_t slots = 16;
-    while (slots < 2 * texts) slots *= 2;
-    int32_t *slot_of = malloc(slots * sizeof *slot_of);
-    for (size_t i = 0; i < slots; i++) slot_of[i] = -1;
-    bucket_state empty;
-    memset(&empty, 0, sizeof empty);
-    size_t distinct = 0;
-    for (size_t n = 0; n < texts; n++) {
-        of_text[n] = -1;
-        if (t->length[n] == 0) continue;
-        uint64_t key = fingerprint_key(t, n);
-        size_t slot = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 40) & (slots - 1);
-        while (slot_of[slot] >= 0 && keys[slot_of[slot]] != key) slot = (slot + 1) & (slots - 1);
-        if (slot_of[slot] >= 0) {
-            of_text[n] = slot_of[slot];
-            continue;
-        }
-        slot_of[slot] = (int32_t)distinct;
-        of_text[n] = (int32_t)distinct;
-        keys[distinct] = key;
-        nibble_sets mine = fingerprint_sets(key);
-        cost[distinct++] = added_candidates(&empty, &mine, weight);
-    }
-    free(slot_of);
+    byte_weights(rank, weight);
+    double all = 0;
+    for (int c = 0; c < 256; c++) all += weight[c];
+    double *cost = malloc(distinct * sizeof *cost);
+    int32_t *order = malloc(distinct * sizeof *order);
     // The most common first: insertion sorted, a few hundred at most.
-    int32_t *order = malloc((distinct + 1) * sizeof *order);
     for (size_t d = 0; d < distinct; d++) {
+        // Its own: the weight of its byte at each of the four (of every byte past its end).
+        cost[d] = 1;
+        for (uint32_t k = 0; k < FINGERPRINT; k++) cost[d] *= k < (uint32_t)(keys[d] >> 32) ? weight[(uint8_t)(keys[d] >> (8 * k))] : all;
         size_t at = d;
         for (; at > 0 && cost[order[at - 1]] < cost[d]; at--) order[at] = order[at - 1];
         order[at] = (int32_t)d;
     }
-    uint8_t *bucket_of = malloc(distinct + 1);
     bucket_state buckets[BUCKETS];
-    memset(buckets, 0, sizeof buckets);
     int used = 0;
     for (size_t i = 0; i < distinct; i++) {
         int32_t d = order[i];
@@ -209,15 +184,53 @@ static void fill_buckets(const cbytescan_required_texts *t, size_t texts, uint8_
                 best_added = added;
             }
         }
-        if (best == used) used++;
+        if (best == used) memset(&buckets[used++], 0, sizeof buckets[0]);
         add_to_bucket(&buckets[best], &mine, weight);
         bucket_of[d] = (uint8_t)best;
     }
-    for (int b = 0; b < BUCKETS; b++) sets[b] = buckets[b].sets;
-    for (size_t n = 0; n < texts; n++) bucket[n] = of_text[n] >= 0 ? bucket_of[of_text[n]] : 0xFF;
-    free(bucket_of);
+    for (int b = 0; b < used; b++) sets[b] = buckets[b].sets;
     free(order);
     free(cost);
+}
+
+/// The buckets: each distinct fingerprint its own where there are eight or fewer, else as
+/// `place_in_buckets` puts them. `bucket` gets each text's (0xFF for an empty text); `sets`
+/// each bucket's nibbles.
+static void fill_buckets(const cbytescan_required_texts *t, size_t texts, uint8_t *bucket, nibble_sets *sets) {
+    // The distinct fingerprints, by a hash of their key in a table at least twice as large as
+    // the texts.
+    uint64_t *keys = malloc(texts * sizeof *keys);
+    int32_t *of_text = malloc(texts * sizeof *of_text);
+    size_t slots = 16;
+    while (slots < 2 * texts) slots *= 2;
+    int32_t *slot_of = malloc(slots * sizeof *slot_of);
+    for (size_t i = 0; i < slots; i++) slot_of[i] = -1;
+    size_t distinct = 0;
+    for (size_t n = 0; n < texts; n++) {
+        of_text[n] = -1;
+        if (t->length[n] == 0) continue;
+        uint64_t key = fingerprint_key(t, n);
+        size_t slot = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 40) & (slots - 1);
+        while (slot_of[slot] >= 0 && keys[slot_of[slot]] != key) slot = (slot + 1) & (slots - 1);
+        if (slot_of[slot] < 0) {
+            slot_of[slot] = (int32_t)distinct;
+            keys[distinct++] = key;
+        }
+        of_text[n] = slot_of[slot];
+    }
+    free(slot_of);
+    uint8_t *bucket_of = malloc(distinct + 1);
+    if (distinct <= BUCKETS) {
+        // A bucket each.
+        for (size_t d = 0; d < distinct; d++) {
+            bucket_of[d] = (uint8_t)d;
+            sets[d] = fingerprint_sets(keys[d]);
+        }
+    } else {
+        place_in_buckets(t->byte_rank, keys, distinct, bucket_of, sets);
+    }
+    for (size_t n = 0; n < texts; n++) bucket[n] = of_text[n] >= 0 ? bucket_of[of_text[n]] : 0xFF;
+    free(bucket_of);
     free(of_text);
     free(keys);
 }
@@ -242,10 +255,8 @@ void cbytescan_required_prepare(cbytescan_required_texts *t) {
     fill_buckets(t, texts, bucket, sets);
     for (int b = 0; b < BUCKETS; b++) {
         for (int k = 0; k < FINGERPRINT; k++) {
-            for (int nibble = 0; nibble < 16; nibble++) {
-                if ((sets[b].low[k] >> nibble) & 1) t->nibbles[32 * k + nibble] |= (uint8_t)(1u << b);
-                if ((sets[b].high[k] >> nibble) & 1) t->nibbles[32 * k + 16 + nibble] |= (uint8_t)(1u << b);
-            }
+            for (unsigned l = sets[b].low[k]; l != 0; l &= l - 1) t->nibbles[32 * k + __builtin_ctz(l)] |= (uint8_t)(1u << b);
+            for (unsigned h = sets[b].high[k]; h != 0; h &= h - 1) t->nibbles[32 * k + 16 + __builtin_ctz(h)] |= (uint8_t)(1u << b);
         }
     }
     for (size_t n = 0; n < texts; n++) {
