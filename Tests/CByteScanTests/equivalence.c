@@ -311,7 +311,9 @@ static void check_scans(void) {
 // text in turn. The tables are laid out as `RequiredTextScan` lays them out, each text looked
 // for by an anchor drawn at random: the contract holds whichever byte a text's anchor is. In
 // half the sets the anchor leaves four bytes of a text from it on where it can, as
-// `RequiredTextScan` chooses it, so that the sharper look (`quads`) is taken.
+// `RequiredTextScan` chooses it, so that the sharper look (`quads`) and the block that ends
+// three bytes before a subject's end are taken. Half the sets rank bytes at random (the ranks
+// only put fingerprints in other buckets); most use all eight buckets.
 
 enum { MAX_TEXTS = 24, MAX_TEXT = 12 };
 
@@ -319,7 +321,7 @@ typedef struct {
     uint8_t pool[MAX_TEXTS * MAX_TEXT];
     int32_t start[MAX_TEXTS], length[MAX_TEXTS], anchor[MAX_TEXTS], first_by_byte[256], next_text[MAX_TEXTS];
     uint64_t slot_bit[MAX_TEXTS], head[MAX_TEXTS];
-    uint8_t anchor_bytes[256], pair_bits[1 << 13], nibbles[96];
+    uint8_t anchor_bytes[256], pair_bits[1 << 13], nibbles[128], byte_rank[256];
     uint64_t quads[64];
     size_t count;
     cbytescan_required_texts texts;
@@ -329,8 +331,12 @@ typedef struct {
 /// anchors and the pairs after them repeat.
 static uint8_t required_byte(void) { return (uint8_t)"abcCK:E .\x80"[below(10)]; }
 
-static void required_make(required_set *set, size_t count, int room) {
+/// How many sets used all eight buckets.
+static unsigned long full_sets = 0;
+
+static void required_make(required_set *set, size_t count, int room, int ranked) {
     memset(set, 0, sizeof *set);
+    for (int c = 0; c < 256; c++) set->byte_rank[c] = (uint8_t)below(96);
     set->count = count;
     memset(set->first_by_byte, 0xFF, sizeof set->first_by_byte);
     size_t slots = 1 + below(count < 63 ? count : 63);
@@ -362,9 +368,13 @@ static void required_make(required_set *set, size_t count, int room) {
     }
     cbytescan_required_texts texts = {set->pool, set->start, set->length, set->anchor, set->slot_bit,
                                       set->first_by_byte, set->next_text, set->anchor_bytes, anchors, all,
-                                      set->pair_bits, set->head, set->nibbles, set->quads, 0};
+                                      set->pair_bits, set->head, ranked ? set->byte_rank : NULL, set->nibbles,
+                                      set->quads, 0};
     set->texts = texts;
     cbytescan_required_prepare(&set->texts);
+    uint8_t buckets = 0;
+    for (int i = 0; i < 16; i++) buckets |= set->nibbles[i];
+    if (buckets == 0xFF) full_sets++;
 }
 
 static uint64_t ref_required_present(const uint8_t *subject, size_t count, const required_set *set) {
@@ -381,12 +391,30 @@ static uint64_t ref_required_present(const uint8_t *subject, size_t count, const
     return present;
 }
 
+/// `bytes[0..<count]`, at the end of a page, searched both ways and by the reference.
+static void required_compare(const required_set *set, const uint8_t *bytes, size_t count) {
+    uint8_t *input = at_end(input_page, count);
+    memcpy(input, bytes, count);
+    uint64_t expected = ref_required_present(input, count, set);
+    uint64_t found = cbytescan_required_present(input, count, &set->texts);
+    uint64_t narrow = cbytescan_required_present_narrow(input, count, &set->texts);
+    checks += 2;
+    if (found != expected || narrow != expected) {
+        char what[128];
+        snprintf(what, sizeof what, "%016llx (narrow %016llx), the reference's %016llx", (unsigned long long)found,
+                 (unsigned long long)narrow, (unsigned long long)expected);
+        fail("cbytescan_required_present", what, input, count);
+    }
+    mix(found);
+    mix(narrow);
+}
+
 static void check_required(void) {
     static required_set set;
     static uint8_t bytes[MAX_INPUT];
     const size_t lengths[] = {0, 1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 63, 64, 65, 100, 255, 256, 257};
     for (int round = 0; round < 400; round++) {
-        required_make(&set, 1 + below(MAX_TEXTS), round % 2);
+        required_make(&set, 1 + below(MAX_TEXTS), round % 2, round / 2 % 2);
         for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++) {
             size_t count = lengths[l];
             for (int subject = 0; subject < 4; subject++) {
@@ -399,23 +427,34 @@ static void check_required(void) {
                     size_t room = count - at < length ? count - at : length;
                     memcpy(bytes + at, set.pool + set.start[n], room);
                 }
-                uint8_t *input = at_end(input_page, count);
-                memcpy(input, bytes, count);
-                uint64_t expected = ref_required_present(input, count, &set);
-                uint64_t found = cbytescan_required_present(input, count, &set.texts);
-                uint64_t narrow = cbytescan_required_present_narrow(input, count, &set.texts);
-                checks += 2;
-                if (found != expected || narrow != expected) {
-                    char what[128];
-                    snprintf(what, sizeof what, "%016llx (narrow %016llx), the reference's %016llx",
-                             (unsigned long long)found, (unsigned long long)narrow, (unsigned long long)expected);
-                    fail("cbytescan_required_present", what, input, count);
-                }
-                mix(found);
-                mix(narrow);
+                required_compare(&set, bytes, count);
             }
         }
     }
+}
+
+// Texts of a set planted at every place in subjects of every length up to 72 (two blocks of
+// thirty-two and the three bytes after them: both ends of each block, the subject's last
+// bytes), whole or cut by the subject's end.
+static void check_required_planted(void) {
+    static required_set set;
+    static uint8_t bytes[MAX_INPUT];
+    for (int round = 0; round < 24; round++) {
+        required_make(&set, 1 + below(MAX_TEXTS), round % 2, round / 2 % 2);
+        for (int planted = 0; planted < 2; planted++) {
+            size_t n = below(set.count);
+            size_t length = (size_t)set.length[n];
+            for (size_t count = 0; count <= 72; count++) {
+                for (size_t at = 0; at <= count; at++) {
+                    for (size_t i = 0; i < count; i++) bytes[i] = required_byte();
+                    size_t room = count - at < length ? count - at : length;
+                    memcpy(bytes + at, set.pool + set.start[n], room);
+                    required_compare(&set, bytes, count);
+                }
+            }
+        }
+    }
+    if (full_sets == 0) fail("cbytescan_required_prepare", "no set used all eight buckets", NULL, 0);
 }
 
 // ---- The header reader: its outputs into the digest.
@@ -506,6 +545,7 @@ int main(int argc, char **argv) {
 
     check_scans();
     check_required();
+    check_required_planted();
     for (int i = 1; i < argc; i++) check_headers(argv[i]);
 
     if (failures > 0) {

@@ -2,9 +2,10 @@
 // come out as one comparison per lane, slower than the eight-byte bit tricks they would
 // replace). Each has a plain C loop as its definition and, where the compiler targets SSE2
 // (every x86-64) or AArch64's NEON (Apple silicon, arm64 Linux), a version that looks at
-// sixteen bytes per step; the JSON escaper takes thirty-two where an x86-64 processor has
-// AVX2. Defining CBYTESCAN_PORTABLE builds the plain loops alone, CBYTESCAN_NO_AVX2 leaves
-// AVX2 out (scripts/test-byte-scans builds both).
+// sixteen bytes per step; the JSON escaper and the required-text scan take thirty-two where an
+// x86-64 processor has AVX2, and the scan's sixteen a step take SSSE3 where it has that.
+// Defining CBYTESCAN_PORTABLE builds the plain loops alone, CBYTESCAN_NO_AVX2 leaves AVX2 out,
+// CBYTESCAN_NO_SSSE3 SSSE3 (scripts/test-byte-scans builds each).
 #ifndef CBYTESCAN_H
 #define CBYTESCAN_H
 
@@ -36,8 +37,7 @@ size_t cbytescan_non_ascii(const uint8_t *bytes, size_t count);
 /// Required texts (`RequiredTextScan`), laid out for `cbytescan_required_present`: text n is
 /// `length[n]` bytes of `pool` from `start[n]`, looked for by its byte at `anchor[n]`, and
 /// stands for the slots `slot_bit[n]`. `first_by_byte[b]` is the first text whose anchor byte
-/// is b (-1: none), `next_text[n]` the next after text n; `anchor_bytes` every anchor byte once,
-/// the most common in logs first (the scan's filter is sharpest for the first few);
+/// is b (-1: none), `next_text[n]` the next after text n; `anchor_bytes` every anchor byte once;
 /// `all` the bits of every slot that has a text. `pair_bits`, 8,192 bytes: bit `b << 8 | c` set
 /// when some text has b at its anchor and c after it (every c when its anchor is its last byte),
 /// so that most anchor bytes of a subject are passed by one look. `head[n]`: text n's first eight
@@ -56,8 +56,12 @@ typedef struct {
     uint64_t all;
     const uint8_t *pair_bits;
     const uint64_t *head;
-    /// 96 bytes that `cbytescan_required_prepare` fills: the anchor bytes, and the two bytes
-    /// that follow them in the texts, by their nibbles (in buckets; see the function).
+    /// How common each byte is in logs, 0 the least (`RareByteSearch.rank(of:)`), or NULL (all
+    /// alike): `cbytescan_required_prepare` puts texts in buckets by it.
+    const uint8_t *byte_rank;
+    /// 128 bytes that `cbytescan_required_prepare` fills: for each of the four bytes of a
+    /// fingerprint (a text's bytes from its anchor on), the buckets whose fingerprints may have
+    /// a byte there, by its low nibble (16 bytes) and by its high one (16 more).
     uint8_t *nibbles;
     /// 64 words (4,096 bits) that `cbytescan_required_prepare` fills: a bit for each text's four
     /// bytes from its anchor on, by a hash of them; `has_quads`, which it sets, is 0 when some

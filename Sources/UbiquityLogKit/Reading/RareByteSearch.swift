@@ -37,6 +37,10 @@ enum RareByteSearch {
     /// `rank(of:)` of every byte: start-up ranks the bytes of every required text.
     private static let ranks: [Int] = (0...255).map { byte in byFrequency.firstIndex(of: UInt8(byte)) ?? byFrequency.count }
 
+    /// `rank(of:)` of every byte, as the required-text scan's C table takes it
+    /// (`cbytescan_required_texts.byte_rank`).
+    static let byteRanks: [UInt8] = ranks.map { UInt8($0) }
+
     /// The offset in `text` of the byte to look for it by.
     static func anchor(of text: UnsafeRawBufferPointer) -> Int {
         var best = 0

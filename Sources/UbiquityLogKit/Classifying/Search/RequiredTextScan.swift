@@ -4,8 +4,8 @@
 import CByteScan
 
 /// Texts, each standing for one slot (a bit of the answer), laid out for
-/// `cbytescan_required_present`: each looked for by one of its least common bytes (`anchor`),
-/// every anchor byte at once. Written once, in `init`;
+/// `cbytescan_required_present`: each looked for by its four bytes from one of its least common
+/// (`anchor`), all texts at once. Written once, in `init`;
 /// read-only after it, so threads may share it.
 final class RequiredTextScan: @unchecked Sendable {
     /// The C tables, valid while this lives: a search keeps the pointer, so that it retains
@@ -44,9 +44,6 @@ final class RequiredTextScan: @unchecked Sendable {
             let after = anchors[index] + 1 < lengths[index] ? [Int(pool[anchor + 1])] : Array(0..<256)
             for next in after { pairBits[(byte << 8 | next) >> 3] |= 1 << UInt8((byte << 8 | next) & 7) }
         }
-        // The most common in logs first: `cbytescan_required_prepare` gives the first few a
-        // bucket of their own.
-        anchorBytes.sort { RareByteSearch.rank(of: $0) > RareByteSearch.rank(of: $1) }
         var blocks: [UnsafeMutableRawPointer] = []
         func copy<T>(_ array: [T]) -> UnsafeMutablePointer<T> {
             let copied = UnsafeMutablePointer<T>.allocate(capacity: max(1, array.count))
@@ -61,7 +58,8 @@ final class RequiredTextScan: @unchecked Sendable {
                                                      next_text: copy(nextText), anchor_bytes: copy(anchorBytes),
                                                      anchor_count: anchorBytes.count, all: withTexts & ~withEmpty,
                                                      pair_bits: copy(pairBits), head: copy(heads),
-                                                     nibbles: copy([UInt8](repeating: 0, count: 96)),
+                                                     byte_rank: copy(RareByteSearch.byteRanks),
+                                                     nibbles: copy([UInt8](repeating: 0, count: 128)),
                                                      quads: copy([UInt64](repeating: 0, count: 64)), has_quads: 0))
         cbytescan_required_prepare(scan)
         tables = UnsafePointer(scan)
