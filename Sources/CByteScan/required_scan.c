@@ -423,17 +423,16 @@ static inline lanes_t nonzero_lanes(table_t found) {
     return ~(lanes_t)_mm_movemask_epi8(_mm_cmpeq_epi8(found, _mm_setzero_si128())) & ALL_LANES;
 }
 
-/// Whether the processor has SSSE3, asked once (a race between threads on the first calls only
-/// decides the same thing twice).
+/// Whether the processor has SSSE3.
+static int asks_ssse3(void) {
+    unsigned eax, ebx, ecx, edx;
+    return __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & (1u << 9)) != 0;
+}
+
+/// `asks_ssse3()`, asked once (`asked_once`).
 static int has_ssse3(void) {
-    static int level = 0;  // 1 without, 2 with
-    int known = __atomic_load_n(&level, __ATOMIC_RELAXED);
-    if (known == 0) {
-        unsigned eax, ebx, ecx, edx;
-        known = __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & (1u << 9)) != 0 ? 2 : 1;
-        __atomic_store_n(&level, known, __ATOMIC_RELAXED);
-    }
-    return known == 2;
+    static int answer = 0;
+    return asked_once(&answer, asks_ssse3);
 }
 #endif
 

@@ -97,6 +97,19 @@ static inline block_t short_block(const uint8_t *bytes, size_t count) {
 }
 #endif
 
+#if defined(CBYTESCAN_SSE2)
+/// What `ask` tells of the processor, asked once and kept in `*answer` (0 before, then 1 for no,
+/// 2 for yes): a race between threads on the first calls only decides the same thing twice.
+static inline int asked_once(int *answer, int (*ask)(void)) {
+    int known = __atomic_load_n(answer, __ATOMIC_RELAXED);
+    if (known == 0) {
+        known = ask() ? 2 : 1;
+        __atomic_store_n(answer, known, __ATOMIC_RELAXED);
+    }
+    return known == 2;
+}
+#endif
+
 #if defined(CBYTESCAN_AVX2)
 /// Whether the processor and the system (which saves the wide registers) allow AVX2.
 static inline int has_avx2(void) {
@@ -111,16 +124,10 @@ static inline int has_avx2(void) {
     return (ebx & (1u << 5)) != 0;
 }
 
-/// `has_avx2()`, asked once: a race between threads on the first calls only decides the same
-/// thing twice.
+/// `has_avx2()`, asked once (`asked_once`).
 static inline int uses_avx2(void) {
-    static int level = 0;  // 1 without AVX2, 2 with
-    int known = __atomic_load_n(&level, __ATOMIC_RELAXED);
-    if (known == 0) {
-        known = has_avx2() ? 2 : 1;
-        __atomic_store_n(&level, known, __ATOMIC_RELAXED);
-    }
-    return known == 2;
+    static int answer = 0;
+    return asked_once(&answer, has_avx2);
 }
 #endif
 
